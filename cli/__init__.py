@@ -1,0 +1,1 @@
+"""The warscribe command line (click)."""

@@ -1,0 +1,197 @@
+"""Canonical msgpack encoding of engine values.
+
+One encoding serves the store, the log files and the hash chain, so it must be exact and
+deterministic:
+
+* tuples are msgpack arrays and arrays decode as tuples (state is immutable; a list is
+  stored as a tuple);
+* maps keep any hashable key (ints stay ints) and are written with keys sorted by their
+  encoded bytes, so equal maps always give equal bytes;
+* registered frozen dataclasses and enums travel as extension types under a stable topic
+  (never the Python module path), so moving a class never breaks an old log;
+* UUIDs, datetimes, Decimals, Fractions, sets and frozensets have extension types too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, TypeVar, dataclass_transform
+from uuid import UUID
+
+import msgpack
+
+EXT_DATACLASS = 1
+EXT_ENUM = 2
+EXT_UUID = 3
+EXT_DATETIME = 4
+EXT_DECIMAL = 5
+EXT_FRACTION = 6
+EXT_SET = 7
+EXT_FROZENSET = 8
+
+_TOPICS: dict[str, type] = {}
+_NAMES: dict[type, str] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+T = TypeVar("T")
+
+
+class CodecError(ValueError):
+    """A value cannot be encoded, or bytes cannot be decoded."""
+
+
+def register(topic: str) -> Callable[[type[T]], type[T]]:
+    """Register a frozen dataclass or an enum under a stable topic name."""
+
+    def decorate(cls: type[T]) -> type[T]:
+        known = _TOPICS.get(topic)
+        if known is not None and known is not cls:
+            raise CodecError(f"topic {topic!r} is already registered to {known.__qualname__}")
+        _TOPICS[topic] = cls
+        _NAMES[cls] = topic
+        if dataclasses.is_dataclass(cls):
+            _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        return cls
+
+    return decorate
+
+
+@dataclass_transform(frozen_default=True)
+def record(topic: str) -> Callable[[type[T]], type[T]]:
+    """Declare an immutable value type: a frozen dataclass registered under `topic`."""
+
+    def decorate(cls: type[T]) -> type[T]:
+        return register(topic)(dataclasses.dataclass(frozen=True)(cls))
+
+    return decorate
+
+
+def topic_of(cls: type) -> str:
+    try:
+        return _NAMES[cls]
+    except KeyError:
+        raise CodecError(f"{cls.__qualname__} is not registered with the codec") from None
+
+
+def resolve(topic: str) -> type:
+    try:
+        return _TOPICS[topic]
+    except KeyError:
+        raise CodecError(f"unknown topic {topic!r}") from None
+
+
+def _sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
+    if len(value) < 2:
+        return value
+    try:
+        keys = sorted(value)
+    except TypeError:
+        keys = sorted(value, key=lambda k: _packb(_canonical(k)))
+    if all(a is b for a, b in zip(keys, value, strict=True)):
+        return value
+    return {k: value[k] for k in keys}
+
+
+def _canonical(obj: Any) -> Any:
+    """Sort the keys of every map inside plain containers (dataclasses sort their own)."""
+    cls = type(obj)
+    if cls is dict:
+        return {k: _canonical(v) for k, v in _sorted_map(obj).items()}
+    if cls is tuple or cls is list:
+        return [_canonical(item) for item in obj]
+    return obj
+
+
+def _default(obj: Any) -> Any:
+    cls = type(obj)
+    if cls is tuple:
+        return list(obj)
+    topic = _NAMES.get(cls)
+    if topic is not None:
+        if isinstance(obj, enum.Enum):
+            return msgpack.ExtType(EXT_ENUM, _packb((topic, obj.value)))
+        values = obj.__dict__
+        fields = {name: _canonical(values[name]) for name in _FIELDS[cls]}
+        return msgpack.ExtType(EXT_DATACLASS, _packb((topic, fields)))
+    if cls is UUID:
+        return msgpack.ExtType(EXT_UUID, obj.bytes)
+    if cls is datetime:
+        return msgpack.ExtType(EXT_DATETIME, obj.isoformat().encode())
+    if cls is Decimal:
+        return msgpack.ExtType(EXT_DECIMAL, str(obj).encode())
+    if cls is Fraction:
+        return msgpack.ExtType(EXT_FRACTION, _packb((obj.numerator, obj.denominator)))
+    if cls is frozenset or cls is set:
+        items = sorted(_packb(_canonical(item)) for item in obj)
+        code = EXT_FROZENSET if cls is frozenset else EXT_SET
+        return msgpack.ExtType(code, b"".join(items))
+    if cls is list:
+        return tuple(obj)
+    raise CodecError(f"cannot encode a value of type {cls.__qualname__}: {obj!r}")
+
+
+def _make_dataclass(cls: type, fields: dict[str, Any]) -> Any:
+    if len(fields) == len(_FIELDS[cls]):
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "__dict__", fields)
+        return obj
+    return cls(**fields)
+
+
+def _ext_hook(code: int, data: bytes) -> Any:
+    if code == EXT_DATACLASS:
+        topic, fields = _unpackb(data)
+        return _make_dataclass(resolve(topic), fields)
+    if code == EXT_ENUM:
+        topic, value = _unpackb(data)
+        return resolve(topic)(value)
+    if code == EXT_UUID:
+        return UUID(bytes=data)
+    if code == EXT_DATETIME:
+        return datetime.fromisoformat(data.decode())
+    if code == EXT_DECIMAL:
+        return Decimal(data.decode())
+    if code == EXT_FRACTION:
+        numerator, denominator = _unpackb(data)
+        return Fraction(numerator, denominator)
+    if code in (EXT_SET, EXT_FROZENSET):
+        unpacker = msgpack.Unpacker(
+            None, ext_hook=_ext_hook, use_list=False, strict_map_key=False, raw=False
+        )
+        unpacker.feed(data)
+        items = list(unpacker)
+        return frozenset(items) if code == EXT_FROZENSET else set(items)
+    raise CodecError(f"unknown extension type {code}")
+
+
+def _packb(obj: Any) -> bytes:
+    return msgpack.packb(obj, default=_default, strict_types=True, use_bin_type=True)
+
+
+def _unpackb(data: bytes) -> Any:
+    return msgpack.unpackb(
+        data, ext_hook=_ext_hook, use_list=False, strict_map_key=False, raw=False
+    )
+
+
+def encode(obj: Any) -> bytes:
+    """The canonical bytes of `obj`."""
+    try:
+        return _packb(_canonical(obj))
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise CodecError(str(exc)) from exc
+
+
+def decode(data: bytes) -> Any:
+    """The value whose canonical bytes are `data` (raises CodecError on bad bytes)."""
+    try:
+        return _unpackb(data)
+    except CodecError:
+        raise
+    except Exception as exc:
+        raise CodecError(f"undecodable bytes: {exc}") from exc

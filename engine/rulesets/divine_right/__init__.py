@@ -1,0 +1,1 @@
+"""Divine Right, basic game."""

@@ -1,0 +1,1 @@
+"""Persistence on eventsourcing: the application, transcoder, backends and log files."""
