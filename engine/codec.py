@@ -86,12 +86,10 @@ def resolve(topic: str) -> type:
 
 
 def _sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
+    """The map with its keys in the order of their encoded bytes (the canonical order)."""
     if len(value) < 2:
         return value
-    try:
-        keys = sorted(value)
-    except TypeError:
-        keys = sorted(value, key=lambda k: _packb(_canonical(k)))
+    keys = sorted(value, key=lambda k: _packb(_canonical(k)))
     if all(a is b for a, b in zip(keys, value, strict=True)):
         return value
     return {k: value[k] for k in keys}
@@ -125,19 +123,17 @@ def _default(obj: Any) -> Any:
     if cls is Decimal:
         return msgpack.ExtType(EXT_DECIMAL, str(obj).encode())
     if cls is Fraction:
-        return msgpack.ExtType(EXT_FRACTION, _packb((obj.numerator, obj.denominator)))
+        return msgpack.ExtType(EXT_FRACTION, f"{obj.numerator}/{obj.denominator}".encode())
     if cls is frozenset or cls is set:
         items = sorted(_packb(_canonical(item)) for item in obj)
         code = EXT_FROZENSET if cls is frozenset else EXT_SET
         return msgpack.ExtType(code, b"".join(items))
-    if cls is list:
-        return tuple(obj)
     raise CodecError(f"cannot encode a value of type {cls.__qualname__}: {obj!r}")
 
 
 def _make_dataclass(cls: type, fields: dict[str, Any]) -> Any:
     if len(fields) == len(_FIELDS[cls]):
-        obj = object.__new__(cls)
+        obj: Any = object.__new__(cls)
         object.__setattr__(obj, "__dict__", fields)
         return obj
     return cls(**fields)
@@ -157,20 +153,18 @@ def _ext_hook(code: int, data: bytes) -> Any:
     if code == EXT_DECIMAL:
         return Decimal(data.decode())
     if code == EXT_FRACTION:
-        numerator, denominator = _unpackb(data)
-        return Fraction(numerator, denominator)
+        return Fraction(data.decode())
     if code in (EXT_SET, EXT_FROZENSET):
-        unpacker = msgpack.Unpacker(
-            None, ext_hook=_ext_hook, use_list=False, strict_map_key=False, raw=False
-        )
-        unpacker.feed(data)
-        items = list(unpacker)
+        decoder = unpacker()
+        decoder.feed(data)
+        items = list(decoder)
         return frozenset(items) if code == EXT_FROZENSET else set(items)
     raise CodecError(f"unknown extension type {code}")
 
 
 def _packb(obj: Any) -> bytes:
-    return msgpack.packb(obj, default=_default, strict_types=True, use_bin_type=True)
+    packed: bytes = msgpack.packb(obj, default=_default, strict_types=True, use_bin_type=True)
+    return packed
 
 
 def _unpackb(data: bytes) -> Any:
@@ -195,3 +189,10 @@ def decode(data: bytes) -> Any:
         raise
     except Exception as exc:
         raise CodecError(f"undecodable bytes: {exc}") from exc
+
+
+def unpacker() -> msgpack.Unpacker:
+    """A streaming decoder for a run of encoded values (feed it bytes, iterate values)."""
+    return msgpack.Unpacker(
+        None, ext_hook=_ext_hook, use_list=False, strict_map_key=False, raw=False
+    )

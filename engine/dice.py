@@ -55,7 +55,9 @@ def parse_mode(text: str) -> tuple[str, str | None]:
     return mode, seed or None
 
 
-def derive(key: bytes, game_id: UUID, index: int, chain: bytes, sides: Sequence[int]) -> tuple[int, ...]:
+def derive(
+    key: bytes, game_id: UUID, index: int, chain: bytes, sides: Sequence[int]
+) -> tuple[int, ...]:
     """The values of roll `index`, one in 1..s for each s in `sides`."""
     prefix = game_id.bytes + index.to_bytes(8, "big") + chain
     values: list[int] = []

@@ -11,15 +11,25 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
 from . import codec, rulesets
 from .codec import record
-from .dice import Dice, commitment, derive, parse_mode
-from .errors import DiceError, LogError
-from .events import Command, DiceRolled, Event, GameCreated, SecretRevealed, private_fields
+from .dice import Dice, commitment, derive, parse_mode, seeded_key
+from .errors import DiceError, InvalidCommand, LogError
+from .events import (
+    Command,
+    CommandIssued,
+    DiceRolled,
+    DiceSpec,
+    Event,
+    GameCreated,
+    SecretRevealed,
+    private_fields,
+)
 from .ruleset import GameSpec, RuleSet
 
 GENESIS = bytes(32)
@@ -84,10 +94,10 @@ def next_chain(previous: bytes, entry: Entry) -> bytes:
 
 def _salt(key: bytes | None, game_id: UUID, seq: int) -> bytes:
     if key is None:
-        import os
-
         return os.urandom(16)
-    return hmac.new(key, b"salt" + game_id.bytes + seq.to_bytes(8, "big"), hashlib.sha256).digest()[:16]
+    return hmac.new(key, b"salt" + game_id.bytes + seq.to_bytes(8, "big"), hashlib.sha256).digest()[
+        :16
+    ]
 
 
 def make_entry(seq: int, event: Event, previous: bytes, key: bytes | None, game_id: UUID) -> Entry:
@@ -135,7 +145,7 @@ def advance(head: Head | None, entry: Entry) -> Head:
     cls = type(event)
     if cls is DiceRolled:
         dice_next = event.index + 1  # type: ignore[attr-defined]
-    elif cls.__name__ == "CommandIssued":
+    elif cls is CommandIssued:
         opener = entry.chain
         label = ruleset.position(head.state)
         if label is not None and label not in marks:
@@ -170,8 +180,6 @@ def open_game(
     """The entries that create a game: GameCreated, then the rule set's set-up."""
     mode, seed = parse_mode(dice_mode)
     data = ruleset.validate_spec(spec)
-    from .dice import DiceSpec
-
     created = GameCreated(
         game_id=game_id,
         name=spec.name,
@@ -191,12 +199,13 @@ def open_game(
 COMMON_COMMANDS = ("roll",)
 
 
-def _common(head: Head, command: Command, dice: Dice) -> list[Event]:
-    from .errors import InvalidCommand
-
+def _free_roll(command: Command, dice: Dice) -> list[Event]:
+    """`roll NdS`: a roll outside the rules (house rule, referee's ruling), recorded."""
     text = str(command.arg("dice", "1d6"))
     count, _, sides = text.lower().partition("d")
-    if not (count.isdigit() and sides.isdigit() and 0 < int(count) <= 100 and 1 < int(sides) <= 1000):
+    if not (
+        count.isdigit() and sides.isdigit() and 0 < int(count) <= 100 and 1 < int(sides) <= 1000
+    ):
         raise InvalidCommand(f"bad dice {text!r}: write NdS, e.g. 2d6", "roll")
     return [dice.roll(str(command.arg("purpose", "free roll")), int(count), int(sides))]
 
@@ -209,7 +218,9 @@ def record_command(
     issued = make_entry(head.seq + 1, command.issued, head.chain, key, head.game_id)
     by_hand = head.dice.mode == "table"
     if entered and not by_hand:
-        raise DiceError(f"dice may be entered by hand only in table mode (this game: {head.dice.mode})")
+        raise DiceError(
+            f"dice may be entered by hand only in table mode (this game: {head.dice.mode})"
+        )
     dice = Dice(
         key=key if key is not None else head.secret,
         game_id=head.game_id,
@@ -219,7 +230,7 @@ def record_command(
         entered_by=command.actor if by_hand else None,
     )
     if command.name in COMMON_COMMANDS:
-        events = _common(head, command, dice)
+        events = _free_roll(command, dice)
     else:
         events = ruleset.decide(head.state, command, dice)
     dice.finish()
@@ -263,18 +274,27 @@ def verify(
     games, a SecretRevealed entry, or `key`).
     """
     report = Verification()
+    entries = list(entries)
+    key = key or _revealed_key(entries, created)
     expected, chain, dice_next = start_seq, start_chain, start_dice
     if created is not None:
         key = key or _known_key(created)
         report.dice_mode = created.dice.mode
+        if key is not None and commitment(key) != created.dice.commitment:
+            raise LogError("the dice secret does not match the game's dice commitment", 1)
     for entry in entries:
         seq = entry.seq
         if seq != expected:
             raise LogError(f"expected entry #{expected} here, found #{seq}", expected)
         if next_chain(chain, entry) != entry.chain:
-            raise LogError("chain hash does not match the entry (edited, inserted or reordered)", seq)
+            raise LogError(
+                "chain hash does not match the entry (edited, inserted or reordered)", seq
+            )
         if entry.salt is not None:
-            if entry.digest is None or private_digest(entry.salt, split(entry.event)[1]) != entry.digest:
+            if (
+                entry.digest is None
+                or private_digest(entry.salt, split(entry.event)[1]) != entry.digest
+            ):
                 raise LogError("hidden part does not match its commitment", seq)
             report.private_checked += 1
         event = entry.event
@@ -285,9 +305,11 @@ def verify(
             key = key or _known_key(created)
             report.dice_mode = created.dice.mode
             opener = entry.chain
+            if key is not None and commitment(key) != created.dice.commitment:
+                raise LogError("the dice secret does not match the game's dice commitment", seq)
         elif created is None:
             raise LogError("the log does not start with its GameCreated entry", seq)
-        elif type(event).__name__ == "CommandIssued":
+        elif isinstance(event, CommandIssued):
             opener = entry.chain
         elif isinstance(event, SecretRevealed):
             if commitment(event.secret) != created.dice.commitment:
@@ -299,16 +321,27 @@ def verify(
         chain = entry.chain
         expected += 1
         report.entries += 1
-    if key is not None and created is not None and commitment(key) != created.dice.commitment:
-        raise LogError("the dice secret does not match the game's commitment")
     report.secret_known = key is not None
     return report
 
 
+def _revealed_key(entries: Sequence[Entry], created: GameCreated | None) -> bytes | None:
+    """A revealed secret that matches the commitment: it checks rolls made before it too."""
+    if created is None and entries and isinstance(entries[0].event, GameCreated):
+        created = entries[0].event
+    for entry in entries:
+        event = entry.event
+        if (
+            isinstance(event, SecretRevealed)
+            and created is not None
+            and commitment(event.secret) == created.dice.commitment
+        ):
+            return event.secret
+    return None
+
+
 def _known_key(created: GameCreated) -> bytes | None:
     if created.dice.mode == "seeded" and created.dice.seed:
-        from .dice import seeded_key
-
         return seeded_key(created.dice.seed)
     return None
 

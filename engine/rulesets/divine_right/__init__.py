@@ -1,1 +1,7 @@
 """Divine Right, basic game."""
+
+from .rules import DivineRight
+
+RULESET = DivineRight()
+
+__all__ = ["RULESET", "DivineRight"]

@@ -1,0 +1,79 @@
+"""The application object passed through click's context, and shared option helpers."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import click
+from warscribe.engine.errors import InvalidCommand
+from warscribe.store.app import GameListing, Warscribe
+from warscribe.store.views import jsonable
+
+
+@dataclass
+class Context:
+    """What every command needs: the store (opened on first use) and the chosen game."""
+
+    store: str | None
+    game_ref: str | None
+    _app: Warscribe | None = field(default=None, repr=False)
+
+    @property
+    def app(self) -> Warscribe:
+        if self._app is None:
+            self._app = Warscribe(self.store)
+        return self._app
+
+    def game(self) -> GameListing:
+        return self.app.find(self.game_ref)
+
+    def game_id(self) -> UUID:
+        return self.game().game_id
+
+    def close(self) -> None:
+        if self._app is not None:
+            self._app.close()
+
+
+pass_ctx = click.make_pass_decorator(Context)
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def emit(data: Any, as_json: bool, text: str | None = None) -> None:
+    """Print `data` as JSON, or `text` (default: a readable rendering of `data`)."""
+    if as_json:
+        click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
+    else:
+        click.echo(text if text is not None else render(data))
+
+
+def render(data: Any, indent: int = 0) -> str:
+    pad = "  " * indent
+    value = jsonable(data)
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            if isinstance(item, dict | list) and item:
+                lines.append(f"{pad}{key}:")
+                lines.append(render(item, indent + 1))
+            else:
+                lines.append(f"{pad}{key}: {item}")
+        return "\n".join(lines)
+    if isinstance(value, list):
+        return "\n".join(
+            f"{pad}- "
+            + (render(item, indent + 1).lstrip() if isinstance(item, dict | list) else str(item))
+            for item in value
+        )
+    return f"{pad}{value}"
+
+
+def parse_player(text: str) -> tuple[str, str | None]:
+    name, sep, choice = text.partition("=")
+    if not name or (sep and not choice):
+        raise InvalidCommand(f"bad --player {text!r}: write NAME or NAME=SIDE", "new")
+    return name, choice or None

@@ -1,0 +1,382 @@
+"""`warscribe`: the command line. Thin: parses, calls the store and engine, prints."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from warscribe.engine import rulesets
+from warscribe.engine.errors import WarscribeError
+from warscribe.engine.events import Command
+from warscribe.engine.record import fold
+from warscribe.engine.ruleset import GameSpec, PlayerSpec
+from warscribe.store import logfile
+from warscribe.store.views import describe, entry_json, event_name
+
+from .context import Context, emit, json_option, parse_player, pass_ctx
+from .positions import resolve_position
+
+
+class WarscribeGroup(click.Group):
+    """Turns every WarscribeError into `Error: ...` with exit code 1 (usage errors exit 2)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WarscribeError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+
+@click.group(cls=WarscribeGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--store",
+    envvar="WARSCRIBE_STORE",
+    metavar="PATH_OR_URL",
+    help="SQLite file (default ./warscribe.db) or postgresql:// URL; env WARSCRIBE_STORE.",
+)
+@click.option(
+    "--game",
+    "game_ref",
+    envvar="WARSCRIBE_GAME",
+    metavar="ID_OR_NAME",
+    help="The game to act on (default: the newest game of the store).",
+)
+@click.pass_context
+def cli(ctx: click.Context, store: str | None, game_ref: str | None) -> None:
+    """warscribe keeps the record of a board wargame: every decision and die roll is an
+    event in a tamper-evident log that anyone can replay, query and verify.
+
+    \b
+    Example:
+      warscribe new divine-right --player alice --player bob --player carol --dice seeded:1
+      warscribe status
+    """
+    context = Context(store=store, game_ref=game_ref)
+    ctx.obj = context
+    ctx.call_on_close(context.close)
+
+
+@cli.group()
+def new() -> None:
+    """Create a new game of a rule set.
+
+    \b
+    Example:
+      warscribe new divine-right --player alice=Mivior --player bob
+    """
+
+
+@new.command("divine-right")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    metavar="NAME[=KINGDOM]",
+    help="A player (2-6); =KINGDOM chooses the identity card instead of drawing it.",
+)
+@click.option("--name", default=None, help="A name for the game (default: divine-right-ID).")
+@click.option(
+    "--dice",
+    default="host",
+    show_default=True,
+    metavar="host|table|seeded:SEED",
+    help="host: secret dice with a commitment; table: physical dice entered by hand; "
+    "seeded:SEED: reproducible dice for tests and examples.",
+)
+@json_option
+@pass_ctx
+def new_divine_right(
+    ctx: Context, players: tuple[str, ...], name: str | None, dice: str, as_json: bool
+) -> None:
+    """Set up a Divine Right basic game: identity cards, deployment, personality cards,
+    the diplomacy deck and turn 1's player order, all recorded.
+
+    \b
+    Example:
+      warscribe new divine-right --player alice --player bob=Muetar --dice seeded:7
+    """
+    specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
+    _create(ctx, "divine-right", GameSpec(name=name or "", players=specs), dice, as_json)
+
+
+def _create(ctx: Context, ruleset: str, spec: GameSpec, dice: str, as_json: bool) -> None:
+    head = ctx.app.create(ruleset, spec, dice)
+    listing = ctx.app.find(str(head.game_id))
+    rs = rulesets.get(head.ruleset)
+    data = {
+        "game_id": head.game_id,
+        "name": listing.name,
+        "ruleset": head.ruleset,
+        "dice": head.dice.mode,
+        "commitment": head.dice.commitment,
+        "entries": head.seq,
+        "position": rs.position(head.state),
+        **rs.summary(head.state),
+    }
+    text = (
+        f"created {listing.name} ({head.game_id}), {head.seq} entries, dice {head.dice.mode}\n"
+        f"dice commitment {head.dice.commitment.hex()}\n" + _status_text(rs, head.state)
+    )
+    emit(data, as_json, text)
+
+
+def _status_text(rs: Any, state: Any) -> str:
+    from .context import render
+
+    return (
+        f"position: {rs.position(state)}\n"
+        + render(rs.summary(state))
+        + (f"\ncommands now: {', '.join(rs.legal_commands(state))}")
+    )
+
+
+@cli.command()
+@json_option
+@pass_ctx
+def games(ctx: Context, as_json: bool) -> None:
+    """List the games in the store.
+
+    \b
+    Example:
+      warscribe --store club.db games --json
+    """
+    listing = ctx.app.games()
+    rows = [
+        {
+            "game_id": g.game_id,
+            "name": g.name,
+            "ruleset": g.ruleset,
+            "players": g.players,
+            "parent": g.parent,
+        }
+        for g in listing
+    ]
+    text = "\n".join(f"{g.game_id}  {g.name}  {g.ruleset}  {', '.join(g.players)}" for g in listing)
+    emit(rows, as_json, text or "no games")
+
+
+@cli.command()
+@json_option
+@pass_ctx
+def status(ctx: Context, as_json: bool) -> None:
+    """Whose turn it is, the phase, and the commands that player may give now.
+
+    \b
+    Example:
+      warscribe status --json
+    """
+    listing = ctx.game()
+    head = ctx.app.head(listing.game_id)
+    rs = rulesets.get(head.ruleset)
+    data = {
+        "game_id": head.game_id,
+        "name": listing.name,
+        "ruleset": head.ruleset,
+        "seq": head.seq,
+        "chain": head.chain,
+        "dice": head.dice.mode,
+        "dice_revealed": head.secret is not None,
+        "position": rs.position(head.state),
+        "whose_turn": rs.whose_turn(head.state),
+        "commands": rs.legal_commands(head.state),
+        **rs.summary(head.state),
+    }
+    text = f"{listing.name} ({head.ruleset}), entry #{head.seq}\n" + _status_text(rs, head.state)
+    emit(data, as_json, text)
+
+
+@cli.command()
+@click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First entry.")
+@click.option("--to", "stop", type=click.IntRange(min=1), default=None, help="Last entry.")
+@json_option
+@pass_ctx
+def log(ctx: Context, start: int, stop: int | None, as_json: bool) -> None:
+    """The game's log: one line per entry with its position.
+
+    \b
+    Example:
+      warscribe log --from 1 --to 20
+    """
+    game_id = ctx.game_id()
+    rows: list[tuple[Any, str | None]] = []
+    head = None
+    for entry in ctx.app.entries(game_id, 1, stop):
+        head = fold((entry,), head)
+        if entry.seq >= start:
+            rs = rulesets.get(head.ruleset)
+            rows.append((entry, rs.position(head.state)))
+    data = [entry_json(e, pos) for e, pos in rows]
+    text = "\n".join(
+        f"#{e.seq:<5} {pos or '-':<22} {event_name(e.event):<22} {describe(e.event)}"
+        for e, pos in rows
+    )
+    emit(data, as_json, text)
+
+
+@cli.command()
+@click.option(
+    "--at",
+    "position",
+    default=None,
+    metavar="POSITION",
+    help="TURN.PLAYER-TURN.PHASE (e.g. 1.1.random-events) or #SEQ; default: now.",
+)
+@json_option
+@pass_ctx
+def show(ctx: Context, position: str | None, as_json: bool) -> None:
+    """The game as it stood at a position (the start of a phase, or just after an entry).
+
+    \b
+    Example:
+      warscribe show --at 1.1.random-events --json
+    """
+    game_id = ctx.game_id()
+    version = resolve_position(ctx.app, game_id, position)
+    head = ctx.app.head(game_id, version)
+    rs = rulesets.get(head.ruleset)
+    views = {name: fn(head.state) for name, fn in rs.projections.items()}
+    data = {"seq": head.seq, "position": rs.position(head.state), **rs.summary(head.state), **views}
+    emit(data, as_json)
+
+
+@cli.command()
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="File to write (default: standard output).",
+)
+@click.option(
+    "--from", "start", type=click.IntRange(min=1), default=1, help="First entry to export."
+)
+@click.option("--armor", is_flag=True, help="ASCII-armored text that survives an email body.")
+@pass_ctx
+def export(ctx: Context, output: str | None, start: int, armor: bool) -> None:
+    """Write the game's log (or its tail from --from) as a log file.
+
+    \b
+    Example:
+      warscribe export -o game.wlog
+      warscribe export --from 120 --armor > turn7.txt
+    """
+    listing = ctx.game()
+    entries = list(ctx.app.entries(listing.game_id, start))
+    data = logfile.write(listing.game_id, listing.name, listing.ruleset, listing.players, entries)
+    payload: bytes = logfile.armor(data).encode() if armor else data
+    if output is None:
+        if not armor and sys.stdout.isatty():
+            raise click.UsageError(
+                "refusing to write a binary log to a terminal: use -o FILE or --armor"
+            )
+        sys.stdout.buffer.write(payload)
+    else:
+        Path(output).write_bytes(payload)
+        click.echo(
+            f"exported entries #{start}..#{entries[-1].seq if entries else start - 1} to {output}",
+            err=True,
+        )
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@pass_ctx
+def import_(ctx: Context, file: str) -> None:
+    """Append a log file (binary or armored) to the store: all of it or nothing.
+
+    The file must continue the store's chain; a file of another game, or a truncated or
+    edited one, is refused naming the first bad entry.
+
+    \b
+    Example:
+      warscribe --store mine.db import game.wlog
+    """
+    raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    parsed = logfile.read(raw)
+    if ctx.game_ref is not None:
+        wanted = ctx.game()
+        if wanted.game_id != parsed.game_id:
+            raise WarscribeError(
+                f"the file is a log of game {parsed.game_id} ({parsed.name}), "
+                f"not of {wanted.name} ({wanted.game_id})"
+            )
+    from warscribe.store.app import GameListing
+
+    listing = GameListing(parsed.game_id, parsed.name, parsed.ruleset, parsed.players)
+    added = ctx.app.import_entries(parsed.game_id, parsed.entries, listing)
+    click.echo(
+        f"imported {added} new entries of {parsed.name} (file #{parsed.from_seq}..#{parsed.to_seq})"
+    )
+
+
+@cli.command()
+@json_option
+@pass_ctx
+def verify(ctx: Context, as_json: bool) -> None:
+    """Check the chain, every hidden part, and (once the secret is known) every die.
+
+    \b
+    Example:
+      warscribe verify
+    """
+    from warscribe.engine.record import verify as check
+
+    game_id = ctx.game_id()
+    key = ctx.app.secret(game_id)
+    report = check(ctx.app.entries(game_id), key=key)
+    data = {"ok": True, **report.__dict__}
+    dice = (
+        f"{report.rolls_checked} of {report.rolls} rolls re-derived from the dice secret"
+        if report.secret_known
+        else f"{report.rolls} rolls; the dice secret is not revealed yet, so they cannot be checked"
+    )
+    if report.rolls_entered:
+        dice += f"; {report.rolls_entered} entered by hand"
+    emit(data, as_json, f"ok: {report.entries} entries, chain intact; {dice}")
+
+
+@cli.command()
+@pass_ctx
+def reveal(ctx: Context) -> None:
+    """Record the host's dice secret so that everyone can check every roll.
+
+    \b
+    Example:
+      warscribe reveal && warscribe verify
+    """
+    entries = ctx.app.reveal(ctx.game_id())
+    click.echo(f"dice secret revealed at #{entries[-1].seq}: every roll can now be checked")
+
+
+@cli.command()
+@click.argument("dice", default="1d6")
+@click.option("--purpose", default="free roll", help="What the roll is for (recorded).")
+@click.option(
+    "--as", "actor", default=None, help="Who rolls (default: the player whose turn it is)."
+)
+@click.option("--roll", "entered", type=int, multiple=True, help="Table dice: the values thrown.")
+@pass_ctx
+def roll(
+    ctx: Context, dice: str, purpose: str, actor: str | None, entered: tuple[int, ...]
+) -> None:
+    """Record a roll outside the rules (a house rule, a referee's ruling).
+
+    \b
+    Example:
+      warscribe roll 2d6 --purpose "weather (house rule)"
+    """
+    game_id = ctx.game_id()
+    head = ctx.app.head(game_id)
+    who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or "referee"
+    command = Command(actor=who, name="roll", args=(("dice", dice), ("purpose", purpose)))
+    entries = ctx.app.issue(game_id, command, entered)
+    for entry in entries:
+        click.echo(f"#{entry.seq} {describe(entry.event)}")
+
+
+def main() -> None:
+    """The console script."""
+    cli()

@@ -1,0 +1,35 @@
+"""Resolving a POSITION (`TURN.PLAYER-TURN.PHASE`, or `#SEQ`) to a log version."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from warscribe.engine import rulesets
+from warscribe.engine.errors import InvalidCommand
+from warscribe.store.app import Warscribe
+
+
+def resolve_position(app: Warscribe, game_id: UUID, position: str | None) -> int | None:
+    """The version to rebuild: None for now; a phase means the state as that phase began."""
+    if position is None:
+        return None
+    head = app.head(game_id)
+    text = position.strip()
+    if text.startswith("#"):
+        if not text[1:].isdigit() or not 1 <= int(text[1:]) <= head.seq:
+            raise InvalidCommand(
+                f"bad position {position!r}: the log has entries #1..#{head.seq}", "--at"
+            )
+        return int(text[1:])
+    label = text.lower()
+    if label in head.marks:
+        return head.marks[label]
+    current = rulesets.get(head.ruleset).position(head.state)
+    if current is not None and label == current.lower():
+        return head.seq
+    reached = ", ".join(list(head.marks)[-5:])
+    raise InvalidCommand(
+        f"the game has not reached position {position!r} "
+        f"(now at {current}; recent: {reached or 'none'})",
+        "--at",
+    )

@@ -1,0 +1,105 @@
+"""Game Setup (rulebook "Game Setup"): identities, deployment, personalities, deck, turn 1."""
+
+from __future__ import annotations
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import InvalidCommand
+from warscribe.engine.events import Event
+from warscribe.engine.ruleset import GameSpec
+
+from .data import DRData
+from .events import (
+    DiplomacyDeckShuffled,
+    IdentityTaken,
+    PersonalitiesDealt,
+    Placement,
+    PlayerOrderDrawn,
+)
+from .placement import deployment
+
+SETUP = "Game Setup"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def check_players(spec: GameSpec, data: DRData) -> None:
+    """2-6 players, distinct names, each chosen kingdom a basic-game kingdom, no kingdom twice."""
+    names = [p.name for p in spec.players]
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise InvalidCommand(f"Divine Right needs 2 to 6 players, not {len(names)}", SETUP)
+    if len(set(names)) != len(names) or not all(names):
+        raise InvalidCommand("each player needs a distinct, non-empty name", SETUP)
+    basic = {k.name.lower(): k.name for k in data.basic_kingdoms()}
+    chosen: list[str] = []
+    for player in spec.players:
+        if player.choice is None:
+            continue
+        kingdom = basic.get(player.choice.lower())
+        if kingdom is None:
+            raise InvalidCommand(
+                f"{player.name}={player.choice}: not a kingdom of the basic game "
+                f"(choose from {', '.join(sorted(basic.values()))})",
+                "The Cards › Identity Cards",
+            )
+        if kingdom in chosen:
+            raise InvalidCommand(f"{kingdom} is chosen by two players", SETUP)
+        chosen.append(kingdom)
+
+
+def setup_events(spec: GameSpec, data: DRData, dice: Dice) -> list[Event]:
+    """Draw identities, deploy the player kingdoms, deal personalities, shuffle, turn 1."""
+    events: list[Event] = []
+    identities = _identities(spec, data, dice, events)
+    for _, kingdom in identities:
+        events.extend(deployment(data, kingdom, dice))
+    others = tuple(k.name for k in data.basic_kingdoms() if k.name not in dict(identities).values())
+    numbers = tuple(p.number for p in data.personalities)
+    rolled, shuffled = dice.shuffle("personality cards", numbers)
+    events += [
+        rolled,
+        PersonalitiesDealt(
+            kingdoms=others, cards=shuffled[: len(others)], pool=shuffled[len(others) :]
+        ),
+    ]
+    rolled, deck = dice.shuffle("diplomacy deck", tuple(card.id for card in data.deck))
+    events += [rolled, DiplomacyDeckShuffled(size=len(deck), cards=deck)]
+    events += player_order(1, tuple(name for name, _ in identities), dice)
+    return events
+
+
+def _identities(
+    spec: GameSpec, data: DRData, dice: Dice, events: list[Event]
+) -> list[tuple[str, str]]:
+    chosen = {
+        p.name: next(k.name for k in data.basic_kingdoms() if k.name.lower() == p.choice.lower())
+        for p in spec.players
+        if p.choice
+    }
+    remaining = tuple(k.name for k in data.basic_kingdoms() if k.name not in chosen.values())
+    drawing = [p.name for p in spec.players if p.name not in chosen]
+    if drawing:
+        rolled, cards = dice.shuffle("identity cards", remaining)
+        events.append(rolled)
+        drawn = dict(zip(drawing, cards, strict=False))
+    else:
+        drawn = {}
+    result = []
+    for player in spec.players:
+        kingdom = chosen.get(player.name) or drawn[player.name]
+        events.append(
+            IdentityTaken(player=player.name, kingdom=kingdom, chosen=player.name in chosen)
+        )
+        result.append((player.name, kingdom))
+    return result
+
+
+def player_order(turn: int, players: tuple[str, ...], dice: Dice) -> list[Event]:
+    """Player-Order Determination: one randomizer chit per player, lowest goes first."""
+    rolled, chits = dice.shuffle(
+        f"randomizer chits, turn {turn}", tuple(range(1, len(players) + 1))
+    )
+    drawn = tuple(zip(players, chits, strict=True))
+    order = tuple(name for name, _ in sorted(drawn, key=lambda pair: pair[1]))
+    return [rolled, PlayerOrderDrawn(turn=turn, chits=drawn, order=order)]
+
+
+__all__ = ["Placement", "check_players", "player_order", "setup_events"]

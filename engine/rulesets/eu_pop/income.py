@@ -1,0 +1,364 @@
+"""4.4 Phase 4: Income & Upkeep, steps A to E, for every realm at once.
+
+Each realm records its own choice for the open step (A cut costs, C corruption, D monarch
+power, E prestige); the step closes when every realm has, and the next opens. Step B has no
+choice: when A closes, the record draws up every realm's income statement. Loans may be
+taken at any step (`take-loan`), never repaid.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from fractions import Fraction
+
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command, Event
+
+from . import arguments as arg
+from .arguments import CommandSpec
+from .events import (
+    CorruptionSettled,
+    CostsCut,
+    IncomeStatement,
+    IncomeStepClosed,
+    MonarchPowerCollected,
+    PrestigeScored,
+)
+from .guards import actor_realm
+from .rules import CORRUPTION, CUT_COSTS, MONARCH_POWER, PRESTIGE
+from .state import (
+    DONE,
+    INCOME_UPKEEP,
+    POWER_TYPES,
+    STEPS,
+    EuState,
+    Power,
+    Realm,
+    World,
+    ducats_text,
+    update_realm,
+)
+from .turns import waiting
+
+STEP_RULES = {"A": CUT_COSTS, "C": CORRUPTION, "D": MONARCH_POWER, "E": PRESTIGE}
+STEP_COMMANDS = {
+    "A": "income-cut-costs",
+    "C": "income-corruption",
+    "D": "income-monarch-power",
+    "E": "income-prestige",
+}
+FREE_BANDS = 4  # 0-9 ... 40-49 cost nothing
+MAX_PAPAL_PRESTIGE = 3
+FULL_IMPERIAL_AUTHORITY = 6
+INTERREGNUM_SKILLS = Power(1, 1, 1)
+
+
+def _require_step(state: EuState, realm: str, step: str) -> None:
+    rule = STEP_RULES[step]
+    if state.phase != INCOME_UPKEEP:
+        raise IllegalCommand(f"step {step} belongs to Phase 4; the game is at {state.label}", rule)
+    if state.step != step:
+        raise IllegalCommand(f"Phase 4 is at step {state.step}, not {step}", rule)
+    if realm in state.recorded:
+        pending = ", ".join(waiting(state))
+        raise IllegalCommand(f"{realm} has recorded step {step}; waiting for {pending}", rule)
+
+
+def _closing(state: EuState, realm: str, step: str) -> list[Event]:
+    """The step's close, when `realm` is the last to record it."""
+    if set(state.recorded) | {realm} != set(state.order):
+        return []
+    return [IncomeStepClosed(state.round, step)]
+
+
+# B. Collect Income minus Costs
+
+
+def statement_lines(realm: Realm, world: World) -> tuple[tuple[str, Fraction], ...]:
+    """Each line of step B, signed: income positive, costs negative, halves exact."""
+    discount = 1 if world.papal_controller == realm.name else 0
+    upkeep = sum(max(a.upkeep - discount, 0) for a in realm.advisors)
+    stability = 2 if realm.stability > 0 else -2 if realm.stability < 0 else 0
+    imperial = world.imperial_authority if world.emperor == realm.name else 0
+    lines = (
+        ("base tax", realm.base_tax),
+        ("vassal tax", realm.vassal_tax),
+        ("advisor upkeep", -upkeep),
+        ("maintenance: regulars", -realm.regulars),
+        ("maintenance: mercenaries", -2 * realm.mercenaries),
+        ("maintenance: ships at sea", -Fraction(realm.ships_at_sea, 2)),
+        ("loan interest", -realm.loans),
+        ("plague", -Fraction(realm.plague_tax, 2)),
+        ("stability", stability),
+        ("imperial authority", imperial),
+        ("ideas", realm.idea_income),
+    )
+    return tuple((label, Fraction(amount)) for label, amount in lines)
+
+
+def statement(realm: Realm, world: World, round_: int) -> IncomeStatement:
+    """Step B for `realm`. A balance below 0 is bankruptcy: the treasury stops at 0 and the
+    shortfall is recorded (bankruptcy's own rules lie outside these sections)."""
+    lines = statement_lines(realm, world)
+    total = sum((amount for _, amount in lines), Fraction(0))
+    balance = realm.ducats + total
+    return IncomeStatement(
+        realm.name,
+        round_,
+        lines,
+        total,
+        realm.ducats,
+        max(balance, Fraction(0)),
+        max(-balance, Fraction(0)),
+    )
+
+
+# A. Cut Costs
+
+
+def cut_costs(state: EuState, command: Command) -> list[Event]:
+    realm = actor_realm(state, command)
+    _require_step(state, realm.name, "A")
+    fired = arg.power_types(command, "fire", CUT_COSTS)
+    for slot in fired:
+        if realm.advisor(slot) is None or fired.count(slot) > 1:
+            raise InvalidCommand(
+                f"fire names each {realm.name} advisor's slot once; no {slot} to fire", CUT_COSTS
+            )
+    at_sea = realm.ships_at_sea
+    event = CostsCut(
+        realm.name,
+        state.round,
+        fired,
+        arg.integer(command, "disband_regulars", CUT_COSTS, default=0, high=realm.regulars),
+        arg.integer(command, "disband_mercenaries", CUT_COSTS, default=0, high=realm.mercenaries),
+        arg.integer(command, "disband_ships", CUT_COSTS, default=0, high=at_sea),
+        arg.integer(command, "recall", CUT_COSTS, default=0, high=at_sea),
+    )
+    if event.ships + event.recalled > at_sea:
+        raise InvalidCommand(
+            f"{realm.name} has {at_sea} ships at sea to disband or recall", CUT_COSTS
+        )
+    _avoid_bankruptcy(_after_cuts(realm, event), state.world)
+    closing = _closing(state, realm.name, "A")
+    if not closing:
+        return [event]
+    after = apply_step_closed(apply_costs_cut(state, event), IncomeStepClosed(state.round, "A"))
+    statements = [statement(after.realm(name), after.world, after.round) for name in after.order]
+    return [event, *closing, *statements, IncomeStepClosed(state.round, "B")]
+
+
+def _after_cuts(realm: Realm, cut: CostsCut) -> Realm:
+    return dataclasses.replace(
+        realm,
+        advisors=tuple(a for a in realm.advisors if a.slot not in cut.fired),
+        regulars=realm.regulars - cut.regulars,
+        manpower=realm.manpower + cut.regulars,
+        mercenaries=realm.mercenaries - cut.mercenaries,
+        ships_at_sea=realm.ships_at_sea - cut.ships - cut.recalled,
+        ships_in_port=realm.ships_in_port + cut.recalled,
+    )
+
+
+def _avoid_bankruptcy(realm: Realm, world: World) -> None:
+    """Refuse cuts that leave step B short while costs remain that could still be cut."""
+    projected = statement(realm, world, 0)
+    can_cut = (
+        realm.regulars
+        or realm.mercenaries
+        or realm.ships_at_sea
+        or any(line == "advisor upkeep" and amount for line, amount in projected.lines)
+    )
+    if projected.shortfall and can_cut:
+        raise IllegalCommand(
+            f"step B would leave {realm.name} {ducats_text(projected.shortfall)} ducats short: "
+            "cut more costs (or take loans first) to avoid bankruptcy",
+            CUT_COSTS,
+        )
+
+
+# C. Corruption
+
+
+def corruption_cost(ducats: Fraction) -> int:
+    """Administrative power owed to keep `ducats`: none to 49, 1 at 50-59, 2 at 60-69, and
+    one more for each further band of ten (a half ducat does not reach the next band)."""
+    return max(0, math.floor(ducats) // 10 - FREE_BANDS)
+
+
+def settle_corruption(state: EuState, command: Command) -> list[Event]:
+    """Keep some or all ducats; pay the administrative power owed, or gain an interest
+    token for each unpaid one."""
+    realm = actor_realm(state, command)
+    _require_step(state, realm.name, "C")
+    keep = arg.ducats(command, "keep", CORRUPTION, default=realm.ducats)
+    if not 0 <= keep <= realm.ducats:
+        raise IllegalCommand(
+            f"{realm.name} can keep 0 to {ducats_text(realm.ducats)} ducats", CORRUPTION
+        )
+    owed = corruption_cost(keep)
+    paid = arg.integer(command, "pay", CORRUPTION, default=owed, high=owed)
+    if paid > realm.power.adm:
+        raise IllegalCommand(
+            f"{realm.name} owes {owed} administrative power and has {realm.power.adm}: pay=N pays "
+            "part, each unpaid one is an interest token",
+            CORRUPTION,
+        )
+    event = CorruptionSettled(realm.name, state.round, realm.ducats - keep, owed, paid, owed - paid)
+    return [event, *_closing(state, realm.name, "C")]
+
+
+# D. Collect Monarch Power
+
+
+def power_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[str, Power], ...]:
+    ruler = (
+        ("ruler", realm.ruler.skills)
+        if realm.ruler and not realm.in_interregnum
+        else ("interregnum", INTERREGNUM_SKILLS)
+    )
+    advisors = Power(**{a.slot: a.skill for a in realm.advisors})
+    emperor = arg.power(command, "emperor", MONARCH_POWER)
+    if emperor != Power() and world.emperor != realm.name:
+        raise IllegalCommand(
+            "only the Emperor collects monarch power for imperial authority", MONARCH_POWER
+        )
+    ideas = arg.power(command, "ideas", MONARCH_POWER)
+    return (
+        ruler,
+        ("advisors", advisors),
+        ("stability", _stability_power(realm, command)),
+        ("papal controller", Power(dip=1) if world.papal_controller == realm.name else Power()),
+        ("emperor", emperor),
+        ("ideas", ideas),
+    )
+
+
+def _stability_power(realm: Realm, command: Command) -> Power:
+    """+3 stability: 2 more of the types named in `gain`; -3: 1 fewer of the type in `lose`."""
+    gain = arg.power_types(command, "gain", MONARCH_POWER)
+    lose = arg.power_types(command, "lose", MONARCH_POWER)
+    needed = (2 if realm.stability == 3 else 0, 1 if realm.stability == -3 else 0)
+    if (len(gain), len(lose)) != needed:
+        raise InvalidCommand(
+            f"at stability {realm.stability:+d}, gain names {needed[0]} power type(s) "
+            f"and lose {needed[1]}",
+            MONARCH_POWER,
+        )
+    return Power(**{kind: gain.count(kind) - lose.count(kind) for kind in POWER_TYPES})
+
+
+def collect_monarch_power(state: EuState, command: Command) -> list[Event]:
+    realm = actor_realm(state, command)
+    _require_step(state, realm.name, "D")
+    lines = power_lines(realm, state.world, command)
+    total = Power()
+    for _, amount in lines:
+        total = total.plus(amount)
+    if min(total.as_dict().values()) < 0:
+        raise IllegalCommand(
+            f"{realm.name} cannot collect fewer than 0 of a type: {total.as_dict()}", MONARCH_POWER
+        )
+    event = MonarchPowerCollected(realm.name, state.round, lines, total)
+    return [event, *_closing(state, realm.name, "D")]
+
+
+# E. Score Prestige
+
+
+def prestige_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[str, int], ...]:
+    papal = 0
+    if world.papal_controller == realm.name and not world.papal_contested:
+        papal = min(max(world.catholic_prs - 1, 0), MAX_PAPAL_PRESTIGE)
+    emperor = world.emperor == realm.name and world.imperial_authority >= FULL_IMPERIAL_AUTHORITY
+    absolute = realm.has_idea("Absolute Monarchy") and realm.stability > 0
+    return (
+        ("papal controller", papal),
+        ("emperor", int(emperor)),
+        ("absolute monarchy", int(absolute)),
+        ("crusade", arg.integer(command, "crusade", PRESTIGE, default=0, low=None)),
+        ("power struggle", arg.integer(command, "power_struggle", PRESTIGE, default=0, low=None)),
+    )
+
+
+def score_prestige(state: EuState, command: Command) -> list[Event]:
+    realm = actor_realm(state, command)
+    _require_step(state, realm.name, "E")
+    lines = prestige_lines(realm, state.world, command)
+    event = PrestigeScored(realm.name, state.round, lines, sum(points for _, points in lines))
+    return [event, *_closing(state, realm.name, "E")]
+
+
+# Applying the facts
+
+
+def _recorded(state: EuState, realm: str) -> EuState:
+    return dataclasses.replace(state, recorded=(*state.recorded, realm))
+
+
+def apply_costs_cut(state: EuState, event: CostsCut) -> EuState:
+    state = update_realm(state, event.realm, lambda r: _after_cuts(r, event))
+    return _recorded(state, event.realm)
+
+
+def apply_step_closed(state: EuState, event: IncomeStepClosed) -> EuState:
+    index = STEPS.index(event.step) + 1
+    return dataclasses.replace(
+        state, step=STEPS[index] if index < len(STEPS) else DONE, recorded=()
+    )
+
+
+def apply_statement(state: EuState, event: IncomeStatement) -> EuState:
+    state = update_realm(state, event.realm, lambda r: dataclasses.replace(r, ducats=event.closing))
+    return dataclasses.replace(state, statements=(*state.statements, event))
+
+
+def apply_corruption(state: EuState, event: CorruptionSettled) -> EuState:
+    def change(r: Realm) -> Realm:
+        return dataclasses.replace(
+            r,
+            ducats=r.ducats - event.discarded,
+            power=r.power.minus(Power(adm=event.paid)),
+            loans=r.loans + event.interest_tokens,
+        )
+
+    return _recorded(update_realm(state, event.realm, change), event.realm)
+
+
+def apply_monarch_power(state: EuState, event: MonarchPowerCollected) -> EuState:
+    state = update_realm(
+        state, event.realm, lambda r: dataclasses.replace(r, power=r.power.plus(event.total))
+    )
+    state = dataclasses.replace(state, collections=(*state.collections, event))
+    return _recorded(state, event.realm)
+
+
+def apply_prestige(state: EuState, event: PrestigeScored) -> EuState:
+    state = update_realm(
+        state, event.realm, lambda r: dataclasses.replace(r, prestige=r.prestige + event.total)
+    )
+    state = dataclasses.replace(state, scores=(*state.scores, event))
+    return _recorded(state, event.realm)
+
+
+COMMANDS = {
+    "income-cut-costs": CommandSpec(
+        cut_costs,
+        ("fire", "disband_regulars", "disband_mercenaries", "disband_ships", "recall"),
+        CUT_COSTS,
+    ),
+    "income-corruption": CommandSpec(settle_corruption, ("keep", "pay"), CORRUPTION),
+    "income-monarch-power": CommandSpec(
+        collect_monarch_power, ("gain", "lose", "emperor", "ideas"), MONARCH_POWER
+    ),
+    "income-prestige": CommandSpec(score_prestige, ("crusade", "power_struggle"), PRESTIGE),
+}
+APPLY = {
+    CostsCut: apply_costs_cut,
+    IncomeStepClosed: apply_step_closed,
+    IncomeStatement: apply_statement,
+    CorruptionSettled: apply_corruption,
+    MonarchPowerCollected: apply_monarch_power,
+    PrestigeScored: apply_prestige,
+}

@@ -1,0 +1,122 @@
+"""5.2 Minor Actions: Take/Repay Loan, and loans taken as a Reaction to cover a cost."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from warscribe.engine.errors import IllegalCommand
+from warscribe.engine.events import Command
+
+from . import arguments as arg
+from .arguments import CommandSpec
+from .events import LoanRepaid, LoanTaken
+from .guards import actor_realm, in_window, no_reaction, require_window
+from .rules import INCOME, LOAN
+from .state import (
+    INCOME_UPKEEP,
+    MAX_INTEREST_TOKENS,
+    EuState,
+    Realm,
+    add_ducats,
+    ducats_text,
+    replace_realm,
+)
+
+LOAN_DUCATS = 5
+REPAY_DUCATS = 6
+
+
+def _loans(realm: Realm, count: int, reaction: bool, purpose: str) -> list[LoanTaken]:
+    events, tokens = [], realm.loans
+    for _ in range(count):
+        if tokens >= MAX_INTEREST_TOKENS:
+            raise IllegalCommand(
+                f"{realm.name} holds {tokens} interest tokens: no loan at "
+                f"{MAX_INTEREST_TOKENS} or more",
+                LOAN,
+            )
+        tokens += 1
+        events.append(LoanTaken(realm.name, LOAN_DUCATS, tokens, reaction, purpose))
+    return events
+
+
+def take_loan(state: EuState, command: Command) -> list[LoanTaken]:
+    """On the realm's turn, or at any step of Phase 4 (4.4 allows loans there)."""
+    realm = actor_realm(state, command)
+    if arg.flag(command, "reaction", LOAN):
+        raise IllegalCommand(
+            "a loan is taken as a Reaction to cover a cost the realm lacks the funds for: give "
+            "borrow=N with the command that pays it (appoint-advisor, adjust)",
+            LOAN,
+        )
+    if state.phase != INCOME_UPKEEP:
+        require_window(state, realm.name, LOAN)
+    return _loans(realm, arg.integer(command, "count", LOAN, default=1, low=1), False, "loan")
+
+
+def cover_cost(
+    state: EuState, realm: Realm, cost: Fraction, borrow: int, purpose: str
+) -> list[LoanTaken]:
+    """The loans that pay a cost the treasury cannot: exactly as many as it lacks.
+
+    Outside the realm's own turn and Phase 4 they are Reactions (5.2 Take/Repay Loan).
+    """
+    needed = max(0, math.ceil((cost - realm.ducats) / LOAN_DUCATS))
+    if borrow < needed:
+        raise IllegalCommand(
+            f"{realm.name} has {ducats_text(realm.ducats)} ducats and must pay "
+            f"{ducats_text(cost)}: cover it with borrow={needed}",
+            LOAN,
+        )
+    if borrow > needed:
+        raise IllegalCommand(
+            f"{realm.name} needs {needed} loan(s) to pay {ducats_text(cost)}, not {borrow}: a "
+            "loan taken with a cost only covers what the treasury lacks",
+            LOAN,
+        )
+    reaction = not (in_window(state, realm.name) or state.phase == INCOME_UPKEEP)
+    return _loans(realm, borrow, reaction, purpose)
+
+
+def repayments(realm: Realm, count: int) -> list[LoanRepaid]:
+    events, ducats, tokens = [], realm.ducats, realm.loans
+    for _ in range(count):
+        if tokens < 1:
+            raise IllegalCommand(f"{realm.name} has no loan to repay", LOAN)
+        if ducats < REPAY_DUCATS:
+            raise IllegalCommand(
+                f"repaying a loan costs {REPAY_DUCATS} ducats; "
+                f"{realm.name} has {ducats_text(ducats)}",
+                LOAN,
+            )
+        ducats, tokens = ducats - REPAY_DUCATS, tokens - 1
+        events.append(LoanRepaid(realm.name, REPAY_DUCATS, tokens))
+    return events
+
+
+def repay_loan(state: EuState, command: Command) -> list[LoanRepaid]:
+    realm = actor_realm(state, command)
+    if state.phase == INCOME_UPKEEP:
+        raise IllegalCommand("loans may be taken, but not repaid, in Phase 4", INCOME)
+    if arg.flag(command, "reaction", LOAN):
+        raise no_reaction("Repaying a loan")
+    require_window(state, realm.name, LOAN)
+    return repayments(realm, arg.integer(command, "count", LOAN, default=1, low=1))
+
+
+def apply_loan(state: EuState, event: LoanTaken) -> EuState:
+    state = add_ducats(state, event.realm, event.ducats)
+    return replace_realm(state, event.realm, loans=event.interest_tokens)
+
+
+def apply_repayment(state: EuState, event: LoanRepaid) -> EuState:
+    state = add_ducats(state, event.realm, -event.ducats)
+    return replace_realm(state, event.realm, loans=event.interest_tokens)
+
+
+COMMANDS = {
+    "take-loan": CommandSpec(take_loan, ("count", "reaction"), LOAN),
+    "repay-loan": CommandSpec(repay_loan, ("count", "reaction"), LOAN),
+}
+APPLY = {LoanTaken: apply_loan, LoanRepaid: apply_repayment}

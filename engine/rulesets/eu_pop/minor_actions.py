@@ -1,0 +1,325 @@
+"""5.2 Minor Actions: appoint advisors, leaders and rulers, replenish manpower, cut ties.
+
+Loans live in `loans`, Calls to Arms in `call_to_arms`. Each action is taken on the realm's
+own turn in the Action phase, before it has passed; the ones the rulebook marks as
+Reactions may be taken at any time with `reaction=true`, under the conditions it states.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from fractions import Fraction
+
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command, Event
+
+from . import arguments as arg
+from .arguments import CommandSpec
+from .events import (
+    AdvisorAppointed,
+    AdvisorFired,
+    Deltas,
+    GeneralReassigned,
+    LeaderAppointed,
+    ManpowerReplenished,
+    RulerAppointed,
+    TiesCut,
+)
+from .guards import actor_realm, known_ally, no_reaction, require_window
+from .ledger import apply_deltas, check_deltas, read_deltas
+from .loans import cover_cost
+from .rules import ADVISOR, CUT_TIES, LEADER, MANPOWER, RULER
+from .state import (
+    POWER_TYPES,
+    Advisor,
+    EuState,
+    Leader,
+    Power,
+    Realm,
+    Ruler,
+    drop_allies,
+    update_realm,
+)
+
+UNITS_PER_MILITARY_POWER = 3
+
+
+def _not_as_reaction(
+    state: EuState, command: Command, realm: Realm, rule: str, action: str
+) -> None:
+    if arg.flag(command, "reaction", rule):
+        raise no_reaction(action)
+    require_window(state, realm.name, rule)
+
+
+def appoint_advisor(state: EuState, command: Command) -> list[Event]:
+    """Fire the advisor of a slot and/or hire one into it, paying its ducat cost."""
+    realm = actor_realm(state, command)
+    _not_as_reaction(state, command, realm, ADVISOR, "Appointing an advisor")
+    slot = arg.text(command, "slot", ADVISOR)
+    if slot not in POWER_TYPES:
+        raise InvalidCommand(f"slot must be one of {', '.join(POWER_TYPES)}, not {slot!r}", ADVISOR)
+    current, fire = realm.advisor(slot), arg.flag(command, "fire", ADVISOR)
+    if fire and current is None:
+        raise IllegalCommand(f"{realm.name} has no {slot} advisor to fire", ADVISOR)
+    events: list[Event] = [AdvisorFired(realm.name, slot, current.name)] if fire and current else []
+    if not arg.given(command, "name"):
+        if not fire:
+            raise InvalidCommand("appoint-advisor needs name=... (or fire=true alone)", ADVISOR)
+        return events
+    if current and not fire:
+        raise IllegalCommand(
+            f"the {slot} slot holds {current.name}: one advisor per slot (fire=true to replace)",
+            ADVISOR,
+        )
+    advisor = Advisor(
+        name=arg.text(command, "name", ADVISOR),
+        slot=slot,
+        skill=arg.integer(command, "skill", ADVISOR),
+        upkeep=arg.integer(command, "upkeep", ADVISOR, low=1, high=4),
+    )
+    cost = arg.integer(command, "cost", ADVISOR)
+    borrow = arg.integer(command, "borrow", ADVISOR, default=0)
+    events += cover_cost(state, realm, Fraction(cost), borrow, f"advisor {advisor.name}")
+    return [*events, AdvisorAppointed(realm.name, advisor, cost)]
+
+
+def appoint_leader(state: EuState, command: Command) -> list[Event]:
+    """Employ a general or admiral on a mat for its military power cost. As a Reaction:
+    a general, to an army of the realm attacked within the realm."""
+    realm = actor_realm(state, command)
+    kind = arg.text(command, "kind", LEADER)
+    mats = {"general": realm.armies, "admiral": realm.fleets}.get(kind)
+    if mats is None:
+        raise InvalidCommand(f"kind must be general or admiral, not {kind!r}", LEADER)
+    reaction = arg.flag(command, "reaction", LEADER)
+    if reaction and kind != "general":
+        raise IllegalCommand(
+            "only a General may be appointed as a Reaction (to an army attacked in your realm)",
+            LEADER,
+        )
+    if not reaction:
+        require_window(state, realm.name, LEADER)
+    leader = Leader(arg.text(command, "name", LEADER), kind, arg.text(command, "mat", LEADER))
+    _check_mat(realm, leader.mat, mats, LEADER)
+    if realm.leader(leader.name):
+        raise IllegalCommand(f"{leader.name} is already employed by {realm.name}", LEADER)
+    cost = arg.integer(command, "cost", LEADER)
+    if realm.power.mil < cost:
+        raise IllegalCommand(
+            f"{leader.name} costs {cost} military power; {realm.name} has {realm.power.mil}", LEADER
+        )
+    return [LeaderAppointed(realm.name, leader, cost, reaction)]
+
+
+def _check_mat(realm: Realm, mat: str, mats: tuple[str, ...], rule: str) -> None:
+    if mat not in mats:
+        raise InvalidCommand(
+            f"{realm.name} has no mat {mat!r} for this (mats: {', '.join(mats)})", rule
+        )
+    holder = realm.leader_on(mat)
+    if holder:
+        raise IllegalCommand(f"{mat} is already led by {holder.name}", rule)
+
+
+def reassign_general(state: EuState, command: Command) -> list[Event]:
+    """Move a general to another army, free; as a Reaction when that army is attacked."""
+    realm = actor_realm(state, command)
+    reaction = arg.flag(command, "reaction", LEADER)
+    if not reaction:
+        require_window(state, realm.name, LEADER)
+    name, army = arg.text(command, "name", LEADER), arg.text(command, "army", LEADER)
+    general = realm.leader(name)
+    if general is None or general.kind != "general":
+        raise InvalidCommand(f"{realm.name} employs no general {name!r}", LEADER)
+    _check_mat(realm, army, realm.armies, LEADER)
+    return [GeneralReassigned(realm.name, name, army, reaction)]
+
+
+def appoint_ruler(state: EuState, command: Command) -> list[Event]:
+    """A Leader from the hand becomes ruler, free, when there is none or it is Interregnum;
+    as a Reaction when the ruler was discarded without replacement."""
+    realm = actor_realm(state, command)
+    ruler = realm.ruler
+    if ruler is not None and not realm.in_interregnum:
+        raise IllegalCommand(f"{realm.name} has a ruler, {ruler.name}", RULER)
+    reaction = arg.flag(command, "reaction", RULER)
+    if reaction and realm.ruler is not None:
+        raise IllegalCommand(
+            "a new ruler is appointed as a Reaction only when the ruler was discarded "
+            "without replacement",
+            RULER,
+        )
+    if not reaction:
+        require_window(state, realm.name, RULER)
+    name = arg.text(command, "name", RULER)
+    if realm.leader(name):
+        raise IllegalCommand(
+            f"{name} leads a {realm.name} army or fleet; a new ruler comes from the hand", RULER
+        )
+    skills = Power(*(arg.integer(command, kind, RULER) for kind in POWER_TYPES))
+    return [RulerAppointed(realm.name, Ruler(name, skills), reaction)]
+
+
+def replenish_manpower(state: EuState, command: Command) -> list[Event]:
+    """Exhausted units back to available manpower: 1 military power per 3 units (a part
+    of 3 costs a whole one)."""
+    realm = actor_realm(state, command)
+    _not_as_reaction(state, command, realm, MANPOWER, "Replenishing manpower")
+    units = arg.integer(command, "units", MANPOWER, low=1)
+    if units > realm.exhausted:
+        raise IllegalCommand(
+            f"{realm.name} has {realm.exhausted} exhausted units, not {units}", MANPOWER
+        )
+    cost = math.ceil(units / UNITS_PER_MILITARY_POWER)
+    if realm.power.mil < cost:
+        raise IllegalCommand(
+            f"{units} units cost {cost} military power; {realm.name} has {realm.power.mil}",
+            MANPOWER,
+        )
+    return [ManpowerReplenished(realm.name, units, cost)]
+
+
+def cut_ties(state: EuState, command: Command) -> list[Event]:
+    """Return influence and other tokens from the board; end alliances, with the penalty of
+    'Ending an Alliance' (a section the record lacks) entered as figure deltas."""
+    realm = actor_realm(state, command)
+    _not_as_reaction(state, command, realm, CUT_TIES, "Cutting ties")
+    influence = arg.integer(command, "influence", CUT_TIES, default=0, high=realm.influence)
+    tokens = arg.integer(command, "tokens", CUT_TIES, default=0, high=realm.tokens)
+    from_allies = tuple(_ally_influence(realm, command))
+    ended = arg.names(command, "end")
+    for name in ended:
+        known_ally(realm, name, CUT_TIES)
+    penalty = _penalty(command, bool(ended))
+    check_deltas(realm, penalty, CUT_TIES)
+    if not (influence or tokens or from_allies or ended):
+        raise InvalidCommand("cut-ties needs influence, ally_influence, tokens or end", CUT_TIES)
+    return [TiesCut(realm.name, influence, from_allies, tokens, ended, penalty)]
+
+
+def _ally_influence(realm: Realm, command: Command) -> list[tuple[str, int]]:
+    found = []
+    for name, raw in arg.pairs(command, "ally_influence", CUT_TIES):
+        held = known_ally(realm, name, CUT_TIES).influence
+        amount = arg.to_int(raw)
+        if amount is None or not 1 <= amount <= held:
+            raise IllegalCommand(
+                f"{realm.name} has {held} influence in {name}'s areas, not {raw!r}", CUT_TIES
+            )
+        found.append((name, amount))
+    return found
+
+
+def _penalty(command: Command, ending: bool) -> Deltas:
+    raw = command.arg("penalty")
+    if ending and raw is None:
+        raise InvalidCommand(
+            "ending an alliance: enter its penalty ('Ending an Alliance', p. 33) as "
+            "penalty=FIELD=DELTA,... or penalty=none",
+            CUT_TIES,
+        )
+    if raw is None or str(raw).strip().lower() == "none":
+        return ()
+    return read_deltas(arg.pairs(command, "penalty", CUT_TIES), CUT_TIES)
+
+
+def apply_advisor_fired(state: EuState, event: AdvisorFired) -> EuState:
+    return update_realm(
+        state,
+        event.realm,
+        lambda r: dataclasses.replace(
+            r, advisors=tuple(a for a in r.advisors if a.slot != event.slot)
+        ),
+    )
+
+
+def apply_advisor_appointed(state: EuState, event: AdvisorAppointed) -> EuState:
+    return update_realm(
+        state,
+        event.realm,
+        lambda r: dataclasses.replace(
+            r, ducats=r.ducats - event.cost, advisors=(*r.advisors, event.advisor)
+        ),
+    )
+
+
+def apply_leader_appointed(state: EuState, event: LeaderAppointed) -> EuState:
+    def change(r: Realm) -> Realm:
+        power = r.power.minus(Power(mil=event.cost))
+        return dataclasses.replace(r, power=power, leaders=(*r.leaders, event.leader))
+
+    return update_realm(state, event.realm, change)
+
+
+def apply_general_reassigned(state: EuState, event: GeneralReassigned) -> EuState:
+    def change(r: Realm) -> Realm:
+        leaders = tuple(
+            dataclasses.replace(lead, mat=event.army) if lead.name == event.general else lead
+            for lead in r.leaders
+        )
+        return dataclasses.replace(r, leaders=leaders)
+
+    return update_realm(state, event.realm, change)
+
+
+def apply_ruler_appointed(state: EuState, event: RulerAppointed) -> EuState:
+    return update_realm(state, event.realm, lambda r: dataclasses.replace(r, ruler=event.ruler))
+
+
+def apply_manpower_replenished(state: EuState, event: ManpowerReplenished) -> EuState:
+    def change(r: Realm) -> Realm:
+        return dataclasses.replace(
+            r,
+            manpower=r.manpower + event.units,
+            exhausted=r.exhausted - event.units,
+            power=r.power.minus(Power(mil=event.military_power)),
+        )
+
+    return update_realm(state, event.realm, change)
+
+
+def apply_ties_cut(state: EuState, event: TiesCut) -> EuState:
+    def change(r: Realm) -> Realm:
+        taken = dict(event.ally_influence)
+        allies = tuple(
+            dataclasses.replace(a, influence=a.influence - taken.get(a.name, 0)) for a in r.allies
+        )
+        r = dataclasses.replace(
+            r,
+            influence=r.influence - event.influence,
+            tokens=r.tokens - event.tokens,
+            allies=allies,
+        )
+        return apply_deltas(drop_allies(r, event.ended), event.penalty)
+
+    return update_realm(state, event.realm, change)
+
+
+_REACTION = ("reaction",)
+COMMANDS = {
+    "appoint-advisor": CommandSpec(
+        appoint_advisor,
+        ("slot", "name", "skill", "cost", "upkeep", "fire", "borrow", *_REACTION),
+        ADVISOR,
+    ),
+    "appoint-leader": CommandSpec(
+        appoint_leader, ("kind", "name", "mat", "cost", *_REACTION), LEADER
+    ),
+    "reassign-general": CommandSpec(reassign_general, ("name", "army", *_REACTION), LEADER),
+    "appoint-ruler": CommandSpec(appoint_ruler, ("name", *POWER_TYPES, *_REACTION), RULER),
+    "replenish-manpower": CommandSpec(replenish_manpower, ("units", *_REACTION), MANPOWER),
+    "cut-ties": CommandSpec(
+        cut_ties, ("influence", "ally_influence", "tokens", "end", "penalty", *_REACTION), CUT_TIES
+    ),
+}
+APPLY = {
+    AdvisorFired: apply_advisor_fired,
+    AdvisorAppointed: apply_advisor_appointed,
+    LeaderAppointed: apply_leader_appointed,
+    GeneralReassigned: apply_general_reassigned,
+    RulerAppointed: apply_ruler_appointed,
+    ManpowerReplenished: apply_manpower_replenished,
+    TiesCut: apply_ties_cut,
+}

@@ -1,0 +1,375 @@
+"""The warscribe application on eventsourcing: one aggregate stream per game.
+
+A game's stream holds its log entries, one stored event each, at version == sequence
+number. A catalog aggregate lists the games of the store; a separate aggregate per
+host-mode game keeps its dice secret (never part of the game log).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, ClassVar
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError, OperationalError, Transcoder
+from warscribe.engine import codec, record, rulesets
+from warscribe.engine.dice import new_key, parse_mode
+from warscribe.engine.errors import LogError, WarscribeError
+from warscribe.engine.events import Command, GameCreated
+from warscribe.engine.record import Entry, Head
+from warscribe.engine.ruleset import GameSpec
+
+from .backends import Backend, StoreError, resolve
+from .transcoder import MsgpackTranscoder
+
+SNAPSHOT_INTERVAL = 200
+CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
+
+
+_OPEN_ATTEMPTS = 3
+
+
+def _racing_table_creation(exc: Exception) -> bool:
+    """PostgreSQL: two processes creating the same tables at once (the loser may retry)."""
+    text = str(exc)
+    return "concurrently updated" in text or "pg_type_typname_nsp_index" in text
+
+
+def _is_driver_error(exc: Exception) -> bool:
+    return type(exc).__module__.startswith(("psycopg", "eventsourcing"))
+
+
+class ConcurrentWrite(StoreError):
+    """Another writer recorded to the game between our read and our write."""
+
+
+class Game(Aggregate):
+    """A game's log: its head (sequence, chain, dice counter, rule-set state)."""
+
+    TOPIC = "warscribe:Game"
+
+    class Created(Aggregate.Created):
+        TOPIC = "warscribe:Game.Created"
+        entry: Entry
+
+    class Recorded(Aggregate.Event):
+        TOPIC = "warscribe:Game.Recorded"
+        entry: Entry
+
+        def apply(self, aggregate: Aggregate) -> None:
+            game: Game = aggregate  # type: ignore[assignment]
+            game.head = record.advance(game.head, self.entry)
+
+    def __init__(self, entry: Entry) -> None:
+        self.head: Head = record.advance(None, entry)
+
+    @classmethod
+    def start(cls, entries: Sequence[Entry]) -> Game:
+        first = entries[0].event
+        assert isinstance(first, GameCreated)
+        game = cls._create(cls.Created, id=first.game_id, entry=entries[0])
+        for entry in entries[1:]:
+            game.trigger_event(cls.Recorded, entry=entry)
+        return game
+
+    def append(self, entries: Iterable[Entry]) -> None:
+        for entry in entries:
+            self.trigger_event(self.Recorded, entry=entry)
+
+
+@codec.record("warscribe.GameListing")
+class GameListing:
+    """A game as the catalog lists it."""
+
+    game_id: UUID
+    name: str
+    ruleset: str
+    players: tuple[str, ...]
+    parent: tuple[UUID, int] | None = None
+
+
+class Catalog(Aggregate):
+    """The games this store holds, in the order they arrived."""
+
+    TOPIC = "warscribe:Catalog"
+
+    class Created(Aggregate.Created):
+        TOPIC = "warscribe:Catalog.Created"
+
+    class Listed(Aggregate.Event):
+        TOPIC = "warscribe:Catalog.Listed"
+        listing: GameListing
+
+        def apply(self, aggregate: Aggregate) -> None:
+            catalog: Catalog = aggregate  # type: ignore[assignment]
+            catalog.games = (*catalog.games, self.listing)
+
+    def __init__(self) -> None:
+        self.games: tuple[GameListing, ...] = ()
+
+
+class DiceSecret(Aggregate):
+    """The host's dice secret of one game, kept beside (never inside) its log."""
+
+    TOPIC = "warscribe:DiceSecret"
+
+    class Created(Aggregate.Created):
+        TOPIC = "warscribe:DiceSecret.Created"
+        key: bytes
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+
+    @staticmethod
+    def id_for(game_id: UUID) -> UUID:
+        return uuid5(game_id, "dice-secret")
+
+
+def project_game(game: Any, events: Iterable[Any]) -> Any:
+    """Fold stored events into a Game: the fast projector (no per-event protocol checks)."""
+    advance = record.advance
+    recorded = Game.Recorded
+    for event in events:
+        if game is None or type(event) is not recorded:
+            game = event.mutate(game)
+            continue
+        game.head = advance(game.head, event.entry)
+        game._version = event.originator_version
+    return game
+
+
+class Warscribe(Application[UUID]):
+    """The store of games: create, record, read, import."""
+
+    name = "warscribe"
+    log_section_size = 500
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
+    snapshotting_projectors: ClassVar[dict[type[Any], Any]] = {Game: project_game}
+
+    def __init__(self, backend: Backend | str | None = None, *, snapshots: bool = True) -> None:
+        self.backend = backend if isinstance(backend, Backend) else resolve(backend)
+        env = dict(self.backend.env)
+        env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
+        for attempt in range(_OPEN_ATTEMPTS):
+            try:
+                super().__init__(env=env)
+                return
+            except Exception as exc:
+                if _racing_table_creation(exc) and attempt + 1 < _OPEN_ATTEMPTS:
+                    continue
+                if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
+                    raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
+                raise
+
+    def construct_transcoder(self) -> Transcoder:
+        return MsgpackTranscoder()
+
+    # -- catalog -------------------------------------------------------------------------
+
+    def _catalog(self) -> Catalog | None:
+        try:
+            catalog: Catalog = self.repository.get(CATALOG_ID)
+        except AggregateNotFoundError:
+            return None
+        return catalog
+
+    def games(self) -> tuple[GameListing, ...]:
+        catalog = self._catalog()
+        return catalog.games if catalog else ()
+
+    def find(self, ref: str | None) -> GameListing:
+        """A game by id, id prefix or name; without `ref`, the newest game of the store."""
+        games = self.games()
+        if not games:
+            raise StoreError(
+                f"store {self.backend.describe()} holds no game: create one with `new`"
+            )
+        if ref is None:
+            return games[-1]
+        exact = [g for g in games if g.name == ref or str(g.game_id) == ref]
+        matches = exact or [g for g in games if str(g.game_id).startswith(ref)]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise StoreError(f"no game {ref!r} in store {self.backend.describe()}")
+        raise StoreError(f"{ref!r} names {len(matches)} games; give more of the id")
+
+    def _listed(self, catalog: Catalog | None, listing: GameListing) -> Catalog:
+        if catalog is None:
+            catalog = Catalog._create(Catalog.Created, id=CATALOG_ID)
+        if any(g.name == listing.name for g in catalog.games):
+            raise StoreError(
+                f"the store already has a game named {listing.name!r}; choose another --name"
+            )
+        catalog.trigger_event(Catalog.Listed, listing=listing)
+        return catalog
+
+    # -- writing -------------------------------------------------------------------------
+
+    def _save(self, *aggregates: Aggregate, what: str) -> None:
+        try:
+            self.save(*aggregates)
+        except IntegrityError as exc:
+            raise ConcurrentWrite(
+                f"the game moved on while {what} was being decided (another writer recorded "
+                "first); nothing was written: reload with `status` and give the command again"
+            ) from exc
+        except OperationalError as exc:
+            raise StoreError(
+                f"the store is busy or unavailable ({exc}); nothing was written"
+            ) from exc
+
+    def create(self, ruleset_name: str, spec: GameSpec, dice_mode: str) -> Head:
+        """Create a game: GameCreated, the rule set's set-up, the dice secret, the listing."""
+        ruleset = rulesets.get(ruleset_name)
+        mode, seed = parse_mode(dice_mode)
+        key, _ = new_key(mode, seed)
+        game_id = uuid4()
+        if not spec.name:
+            spec = GameSpec(
+                name=f"{ruleset_name}-{str(game_id)[:8]}",
+                players=spec.players,
+                options=spec.options,
+            )
+        entries = record.open_game(ruleset, spec, game_id, dice_mode, key)
+        game = Game.start(entries)
+        listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
+        catalog = self._listed(self._catalog(), listing)
+        secret = (
+            None
+            if mode == "seeded"
+            else DiceSecret._create(DiceSecret.Created, id=DiceSecret.id_for(game_id), key=key)
+        )
+        self._save(game, catalog, *(s for s in (secret,) if s), what="the new game")
+        return game.head
+
+    def secret(self, game_id: UUID) -> bytes | None:
+        """The dice key this store can roll with (seeded: from the seed; host/table: kept)."""
+        head = self.head(game_id)
+        if head.secret is not None:
+            return head.secret
+        if head.dice.mode == "seeded":
+            return new_key("seeded", head.dice.seed)[0]
+        try:
+            kept: DiceSecret = self.repository.get(DiceSecret.id_for(game_id))
+        except AggregateNotFoundError:
+            return None
+        return kept.key
+
+    def issue(self, game_id: UUID, command: Command, entered: Sequence[int] = ()) -> list[Entry]:
+        """Decide and record one command; all its entries or none."""
+        game = self.load(game_id)
+        entries = record.record_command(game.head, command, self.secret(game_id), entered)
+        game.append(entries)
+        self._save(game, what=f"`{command.name}`")
+        return entries
+
+    def reveal(self, game_id: UUID) -> list[Entry]:
+        game = self.load(game_id)
+        if game.head.secret is not None:
+            raise WarscribeError("the dice secret of this game is already revealed")
+        key = self.secret(game_id)
+        if key is None:
+            raise StoreError(
+                "this store does not hold the game's dice secret: only the host can reveal it"
+            )
+        entries = record.reveal(game.head, key)
+        game.append(entries)
+        self._save(game, what="`reveal`")
+        return entries
+
+    # -- reading -------------------------------------------------------------------------
+
+    def load(self, game_id: UUID, version: int | None = None) -> Game:
+        try:
+            game: Game = self.repository.get(game_id, version=version, projector_func=project_game)
+        except AggregateNotFoundError:
+            raise StoreError(f"game {game_id} is not in this store") from None
+        return game
+
+    def head(self, game_id: UUID, version: int | None = None) -> Head:
+        return self.load(game_id, version).head
+
+    def entries(self, game_id: UUID, start: int = 1, stop: int | None = None) -> Iterator[Entry]:
+        """The log entries from `start` to `stop` (inclusive), read straight from the recorder."""
+        decode = codec.decode
+        for stored in self.recorder.select_events(game_id, gt=start - 1, lte=stop):
+            try:
+                entry = decode(stored.state)["entry"]
+            except (codec.CodecError, KeyError, TypeError) as exc:
+                raise LogError(
+                    f"stored entry cannot be read: {exc}", stored.originator_version
+                ) from None
+            if not isinstance(entry, Entry) or entry.seq != stored.originator_version:
+                raise LogError(
+                    "stored entry is not the entry of its version", stored.originator_version
+                )
+            yield entry
+
+    # -- importing -----------------------------------------------------------------------
+
+    def import_entries(self, game_id: UUID, entries: Sequence[Entry], listing: GameListing) -> int:
+        """Append a verified run of entries (all or none); returns how many were new."""
+        known = any(g.game_id == game_id for g in self.games())
+        if not known:
+            if not entries or entries[0].seq != 1:
+                first = entries[0].seq if entries else 1
+                raise LogError(
+                    f"this file continues game {game_id} from #{first}, but the store does not "
+                    "have that game: import its log from #1 first",
+                    first,
+                )
+            record.verify(entries)
+            game = Game.start(entries)
+            self._save(game, self._listed(self._catalog(), listing), what="the import")
+            return len(entries)
+        game = self.load(game_id)
+        self._verify_run(game_id, game.head, entries)
+        new = _continuation(self, game_id, game.head, entries)
+        if new:
+            game.append(new)
+            self._save(game, what="the import")
+        return len(new)
+
+    def _verify_run(self, game_id: UUID, head: Head, entries: Sequence[Entry]) -> None:
+        """Check a run of entries against the store's chain at the point it starts from."""
+        first = entries[0].seq if entries else head.seq + 1
+        if first > head.seq + 1:
+            raise LogError(
+                f"the file starts at #{first} but the store ends at #{head.seq}: entries "
+                f"#{head.seq + 1}..#{first - 1} are missing",
+                head.seq + 1,
+            )
+        if first == 1:
+            record.verify(entries, key=self.secret(game_id))
+            return
+        base = self.head(game_id, version=first - 1)
+        created = next(self.entries(game_id, 1, 1)).event
+        assert isinstance(created, GameCreated)
+        record.verify(
+            entries,
+            start_seq=first,
+            start_chain=base.chain,
+            start_dice=base.dice_next,
+            opener=base.opener,
+            created=created,
+            key=self.secret(game_id),
+        )
+
+
+def _continuation(
+    app: Warscribe, game_id: UUID, head: Head, entries: Sequence[Entry]
+) -> list[Entry]:
+    """The entries beyond the store's head, after checking the overlap is identical."""
+    overlap = [e for e in entries if e.seq <= head.seq]
+    if overlap:
+        stored = app.entries(game_id, overlap[0].seq, overlap[-1].seq)
+        for mine, theirs in zip(stored, overlap, strict=False):
+            if mine.chain != theirs.chain:
+                raise LogError(
+                    "the file and the store disagree here (another line of play?)", mine.seq
+                )
+    return [e for e in entries if e.seq > head.seq]

@@ -1,0 +1,73 @@
+"""Where a store lives: a SQLite file (the default) or a PostgreSQL database by URL."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from urllib.parse import unquote, urlparse
+
+from warscribe.engine.errors import WarscribeError
+
+DEFAULT_STORE = "warscribe.db"
+
+
+class StoreError(WarscribeError):
+    """The store cannot be opened, is busy, or refused a write."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A resolved store location and the eventsourcing settings that open it."""
+
+    kind: str
+    location: str
+    env: tuple[tuple[str, str], ...]
+
+    def describe(self) -> str:
+        return f"{self.kind}:{self.location}"
+
+
+def resolve(target: str | None) -> Backend:
+    """`PATH` (SQLite file) or `postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=S]`."""
+    target = target or os.environ.get("WARSCRIBE_STORE") or DEFAULT_STORE
+    if target.startswith(("postgresql://", "postgres://")):
+        return _postgres(target)
+    if "://" in target:
+        raise StoreError(
+            f"unsupported store {target!r}: give a SQLite file path or a postgresql:// URL"
+        )
+    path = os.path.abspath(target)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        raise StoreError(f"cannot create store {target!r}: folder {folder!r} does not exist")
+    return Backend(
+        kind="sqlite",
+        location=target,
+        env=(
+            ("PERSISTENCE_MODULE", "eventsourcing.sqlite"),
+            ("SQLITE_DBNAME", path),
+            ("SQLITE_LOCK_TIMEOUT", os.environ.get("WARSCRIBE_LOCK_TIMEOUT", "10")),
+        ),
+    )
+
+
+def _postgres(url: str) -> Backend:
+    parts = urlparse(url)
+    dbname = parts.path.lstrip("/")
+    if not dbname or not parts.hostname:
+        raise StoreError(f"bad PostgreSQL URL {url!r}: write postgresql://USER@HOST:PORT/DBNAME")
+    env = [
+        ("PERSISTENCE_MODULE", "eventsourcing.postgres"),
+        ("POSTGRES_DBNAME", dbname),
+        ("POSTGRES_HOST", parts.hostname),
+        ("POSTGRES_PORT", str(parts.port or 5432)),
+        ("POSTGRES_USER", unquote(parts.username or "postgres")),
+        ("POSTGRES_PASSWORD", unquote(parts.password or "")),
+        ("POSTGRES_CONNECT_TIMEOUT", "5"),
+        ("POSTGRES_LOCK_TIMEOUT", os.environ.get("WARSCRIBE_LOCK_TIMEOUT", "10")),
+    ]
+    for key, value in (p.split("=", 1) for p in parts.query.split("&") if "=" in p):
+        if key == "schema":
+            env.append(("POSTGRES_SCHEMA", value))
+    shown = f"{parts.hostname}:{parts.port or 5432}/{dbname}"
+    return Backend(kind="postgresql", location=shown, env=tuple(env))

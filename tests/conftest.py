@@ -1,0 +1,82 @@
+"""Shared fixtures: stores on both backends, and a seeded Divine Right game."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from warscribe.engine.ruleset import GameSpec, PlayerSpec
+from warscribe.store.app import Warscribe
+
+PG_URL = os.environ.get("WARSCRIBE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _postgres_reachable() -> str | None:
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (pip install 'warscribe[postgres]')"
+    try:
+        with psycopg.connect(
+            PG_URL.replace("postgresql://", "postgresql://", 1), connect_timeout=3
+        ):
+            return None
+    except Exception as exc:
+        return f"no PostgreSQL server answers at {PG_URL}: {exc}"
+
+
+def require_postgres() -> None:
+    """Skip with the reason when no server answers; in CI (CI=true) fail instead."""
+    reason = _postgres_reachable()
+    if reason is None:
+        return
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but PostgreSQL is unavailable: {reason}")
+    pytest.skip(reason)
+
+
+def fresh_pg_url() -> str:
+    """A URL with a schema of its own, so tests never see each other's games."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    return f"{PG_URL}?schema={schema}"
+
+
+def drop_pg_schema(url: str) -> None:
+    import psycopg
+
+    schema = url.rpartition("schema=")[2]
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """A fresh, empty store on each backend."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "store.db")  # type: ignore[operator]
+        return
+    require_postgres()
+    url = fresh_pg_url()
+    yield url
+    drop_pg_schema(url)
+
+
+@pytest.fixture
+def app(store_url: str) -> Iterator[Warscribe]:
+    application = Warscribe(store_url)
+    yield application
+    application.close()
+
+
+def three_players(*choices: str | None) -> GameSpec:
+    names = ("alice", "bob", "carol")
+    picks = choices + (None,) * (3 - len(choices))
+    return GameSpec(
+        name="", players=tuple(PlayerSpec(n, c) for n, c in zip(names, picks, strict=True))
+    )

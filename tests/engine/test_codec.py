@@ -1,0 +1,123 @@
+"""The canonical codec: exact round trips and deterministic bytes."""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime, timedelta, timezone
+from decimal import Decimal
+from fractions import Fraction
+from uuid import UUID
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from warscribe.engine import codec
+
+
+@codec.record("test.Piece")
+class Piece:
+    name: str
+    hex: tuple[int, int]
+    tags: tuple[str, ...] = ()
+
+
+class Colour(enum.StrEnum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Rank(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+codec.register("test.Colour")(Colour)
+codec.register("test.Rank")(Rank)
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text()
+    | st.binary()
+    | st.uuids()
+    | st.datetimes(timezones=st.sampled_from([UTC, timezone(timedelta(hours=-5))]))
+    | st.decimals(allow_nan=False, allow_infinity=False)
+    | st.fractions()
+    | st.sampled_from(list(Colour) + list(Rank))
+)
+small = st.integers(min_value=-(2**63), max_value=2**63)
+keys = small | st.text() | st.tuples(small, small) | st.sampled_from(list(Rank))
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.tuples(inner, inner)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.dictionaries(keys, inner, max_size=4)
+        | st.frozensets(st.integers(min_value=-(2**63), max_value=2**63) | st.text(), max_size=4)
+        | st.builds(
+            Piece,
+            st.text(),
+            st.tuples(st.integers(0, 99), st.integers(0, 99)),
+            st.lists(st.text()).map(tuple),
+        )
+    ),
+    max_leaves=20,
+)
+
+
+def same(a: object, b: object) -> bool:
+    """Equal and of the same types all the way down (1 == True == 1.0 must not pass)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))  # type: ignore[arg-type]
+    if isinstance(a, dict):
+        return set(a) == set(b) and all(same(a[k], b[k]) for k in a)  # type: ignore[index]
+    if isinstance(a, Piece):
+        return same(a.__dict__, b.__dict__)
+    return a == b
+
+
+@given(values)
+def test_round_trip_is_exact(value: object) -> None:
+    decoded = codec.decode(codec.encode(value))
+    assert same(decoded, value)
+    assert codec.encode(decoded) == codec.encode(value)
+
+
+@given(st.dictionaries(keys, st.integers(min_value=0, max_value=2**32), max_size=6))
+def test_map_bytes_do_not_depend_on_insertion_order(mapping: dict[object, int]) -> None:
+    reversed_map = dict(reversed(list(mapping.items())))
+    assert codec.encode(mapping) == codec.encode(reversed_map)
+
+
+def test_types_survive_exactly() -> None:
+    value = {
+        1: (Colour.RED, Rank.HIGH),
+        "when": datetime(2026, 11, 30, 6, 0, tzinfo=UTC),
+        "id": UUID(int=7),
+        "money": (Decimal("1.50"), Fraction(1, 2)),
+        "piece": Piece("Muetar-A1", (19, 11)),
+        "set": frozenset({3, 1}),
+    }
+    back = codec.decode(codec.encode(value))
+    assert back == value
+    assert type(back[1][0]) is Colour and type(back[1][1]) is Rank
+    assert type(back["piece"]) is Piece and back["piece"].hex == (19, 11)
+    assert isinstance(back["set"], frozenset)
+    assert 1 in back and "1" not in back
+
+
+def test_unregistered_types_are_refused() -> None:
+    class Loose:
+        pass
+
+    with pytest.raises(codec.CodecError, match="Loose"):
+        codec.encode(Loose())
+
+
+def test_garbage_bytes_are_refused() -> None:
+    with pytest.raises(codec.CodecError):
+        codec.decode(b"\xc1\xff")

@@ -1,0 +1,108 @@
+"""The store: creating, recording, rewinding, snapshots, both backends."""
+
+from __future__ import annotations
+
+import pytest
+from warscribe.engine.errors import DiceError
+from warscribe.engine.events import Command, DiceRolled, GameCreated
+from warscribe.engine.record import fold, verify
+from warscribe.store.app import SNAPSHOT_INTERVAL, Warscribe
+
+from tests.conftest import three_players
+
+
+def roll(app: Warscribe, game_id: object, actor: str = "alice", dice: str = "2d6") -> None:
+    app.issue(
+        game_id, Command(actor=actor, name="roll", args=(("dice", dice), ("purpose", "test")))
+    )  # type: ignore[arg-type]
+
+
+def test_a_new_game_is_recorded_and_verifies(app: Warscribe) -> None:
+    head = app.create("divine-right", three_players(), "seeded:1")
+    entries = list(app.entries(head.game_id))
+    assert isinstance(entries[0].event, GameCreated)
+    assert [e.seq for e in entries] == list(range(1, head.seq + 1))
+    report = verify(entries)
+    assert report.entries == head.seq and report.rolls_checked == report.rolls > 0
+
+
+def test_replay_rebuilds_the_same_head(app: Warscribe) -> None:
+    head = app.create("divine-right", three_players(), "seeded:2")
+    for _ in range(5):
+        roll(app, head.game_id)
+    stored = app.head(head.game_id)
+    assert fold(app.entries(head.game_id)) == stored
+
+
+def test_rewind_gives_the_state_at_each_version(app: Warscribe) -> None:
+    head = app.create("divine-right", three_players(), "seeded:3")
+    roll(app, head.game_id)
+    later = app.head(head.game_id)
+    assert app.head(head.game_id, version=head.seq) == head
+    assert later.seq == head.seq + 2 and later.dice_next == head.dice_next + 1
+
+
+def test_snapshots_give_the_same_state_as_a_full_replay(store_url: str) -> None:
+    with_snapshots = Warscribe(store_url)
+    head = with_snapshots.create("divine-right", three_players(), "seeded:4")
+    while with_snapshots.head(head.game_id).seq < SNAPSHOT_INTERVAL + 30:
+        roll(with_snapshots, head.game_id)
+    assert with_snapshots.snapshots is not None
+    assert list(with_snapshots.snapshots.get(head.game_id)), "a snapshot was taken"
+    without = Warscribe(store_url, snapshots=False)
+    for version in (SNAPSHOT_INTERVAL - 1, SNAPSHOT_INTERVAL, SNAPSHOT_INTERVAL + 7, None):
+        assert with_snapshots.head(head.game_id, version) == without.head(head.game_id, version)
+    with_snapshots.close()
+    without.close()
+
+
+def test_dice_use_consecutive_indices_across_commands(app: Warscribe) -> None:
+    head = app.create("divine-right", three_players(), "seeded:5")
+    roll(app, head.game_id)
+    roll(app, head.game_id, dice="3d6")
+    rolls = [e.event for e in app.entries(head.game_id) if isinstance(e.event, DiceRolled)]
+    assert [r.index for r in rolls] == list(range(len(rolls)))
+    assert rolls[-1].sides == (6, 6, 6)
+
+
+def test_host_dice_need_the_secret_and_reveal_makes_them_checkable(store_url: str) -> None:
+    app = Warscribe(store_url)
+    head = app.create("divine-right", three_players(), "host")
+    roll(app, head.game_id)
+    report = verify(app.entries(head.game_id))
+    assert report.rolls > 0 and report.rolls_checked == 0 and not report.secret_known
+    app.reveal(head.game_id)
+    report = verify(app.entries(head.game_id))
+    assert report.secret_known and report.rolls_checked == report.rolls
+    app.close()
+
+
+def test_table_dice_are_entered_by_the_actor(app: Warscribe) -> None:
+    head = app.create("divine-right", three_players(), "table")
+    app.issue(head.game_id, Command("bob", "roll", (("dice", "2d6"),)), entered=(6, 1))
+    last = list(app.entries(head.game_id))[-1].event
+    assert isinstance(last, DiceRolled) and last.values == (6, 1) and last.entered_by == "bob"
+    before = app.head(head.game_id)
+    with pytest.raises(DiceError):
+        app.issue(head.game_id, Command("bob", "roll", (("dice", "2d6"),)), entered=(6,))
+    assert app.head(head.game_id) == before
+
+
+def test_entering_dice_is_refused_outside_table_mode(app: Warscribe) -> None:
+    head = app.create("divine-right", three_players(), "seeded:6")
+    with pytest.raises(DiceError, match="table mode"):
+        app.issue(head.game_id, Command("bob", "roll", ()), entered=(3,))
+    assert app.head(head.game_id) == head
+
+
+def test_games_are_listed_and_found_by_name_or_id_prefix(app: Warscribe) -> None:
+    one = app.create(
+        "divine-right",
+        three_players().__class__(name="first", players=three_players().players),
+        "seeded:1",
+    )
+    two = app.create("divine-right", three_players(), "seeded:1")
+    assert [g.game_id for g in app.games()] == [one.game_id, two.game_id]
+    assert app.find("first").game_id == one.game_id
+    assert app.find(str(two.game_id)[:8]).game_id == two.game_id
+    assert app.find(None).game_id == two.game_id
