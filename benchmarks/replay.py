@@ -95,8 +95,9 @@ def main() -> None:
     path = folder / "bench.db"
     game_id = build(path, args.events)
 
-    plain = Warscribe(str(path), snapshots=False)
-    snap = Warscribe(str(path))
+    plain = Warscribe(str(path), snapshots=False, cache=False)
+    snap = Warscribe(str(path), cache=False)
+    server = Warscribe(str(path))
     head = plain.head(game_id)
     floor = best_of(5, raw_floor(path, game_id))
     replay = best_of(5, lambda: plain.head(game_id))
@@ -116,7 +117,7 @@ def main() -> None:
     payloads = [state for (state,) in rows]
     start = time.perf_counter()
     for _ in range(args.commands):
-        snap.issue(game_id, Command("alice", "roll", (("dice", "2d6"),)))
+        server.issue(game_id, Command("alice", "roll", (("dice", "2d6"),)))
     recording = (time.perf_counter() - start) / args.commands
     baseline = raw_insert(folder / "raw.db", payloads, args.commands)
 
@@ -128,8 +129,8 @@ def main() -> None:
     print(f"replay ratio={replay / floor:.2f} target=3.0")
     print(f"rewind ratio={rewind / replay:.3f} target=0.05")
     print(f"record ratio={recording / baseline:.2f} target=3.0")
-    plain.close()
-    snap.close()
+    for app in (plain, snap, server):
+        app.close()
 
 
 if __name__ == "__main__":

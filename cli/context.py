@@ -8,9 +8,12 @@ from typing import Any
 from uuid import UUID
 
 import click
+from warscribe.engine import rulesets
 from warscribe.engine.errors import InvalidCommand
+from warscribe.engine.events import Command
+from warscribe.engine.record import Entry
 from warscribe.store.app import GameListing, Warscribe
-from warscribe.store.views import jsonable
+from warscribe.store.views import describe, event_name, jsonable
 
 
 @dataclass
@@ -32,6 +35,22 @@ class Context:
 
     def game_id(self) -> UUID:
         return self.game().game_id
+
+    def issue(
+        self,
+        name: str,
+        args: tuple[tuple[str, Any], ...],
+        actor: str | None,
+        entered: tuple[int, ...] = (),
+    ) -> list[Entry]:
+        """Record a command for the chosen game; `actor` defaults to whoever must act now."""
+        game_id = self.game_id()
+        head = self.app.head(game_id)
+        who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or "referee"
+        entries = self.app.issue(game_id, Command(actor=who, name=name, args=args), entered)
+        for entry in entries:
+            click.echo(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+        return entries
 
     def close(self) -> None:
         if self._app is not None:

@@ -9,7 +9,6 @@ from typing import Any
 import click
 from warscribe.engine import rulesets
 from warscribe.engine.errors import WarscribeError
-from warscribe.engine.events import Command
 from warscribe.engine.record import fold
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store import logfile
@@ -368,15 +367,18 @@ def roll(
     Example:
       warscribe roll 2d6 --purpose "weather (house rule)"
     """
-    game_id = ctx.game_id()
-    head = ctx.app.head(game_id)
-    who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or "referee"
-    command = Command(actor=who, name="roll", args=(("dice", dice), ("purpose", purpose)))
-    entries = ctx.app.issue(game_id, command, entered)
-    for entry in entries:
-        click.echo(f"#{entry.seq} {describe(entry.event)}")
+    ctx.issue("roll", (("dice", dice), ("purpose", purpose)), actor, entered)
 
 
 def main() -> None:
     """The console script."""
     cli()
+
+
+def _register_rule_set_commands() -> None:
+    from . import eu_pop
+
+    eu_pop.register(cli, new)
+
+
+_register_rule_set_commands()

@@ -7,8 +7,11 @@ deterministic:
   stored as a tuple);
 * maps keep any hashable key (ints stay ints) and are written with keys sorted by their
   encoded bytes, so equal maps always give equal bytes;
-* registered frozen dataclasses and enums travel as extension types under a stable topic
-  (never the Python module path), so moving a class never breaks an old log;
+* a registered frozen dataclass is an array: an extension-type marker holding its stable
+  topic (never the Python module path, so moving a class never breaks an old log), then
+  its field values in declared order (new fields may only be appended, with defaults);
+  the marker lets the decoder rebuild the object without a nested decoding pass;
+* registered enums are an extension type holding (topic, value);
 * UUIDs, datetimes, Decimals, Fractions, sets and frozensets have extension types too.
 """
 
@@ -79,10 +82,15 @@ def topic_of(cls: type) -> str:
 
 
 def resolve(topic: str) -> type:
-    try:
-        return _TOPICS[topic]
-    except KeyError:
-        raise CodecError(f"unknown topic {topic!r}") from None
+    cls = _TOPICS.get(topic)
+    if cls is None:
+        from .rulesets import load_topic
+
+        load_topic(topic)
+        cls = _TOPICS.get(topic)
+    if cls is None:
+        raise CodecError(f"unknown topic {topic!r}")
+    return cls
 
 
 def _sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
@@ -114,8 +122,8 @@ def _default(obj: Any) -> Any:
         if isinstance(obj, enum.Enum):
             return msgpack.ExtType(EXT_ENUM, _packb((topic, obj.value)))
         values = obj.__dict__
-        fields = {name: _canonical(values[name]) for name in _FIELDS[cls]}
-        return msgpack.ExtType(EXT_DATACLASS, _packb((topic, fields)))
+        marker = msgpack.ExtType(EXT_DATACLASS, topic.encode())
+        return [marker, *(_canonical(values[name]) for name in _FIELDS[cls])]
     if cls is UUID:
         return msgpack.ExtType(EXT_UUID, obj.bytes)
     if cls is datetime:
@@ -131,18 +139,41 @@ def _default(obj: Any) -> Any:
     raise CodecError(f"cannot encode a value of type {cls.__qualname__}: {obj!r}")
 
 
-def _make_dataclass(cls: type, fields: dict[str, Any]) -> Any:
-    if len(fields) == len(_FIELDS[cls]):
-        obj: Any = object.__new__(cls)
-        object.__setattr__(obj, "__dict__", fields)
-        return obj
-    return cls(**fields)
+class _Marker:
+    """A decoded dataclass marker: the class the rest of its array builds."""
+
+    __slots__ = ("cls", "fields")
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.fields = _FIELDS[cls]
+
+
+_MARKERS: dict[bytes, _Marker] = {}
+
+
+def _marker(data: bytes) -> _Marker:
+    marker = _MARKERS.get(data)
+    if marker is None:
+        marker = _MARKERS[data] = _Marker(resolve(data.decode()))
+    return marker
+
+
+def _list_hook(items: Any) -> Any:
+    if items and type(items[0]) is _Marker:
+        marker = items[0]
+        values = items[1:]
+        if len(values) == len(marker.fields):
+            obj: Any = object.__new__(marker.cls)
+            object.__setattr__(obj, "__dict__", dict(zip(marker.fields, values, strict=True)))
+            return obj
+        return marker.cls(*values)
+    return items
 
 
 def _ext_hook(code: int, data: bytes) -> Any:
     if code == EXT_DATACLASS:
-        topic, fields = _unpackb(data)
-        return _make_dataclass(resolve(topic), fields)
+        return _marker(data)
     if code == EXT_ENUM:
         topic, value = _unpackb(data)
         return resolve(topic)(value)
@@ -169,7 +200,12 @@ def _packb(obj: Any) -> bytes:
 
 def _unpackb(data: bytes) -> Any:
     return msgpack.unpackb(
-        data, ext_hook=_ext_hook, use_list=False, strict_map_key=False, raw=False
+        data,
+        ext_hook=_ext_hook,
+        list_hook=_list_hook,
+        use_list=False,
+        strict_map_key=False,
+        raw=False,
     )
 
 
@@ -194,5 +230,10 @@ def decode(data: bytes) -> Any:
 def unpacker() -> msgpack.Unpacker:
     """A streaming decoder for a run of encoded values (feed it bytes, iterate values)."""
     return msgpack.Unpacker(
-        None, ext_hook=_ext_hook, use_list=False, strict_map_key=False, raw=False
+        None,
+        ext_hook=_ext_hook,
+        list_hook=_list_hook,
+        use_list=False,
+        strict_map_key=False,
+        raw=False,
     )

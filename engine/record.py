@@ -141,29 +141,25 @@ def advance(head: Head | None, entry: Entry) -> Head:
             marks={},
         )
     ruleset = rulesets.get(head.ruleset)
-    opener, dice_next, marks, secret = head.opener, head.dice_next, head.marks, head.secret
+    values = dict(head.__dict__)
     cls = type(event)
     if cls is DiceRolled:
-        dice_next = event.index + 1  # type: ignore[attr-defined]
+        values["dice_next"] = event.index + 1  # type: ignore[attr-defined]
     elif cls is CommandIssued:
-        opener = entry.chain
+        values["opener"] = entry.chain
         label = ruleset.position(head.state)
-        if label is not None and label not in marks:
-            marks = {**marks, label: head.seq}
+        if label is not None and label not in head.marks:
+            values["marks"] = {**head.marks, label: head.seq}
     elif cls is SecretRevealed:
-        secret = event.secret  # type: ignore[attr-defined]
-    return Head(
-        game_id=head.game_id,
-        ruleset=head.ruleset,
-        seq=entry.seq,
-        chain=entry.chain,
-        opener=opener,
-        dice_next=dice_next,
-        dice=head.dice,
-        state=ruleset.evolve(head.state, event),
-        marks=marks,
-        secret=secret,
-    )
+        values["secret"] = event.secret  # type: ignore[attr-defined]
+    values["seq"] = entry.seq
+    values["chain"] = entry.chain
+    values["state"] = ruleset.evolve(head.state, event)
+    # Head is frozen: build the successor from its fields without re-running __init__,
+    # which replay does once per entry.
+    successor: Head = object.__new__(Head)
+    object.__setattr__(successor, "__dict__", values)
+    return successor
 
 
 def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:

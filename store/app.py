@@ -15,6 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, OperationalError, Transcoder
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 from warscribe.engine import codec, record, rulesets
 from warscribe.engine.dice import new_key, parse_mode
 from warscribe.engine.errors import LogError, WarscribeError
@@ -128,6 +129,19 @@ class DiceSecret(Aggregate):
         return uuid5(game_id, "dice-secret")
 
 
+_NO_LIMIT = 2**62
+
+
+def _decode_entry(version: int, state: bytes) -> Entry:
+    try:
+        entry = codec.decode(state)["entry"]
+    except (codec.CodecError, KeyError, TypeError) as exc:
+        raise LogError(f"stored entry cannot be read: {exc}", version) from None
+    if type(entry) is not Entry or entry.seq != version:
+        raise LogError("stored entry is not the entry of its version", version)
+    return entry
+
+
 def project_game(game: Any, events: Iterable[Any]) -> Any:
     """Fold stored events into a Game: the fast projector (no per-event protocol checks)."""
     advance = record.advance
@@ -149,10 +163,14 @@ class Warscribe(Application[UUID]):
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
     snapshotting_projectors: ClassVar[dict[type[Any], Any]] = {Game: project_game}
 
-    def __init__(self, backend: Backend | str | None = None, *, snapshots: bool = True) -> None:
+    def __init__(
+        self, backend: Backend | str | None = None, *, snapshots: bool = True, cache: bool = True
+    ) -> None:
         self.backend = backend if isinstance(backend, Backend) else resolve(backend)
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
+        self._heads: dict[UUID, Any] = {}
+        self._cache = cache
         for attempt in range(_OPEN_ATTEMPTS):
             try:
                 super().__init__(env=env)
@@ -248,7 +266,9 @@ class Warscribe(Application[UUID]):
 
     def secret(self, game_id: UUID) -> bytes | None:
         """The dice key this store can roll with (seeded: from the seed; host/table: kept)."""
-        head = self.head(game_id)
+        return self._key(game_id, self.head(game_id))
+
+    def _key(self, game_id: UUID, head: Head) -> bytes | None:
         if head.secret is not None:
             return head.secret
         if head.dice.mode == "seeded":
@@ -262,9 +282,10 @@ class Warscribe(Application[UUID]):
     def issue(self, game_id: UUID, command: Command, entered: Sequence[int] = ()) -> list[Entry]:
         """Decide and record one command; all its entries or none."""
         game = self.load(game_id)
-        entries = record.record_command(game.head, command, self.secret(game_id), entered)
+        entries = record.record_command(game.head, command, self._key(game_id, game.head), entered)
         game.append(entries)
         self._save(game, what=f"`{command.name}`")
+        self._remember(game)
         return entries
 
     def reveal(self, game_id: UUID) -> list[Entry]:
@@ -284,11 +305,58 @@ class Warscribe(Application[UUID]):
     # -- reading -------------------------------------------------------------------------
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:
-        try:
-            game: Game = self.repository.get(game_id, version=version, projector_func=project_game)
-        except AggregateNotFoundError:
-            raise StoreError(f"game {game_id} is not in this store") from None
+        """The game at `version` (default: now): the newest snapshot at or below it, then
+        the stored entries after it folded straight from the recorder's rows."""
+        game: Game | None = None
+        after = 0
+        cached = self._heads.get(game_id) if version is None else None
+        snapshots = [cached] if cached else self._snapshots(game_id, version)
+        for snapshot in snapshots:
+            game = snapshot.mutate(None)
+            after = snapshot.originator_version
+        if game is None:
+            created = self.recorder.select_events(game_id, lte=1)
+            if not created:
+                raise StoreError(f"game {game_id} is not in this store")
+            game = self.mapper.to_domain_event(created[0]).mutate(None)  # type: ignore[attr-defined]
+            after = 1
+        rows = self._rows(game_id, after, version)
+        advance, head = record.advance, game.head
+        last = game._version
+        for row in rows:
+            head = advance(head, _decode_entry(*row))
+            last = row[0]
+        game.head, game._version = head, last
+        if version is None:
+            self._remember(game)
         return game
+
+    def _snapshots(self, game_id: UUID, version: int | None) -> list[Any]:
+        if self.snapshots is None:
+            return []
+        return list(self.snapshots.get(game_id, desc=True, limit=1, lte=version))
+
+    def _remember(self, game: Game) -> None:
+        """Keep the newest head in memory: the next load reads only what came after it."""
+        if self._cache:
+            self._heads[game.id] = Game.Snapshot.take(game)
+
+    def _rows(self, game_id: UUID, after: int, upto: int | None) -> Iterator[tuple[int, bytes]]:
+        """(version, state) of the game's stored events after `after`, in order."""
+        recorder = self.recorder
+        if isinstance(recorder, SQLiteAggregateRecorder):
+            statement = (
+                f"SELECT originator_version, state FROM {recorder.events_table_name} "
+                "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
+                "ORDER BY originator_version"
+            )
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(statement, (game_id.hex, after, upto or _NO_LIMIT))
+                rows = cursor.fetchall()
+            yield from rows
+            return
+        for stored in recorder.select_events(game_id, gt=after, lte=upto):
+            yield stored.originator_version, stored.state
 
     def head(self, game_id: UUID, version: int | None = None) -> Head:
         return self.load(game_id, version).head

@@ -106,3 +106,25 @@ def test_games_are_listed_and_found_by_name_or_id_prefix(app: Warscribe) -> None
     assert app.find("first").game_id == one.game_id
     assert app.find(str(two.game_id)[:8]).game_id == two.game_id
     assert app.find(None).game_id == two.game_id
+
+
+def test_recording_writes_only_the_games_own_streams(app: Warscribe) -> None:
+    """Every stored event belongs to the game, the store's catalog or the game's dice secret."""
+    from warscribe.store.app import CATALOG_ID, DiceSecret
+
+    head = app.create("divine-right", three_players(), "host")
+    roll(app, head.game_id)
+    roll(app, head.game_id)
+    owners = {n.originator_id for n in app.recorder.select_notifications(1, 1000)}
+    assert owners == {head.game_id, CATALOG_ID, DiceSecret.id_for(head.game_id)}
+
+
+def test_a_cached_head_still_sees_what_another_writer_recorded(store_url: str) -> None:
+    mine, theirs = Warscribe(store_url), Warscribe(store_url)
+    head = mine.create("divine-right", three_players(), "seeded:9")
+    roll(mine, head.game_id)
+    roll(theirs, head.game_id, actor="bob")
+    assert mine.head(head.game_id) == theirs.head(head.game_id)
+    assert mine.head(head.game_id).seq == head.seq + 4
+    mine.close()
+    theirs.close()
