@@ -181,6 +181,11 @@ _COMMAND_ARG_HELP: Mapping[str, Mapping[str, tuple[str, str]]] = {
 }
 
 
+# Commands every rule set has under the same name: the game's own rule set judges them
+# (Divine Right's `end-phase` takes no options and refuses eu-pop's --order).
+SHARED = frozenset({"end-phase"})
+
+
 def register(cli: click.Group, new: click.Group) -> None:
     """Add `new eu-pop`, one command per eu-pop command, and the eu-pop queries."""
     _add(new, new_eu_pop)
@@ -320,12 +325,13 @@ def given_args(
 
 def command(name: str, spec: CommandSpec) -> click.Command:
     """The click command recording the eu-pop command `name`, its options from `spec`."""
-    if "actor" in spec.args:
-        raise RuntimeError(f"eu-pop's {name} has an argument 'actor', which --as uses")
+    if {"actor", "as"} & set(spec.args):
+        raise RuntimeError(f"eu-pop's {name} has an argument named like --as (actor)")
 
     @pass_ctx
     def run(ctx: Context, /, actor: str | None, **values: str | bool | None) -> None:
-        eu_pop_game(ctx, name)
+        if name not in SHARED:
+            eu_pop_game(ctx, name)
         ctx.issue(name, given_args(spec, values), actor)
 
     params: list[click.Parameter] = [_option(name, arg) for arg in spec.args]
