@@ -9,7 +9,7 @@ from uuid import UUID
 
 import click
 from warscribe.engine import rulesets
-from warscribe.engine.errors import InvalidCommand
+from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.events import Command
 from warscribe.engine.record import Entry
 from warscribe.store.app import GameListing, Warscribe
@@ -51,6 +51,16 @@ class Context:
         for entry in entries:
             click.echo(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
         return entries
+
+    def game_of(self, ruleset: str, command_name: str) -> GameListing:
+        """The chosen game, refused unless it is a game of `ruleset`."""
+        listing = self.game()
+        if listing.ruleset != ruleset:
+            raise WarscribeError(
+                f"{command_name} is a command of {ruleset} games; "
+                f"{listing.name} is a game of {listing.ruleset}"
+            )
+        return listing
 
     def close(self) -> None:
         if self._app is not None:

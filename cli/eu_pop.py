@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from warscribe.engine.errors import InvalidCommand, WarscribeError
+from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets.eu_pop import COMMANDS, RULESET
 from warscribe.engine.rulesets.eu_pop.arguments import CommandSpec
@@ -206,13 +206,7 @@ def _add(group: click.Group, cmd: click.Command) -> None:
 
 def eu_pop_game(ctx: Context, command_name: str) -> GameListing:
     """The chosen game, refused unless it is a game of eu-pop."""
-    listing = ctx.game()
-    if listing.ruleset != RULESET.name:
-        raise WarscribeError(
-            f"{command_name} is a command of {RULESET.name} games; "
-            f"{listing.name} is a game of {listing.ruleset}"
-        )
-    return listing
+    return ctx.game_of(RULESET.name, command_name)
 
 
 # Creating a game

@@ -85,10 +85,20 @@ def new() -> None:
     help="host: secret dice with a commitment; table: physical dice entered by hand; "
     "seeded:SEED: reproducible dice for tests and examples.",
 )
+@click.option(
+    "--reentry",
+    is_flag=True,
+    help="Optional rule: eliminated players may re-enter with a new kingdom.",
+)
 @json_option
 @pass_ctx
 def new_divine_right(
-    ctx: Context, players: tuple[str, ...], name: str | None, dice: str, as_json: bool
+    ctx: Context,
+    players: tuple[str, ...],
+    name: str | None,
+    dice: str,
+    reentry: bool,
+    as_json: bool,
 ) -> None:
     """Set up a Divine Right basic game: identity cards, deployment, personality cards,
     the diplomacy deck and turn 1's player order, all recorded.
@@ -98,7 +108,14 @@ def new_divine_right(
       warscribe new divine-right --player alice --player bob=Muetar --dice seeded:7
     """
     specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
-    _create(ctx, "divine-right", GameSpec(name=name or "", players=specs), dice, as_json)
+    options = (("reentry", True),) if reentry else ()
+    _create(
+        ctx,
+        "divine-right",
+        GameSpec(name=name or "", players=specs, options=options),
+        dice,
+        as_json,
+    )
 
 
 def _create(ctx: Context, ruleset: str, spec: GameSpec, dice: str, as_json: bool) -> None:
@@ -376,8 +393,9 @@ def main() -> None:
 
 
 def _register_rule_set_commands() -> None:
-    from . import eu_pop
+    from . import divine_right, eu_pop
 
+    divine_right.register(cli)
     eu_pop.register(cli, new)
 
 

@@ -7,7 +7,7 @@ from warscribe.engine.errors import DataError
 from warscribe.engine.events import Event
 
 from .data import DRData
-from .events import KingdomDeployed, Placement
+from .events import Placement
 from .state import Hex
 
 NITHMERE = "Zorn deployment (mountain/pass hexes of Zorn, one per hex, none adjacent)"
@@ -17,8 +17,11 @@ def monarch_id(kingdom: str) -> str:
     return f"{kingdom}-monarch"
 
 
-def deployment(data: DRData, kingdom: str, dice: Dice) -> list[Event]:
-    """The monarch in the royal castle and each unit at the start location on its counter.
+def deployment(
+    data: DRData, kingdom: str, dice: Dice, units: tuple[str, ...] | None = None
+) -> tuple[list[Event], tuple[Placement, ...]]:
+    """The monarch in the royal castle and each unit (all, or those named) at the start
+    location on its counter: the dice drawn, and the placements.
 
     Units whose start is spread over terrain (Zorn's goblins on Nithmere's mountains and
     passes) are placed by derived random picks among the hexes still allowed.
@@ -28,11 +31,13 @@ def deployment(data: DRData, kingdom: str, dice: Dice) -> list[Event]:
     placements = [Placement(unit=monarch_id(kingdom), kind="monarch", hex=royal)]
     spread = []
     for unit in data.player_units(kingdom):
+        if units is not None and unit.id not in units:
+            continue
         hex_ = data.start_hex(unit)
         if hex_ is None:
             spread.append(unit)
         else:
-            placements.append(Placement(unit=unit.id, kind=unit.kind, hex=hex_))
+            placements.append(Placement(unit=unit.id, kind=str(unit.kind), hex=hex_))
     taken: set[Hex] = set()
     for unit in spread:
         allowed = [
@@ -45,6 +50,5 @@ def deployment(data: DRData, kingdom: str, dice: Dice) -> list[Event]:
         rolled, chosen = dice.pick(f"{unit.id} deployment", allowed)
         events.append(rolled)
         taken.add(chosen)
-        placements.append(Placement(unit=unit.id, kind=unit.kind, hex=chosen))
-    events.append(KingdomDeployed(kingdom=kingdom, placements=tuple(placements)))
-    return events
+        placements.append(Placement(unit=unit.id, kind=str(unit.kind), hex=chosen))
+    return events, tuple(placements)

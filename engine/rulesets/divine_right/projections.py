@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .kingdoms import totals
 from .state import PHASE_TITLES, State
 
 
@@ -15,49 +16,113 @@ def players(state: State) -> list[dict[str, Any]]:
             "kingdom": p.kingdom,
             "eliminated": p.eliminated,
             "units": len(state.units_of(p.kingdom)),
+            "cards": len(p.hand),
+            "ambassador": "dead" if p.ambassador_dead(state.number) else "alive",
+            "ambassador_back_on": p.ambassador_back if p.ambassador_dead(state.number) else None,
+            "assassination_used": p.assassination_used,
+            "penalties": sorted(p.penalties),
         }
         for p in state.players
     ]
 
 
 def kingdoms(state: State) -> list[dict[str, Any]]:
-    return [
-        {
-            "kingdom": k.name,
-            "status": k.status,
-            "player": k.player,
-            "ally": k.ally,
-            "personality": k.personality
-            if k.personality_revealed
-            else ("face down" if k.status != "player" else None),
-            "units": len(state.units_of(k.name)),
-        }
-        for k in state.kingdoms.values()
-    ]
+    """Each kingdom: status, ally, monarch, Confusion or Forced Peace and until when."""
+    rows = []
+    for k in state.kingdoms.values():
+        monarch = "on the map" if f"{k.name}-monarch" in state.units else "off the map"
+        if k.captive_of:
+            monarch = f"captive of {k.captive_of}"
+        elif k.confusion_until is not None:
+            monarch = "none (Confusion)"
+        rows.append(
+            {
+                "kingdom": k.name,
+                "status": k.status,
+                "player": k.player,
+                "ally": k.ally,
+                "monarch": monarch,
+                "personality": k.personality if k.revealed else None,
+                "confusion_until": k.confusion_until,
+                "forced_peace_until": k.peace_until,
+                "activated_on": k.activated_on,
+                "units": len(state.units_of(k.name)),
+            }
+        )
+    return rows
+
+
+def vp(state: State) -> dict[str, Any]:
+    """Victory points: each player's total and the ledger of deeds (rulebook: Victory)."""
+    return {
+        "totals": totals(state),
+        "ledger": [
+            {"turn": d.turn, "player": d.player, "deed": d.deed, "points": d.points}
+            for d in state.ledger
+        ],
+    }
+
+
+def banishments(state: State) -> dict[str, list[dict[str, Any]]]:
+    """Each player's banishments in force: kingdom, turns left (None: until the monarch
+    dies) and why (Diplomacy Phase › Banishing Ambassadors)."""
+    now = state.number
+    out: dict[str, list[dict[str, Any]]] = {p.name: [] for p in state.players}
+    for b in state.banishments:
+        if b.until is not None and b.until <= now:
+            continue
+        out[b.player].append(
+            {
+                "kingdom": b.kingdom,
+                "until_turn": b.until,
+                "turns_left": None if b.until is None else b.until - now - 1,
+                "why": b.why,
+                "since_turn": b.since,
+            }
+        )
+    return out
 
 
 def units(state: State) -> list[dict[str, Any]]:
     return [
-        {"unit": u.id, "kingdom": u.kingdom, "kind": u.kind, "hex": list(u.hex)}
+        {
+            "unit": u.id,
+            "kingdom": u.kingdom,
+            "kind": u.kind,
+            "hex": list(u.hex),
+            "owner": state.controller(u),
+        }
         for u in sorted(state.units.values(), key=lambda u: u.id)
     ]
 
 
+def hand(state: State, player: str) -> list[str]:
+    """The diplomacy cards `player` holds (hidden from everyone else)."""
+    return list(state.player(player).hand)
+
+
 def summary(state: State) -> dict[str, Any]:
     turn = state.turn
+    result = state.outcome
     return {
         "turn": turn.number if turn else None,
         "order": list(turn.order) if turn else [],
         "chits": {name: chit for name, chit in turn.chits} if turn else {},
         "player": turn.player if turn else None,
         "phase": PHASE_TITLES[turn.phase] if turn else None,
+        "pending": turn.progress.pending.why if turn and turn.progress.pending else None,
         "players": players(state),
         "diplomacy_deck": state.deck_size,
+        "game_over": None
+        if result is None
+        else {"winners": list(result.winners), "why": result.why},
     }
 
 
 PROJECTIONS: dict[str, Callable[[State], Any]] = {
     "players": players,
     "kingdoms": kingdoms,
+    "vp": vp,
+    "banishments": banishments,
     "units": units,
 }

@@ -10,17 +10,54 @@ from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.ruleset import GameSpec
 
-from . import projections
+from . import diplomacy, projections, random_events, reentry, turn
 from .data import DRData, load_builtin
-from .events import (
-    DiplomacyDeckShuffled,
-    IdentityTaken,
-    KingdomDeployed,
-    PersonalitiesDealt,
-    PlayerOrderDrawn,
-)
+from .events import DiplomacyDeckShuffled, IdentityTaken, PersonalitiesDealt
+from .evolving import Outcome, evolve, handles
 from .setup import check_players, setup_events
-from .state import PHASE_TITLES, KingdomState, Player, State, Turn, Unit
+from .state import KingdomState, Player, State
+
+Decision = Callable[[State, Command, DRData, Dice], Outcome]
+
+COMMANDS: dict[str, Decision] = {
+    "end-phase": turn.end_phase,
+    "diplomacy-draw": diplomacy.draw,
+    "diplomacy-activate": diplomacy.activation,
+    "diplomacy-deactivate": diplomacy.deactivation,
+    "diplomacy-assassinate": diplomacy.assassination,
+    "diplomacy-duel": diplomacy.duel,
+    "diplomacy-force-peace": diplomacy.forced_peace,
+    "diplomacy-pass": diplomacy.pass_,
+    "discard": diplomacy.discard,
+    "rejoin": reentry.rejoin,
+    **random_events.COMMANDS,
+}
+
+
+ARGS: dict[str, tuple[str, ...]] = {
+    "end-phase": (),
+    "diplomacy-draw": (),
+    "diplomacy-activate": ("kingdom", "card"),
+    "diplomacy-deactivate": ("kingdom", "card"),
+    "diplomacy-assassinate": ("kingdom",),
+    "diplomacy-duel": ("player",),
+    "diplomacy-force-peace": ("kingdom",),
+    "diplomacy-pass": (),
+    "discard": ("cards",),
+    "events-roll": (),
+    "rejoin": ("consent",),
+}
+
+
+def _check_args(command: Command) -> None:
+    allowed = ARGS.get(command.name)
+    extra = [name for name, _ in command.args if allowed is not None and name not in allowed]
+    if extra:
+        raise InvalidCommand(
+            f"`{command.name}` takes no {', '.join(extra)} in divine-right "
+            f"(its arguments: {', '.join(allowed or ()) or 'none'})",
+            turn.GAME_TURN,
+        )
 
 
 class DivineRight:
@@ -38,41 +75,50 @@ class DivineRight:
         return setup_events(spec, load_builtin(), dice)
 
     def decide(self, state: State, command: Command, dice: Dice) -> list[Event]:
-        raise InvalidCommand(
-            f"unknown command {command.name!r} at {self.position(state)}; "
-            f"commands now: {', '.join(self.legal_commands(state))}",
-            PHASE_TITLES.get(state.turn.phase, "The Game Turn") if state.turn else "The Game Turn",
-        )
+        decision = COMMANDS.get(command.name)
+        if decision is None:
+            raise InvalidCommand(
+                f"unknown command {command.name!r}; "
+                f"commands now: {', '.join(self.legal_commands(state))}",
+                turn.GAME_TURN,
+            )
+        _check_args(command)
+        return decision(state, command, load_builtin(), dice).events
 
     def evolve(self, state: State | None, event: Event) -> State:
         if state is None:
             assert isinstance(event, GameCreated)
             return _created(event, load_builtin())
-        handler = _EVOLVE.get(type(event))
-        return handler(state, event) if handler else state
+        return evolve(state, event)
 
     def position(self, state: State) -> str | None:
         return state.turn.label if state.turn else None
 
     def whose_turn(self, state: State) -> str | None:
-        return state.turn.player if state.turn else None
+        if state.turn is None or state.outcome is not None:
+            return None
+        pending = state.turn.progress.pending
+        return pending.player if pending else state.turn.player
 
     def legal_commands(self, state: State) -> tuple[str, ...]:
-        return ("roll",)
+        return turn.legal_commands(state)
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)
 
 
 def _created(event: GameCreated, data: DRData) -> State:
+    options = dict(event.options)
     return State(
         players=(),
         kingdoms={k.name: KingdomState(name=k.name) for k in data.basic_kingdoms()},
         units={},
+        reentry=bool(options.get("reentry", False)),
         data=tuple((ref.name, ref.digest) for ref in event.data),
     )
 
 
+@handles(IdentityTaken)
 def _identity(state: State, event: IdentityTaken) -> State:
     kingdoms = dict(state.kingdoms)
     kingdoms[event.kingdom] = KingdomState(name=event.kingdom, player=event.player)
@@ -82,13 +128,7 @@ def _identity(state: State, event: IdentityTaken) -> State:
     )
 
 
-def _deployed(state: State, event: KingdomDeployed) -> State:
-    units = dict(state.units)
-    for p in event.placements:
-        units[p.unit] = Unit(id=p.unit, kingdom=event.kingdom, kind=p.kind, hex=p.hex)
-    return state.replace(units=units)
-
-
+@handles(PersonalitiesDealt)
 def _dealt(state: State, event: PersonalitiesDealt) -> State:
     kingdoms = dict(state.kingdoms)
     cards = event.cards or (None,) * len(event.kingdoms)
@@ -97,18 +137,6 @@ def _dealt(state: State, event: PersonalitiesDealt) -> State:
     return state.replace(kingdoms=kingdoms, personality_pool=event.pool)
 
 
+@handles(DiplomacyDeckShuffled)
 def _shuffled(state: State, event: DiplomacyDeckShuffled) -> State:
     return state.replace(deck=event.cards, deck_size=event.size)
-
-
-def _order(state: State, event: PlayerOrderDrawn) -> State:
-    return state.replace(turn=Turn(number=event.turn, order=event.order, chits=event.chits))
-
-
-_EVOLVE: dict[type, Callable[[State, Any], State]] = {
-    IdentityTaken: _identity,
-    KingdomDeployed: _deployed,
-    PersonalitiesDealt: _dealt,
-    DiplomacyDeckShuffled: _shuffled,
-    PlayerOrderDrawn: _order,
-}

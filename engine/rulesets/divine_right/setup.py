@@ -11,6 +11,7 @@ from .data import DRData
 from .events import (
     DiplomacyDeckShuffled,
     IdentityTaken,
+    KingdomDeployed,
     PersonalitiesDealt,
     Placement,
     PlayerOrderDrawn,
@@ -50,7 +51,8 @@ def setup_events(spec: GameSpec, data: DRData, dice: Dice) -> list[Event]:
     events: list[Event] = []
     identities = _identities(spec, data, dice, events)
     for _, kingdom in identities:
-        events.extend(deployment(data, kingdom, dice))
+        rolls, placements = deployment(data, kingdom, dice)
+        events += [*rolls, KingdomDeployed(kingdom=kingdom, placements=placements)]
     others = tuple(k.name for k in data.basic_kingdoms() if k.name not in dict(identities).values())
     numbers = tuple(p.number for p in data.personalities)
     rolled, shuffled = dice.shuffle("personality cards", numbers)

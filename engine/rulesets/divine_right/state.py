@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from warscribe.engine.codec import record
@@ -17,43 +18,119 @@ PHASE_TITLES = {
     "movement": "Movement Phase",
     "combat": "Combat Phase",
 }
+TURN_OVER = "turn-over"
+PHASE_TITLES[TURN_OVER] = "end of the game turn"
 LAST_TURN = 20
+MERCENARY = "mercenary"
 
 
 @record("dr.Player")
 class Player:
-    """A player and their player kingdom."""
+    """A player: their kingdom, hand of diplomacy cards and ambassador's standing."""
 
     name: str
     kingdom: str
     eliminated: bool = False
+    hand: tuple[str, ...] = ()
+    ambassador_back: int = 0
+    assassination_used: bool = False
+    penalties: frozenset[str] = frozenset()
+
+    def ambassador_dead(self, turn: int) -> bool:
+        return turn < self.ambassador_back
 
 
 @record("dr.Unit")
 class Unit:
-    """A piece on the map: a monarch, a regular army or fleet, or a common mercenary."""
+    """A piece on the map: a monarch, a regular army or fleet, or a common mercenary
+    (kingdom `mercenary`, `owner` the player who controls it)."""
 
     id: str
     kingdom: str
     kind: str
     hex: Hex
+    owner: str | None = None
 
 
 @record("dr.KingdomState")
 class KingdomState:
-    """A kingdom's standing: whose it is, its ally, its face-down personality card."""
+    """A kingdom's standing: whose it is, its ally, its monarch's personality and state."""
 
     name: str
     player: str | None = None
     ally: str | None = None
     personality: int | None = None
-    personality_revealed: bool = False
+    revealed: bool = False
+    activations: int = 0
+    survivors: tuple[str, ...] | None = None
+    eliminated: frozenset[str] = frozenset()
+    confusion_until: int | None = None
+    peace_until: int | None = None
+    activated_on: int | None = None
+    deactivated_on: int | None = None
+    bad_omens_on: int | None = None
+    captive_of: str | None = None
 
     @property
     def status(self) -> str:
         if self.player is not None:
             return "player"
-        return "active" if self.ally is not None else "inactive"
+        if self.ally is not None:
+            return "active"
+        if self.confusion_until is not None:
+            return "confusion"
+        if self.peace_until is not None:
+            return "forced peace"
+        return "inactive"
+
+    def controller(self) -> str | None:
+        """The player whose forces the kingdom's units are."""
+        return self.player or self.ally
+
+
+@record("dr.Banishment")
+class Banishment:
+    """An ambassador may not work on `kingdom` until turn `until` (None: until its
+    monarch dies). Passed on to successors of a dead ambassador."""
+
+    player: str
+    kingdom: str
+    until: int | None
+    why: str
+    since: int
+
+
+@record("dr.Deed")
+class Deed:
+    """A line of the victory-point ledger."""
+
+    player: str
+    turn: int
+    deed: str
+    points: int
+
+
+@record("dr.Pending")
+class Pending:
+    """A decision the rules ask a player for before play goes on."""
+
+    kind: str
+    player: str
+    options: tuple[str, ...]
+    count: int = 1
+    why: str = ""
+
+
+@record("dr.Progress")
+class Progress:
+    """What the player whose turn it is has done in the current phase."""
+
+    rolled: bool = False
+    drew: bool = False
+    acted: bool = False
+    forced: tuple[str, ...] = ()
+    deactivation_tried: tuple[str, ...] = ()
+    pending: Pending | None = None
 
 
 @record("dr.Turn")
@@ -65,6 +142,7 @@ class Turn:
     chits: tuple[tuple[str, int], ...]
     player_turn: int = 1
     phase: str = PHASES[0]
+    progress: Progress = Progress()
 
     @property
     def player(self) -> str:
@@ -75,24 +153,89 @@ class Turn:
         return f"{self.number}.{self.player_turn}.{self.phase}"
 
 
+@record("dr.GameResult")
+class GameResult:
+    """How the game ended: the winners by victory points (several on a tie) and why."""
+
+    winners: tuple[str, ...]
+    scores: tuple[tuple[str, int], ...]
+    why: str
+
+
 @record("dr.State")
 class State:
-    """A Divine Right game: players, kingdoms, units on the map, decks and the turn."""
+    """A Divine Right game: players, kingdoms, units, decks, ledger and the turn."""
 
     players: tuple[Player, ...]
     kingdoms: dict[str, KingdomState]
     units: dict[str, Unit]
     deck: tuple[str, ...] | None = None
     deck_size: int = 0
+    discards: tuple[str, ...] = ()
     personality_pool: tuple[int, ...] | None = None
+    mercenary_pool: tuple[str, ...] = ()
     turn: Turn | None = None
+    banishments: tuple[Banishment, ...] = ()
+    duels: frozenset[tuple[str, str]] = frozenset()
+    ledger: tuple[Deed, ...] = ()
+    plundered: frozenset[str] = frozenset()
+    outcome: GameResult | None = None
+    reentry: bool = False
     data: tuple[tuple[str, str], ...] = ()
 
     def replace(self, **changes: Any) -> State:
         return dataclasses.replace(self, **changes)
 
-    def player(self, name: str) -> Player | None:
-        return next((p for p in self.players if p.name == name), None)
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def has_player(self, name: str) -> bool:
+        return any(p.name == name for p in self.players)
+
+    def with_player(self, name: str, **changes: Any) -> State:
+        players = tuple(
+            dataclasses.replace(p, **changes) if p.name == name else p for p in self.players
+        )
+        return self.replace(players=players)
+
+    def with_kingdom(self, name: str, **changes: Any) -> State:
+        kingdoms = dict(self.kingdoms)
+        kingdoms[name] = dataclasses.replace(kingdoms[name], **changes)
+        return self.replace(kingdoms=kingdoms)
+
+    def with_progress(self, **changes: Any) -> State:
+        assert self.turn is not None
+        progress = dataclasses.replace(self.turn.progress, **changes)
+        return self.replace(turn=dataclasses.replace(self.turn, progress=progress))
+
+    def without_units(self, ids: Iterable[str]) -> State:
+        gone = set(ids)
+        return self.replace(units={k: u for k, u in self.units.items() if k not in gone})
+
+    def with_units(self, units: Iterable[Unit]) -> State:
+        merged = dict(self.units)
+        merged.update((u.id, u) for u in units)
+        return self.replace(units=merged)
 
     def units_of(self, kingdom: str) -> tuple[Unit, ...]:
         return tuple(u for u in self.units.values() if u.kingdom == kingdom)
+
+    def controller(self, unit: Unit) -> str | None:
+        """The player a unit fights for."""
+        if unit.kingdom == MERCENARY:
+            return unit.owner
+        return self.kingdoms[unit.kingdom].controller()
+
+    def alliance(self, player: str) -> tuple[str, ...]:
+        """The player's kingdom and the non-player kingdoms allied to it."""
+        return tuple(k.name for k in self.kingdoms.values() if k.controller() == player)
+
+    def active_players(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if not p.eliminated)
+
+    @property
+    def number(self) -> int:
+        return self.turn.number if self.turn else 0

@@ -1,0 +1,327 @@
+"""Divine Right on the command line: one command per kind of decision, and the queries.
+
+Decisions go to the player whose turn it is unless `--as PLAYER` says otherwise; in a
+table-dice game the dice thrown are given with `--roll` (repeat it for several dice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+from warscribe.engine.rulesets.divine_right import RULESET
+from warscribe.engine.rulesets.divine_right.projections import hand as hand_of
+
+from .context import Context, emit, json_option, pass_ctx
+from .positions import resolve_position
+
+NAME = RULESET.name
+
+as_option = click.option(
+    "--as",
+    "actor",
+    default=None,
+    metavar="PLAYER",
+    help="Who gives the command (default: the player whose turn it is).",
+)
+roll_option = click.option(
+    "--roll",
+    "entered",
+    type=click.IntRange(1, 6),
+    multiple=True,
+    help="Table dice: a die as thrown (repeat for several).",
+)
+at_option = click.option(
+    "--at",
+    "position",
+    default=None,
+    metavar="POSITION",
+    help="TURN.PLAYER-TURN.PHASE or #SEQ (default: now).",
+)
+
+
+def record(
+    ctx: Context, name: str, args: dict[str, Any], actor: str | None, entered: tuple[int, ...]
+) -> None:
+    ctx.game_of(NAME, name)
+    ctx.issue(name, tuple((k, v) for k, v in args.items() if v is not None), actor, entered)
+
+
+@click.group()
+def events() -> None:
+    """Random Events Phase: roll on the table, then make the choices it asks for.
+
+    \b
+    Example:
+      warscribe events roll
+    """
+
+
+@events.command("roll")
+@as_option
+@roll_option
+@pass_ctx
+def events_roll(ctx: Context, actor: str | None, entered: tuple[int, ...]) -> None:
+    """Roll two dice on the Random Events Table.
+
+    \b
+    Example:
+      warscribe events roll --roll 3 --roll 4   # table dice
+    """
+    record(ctx, "events-roll", {}, actor, entered)
+
+
+@click.group()
+def diplomacy() -> None:
+    """Diplomacy Phase: draw a card, then one ambassador task, then forced peace.
+
+    \b
+    Example:
+      warscribe diplomacy draw
+      warscribe diplomacy activate Neuth --card threats+1#1
+    """
+
+
+def _ambassador_task(
+    name: str, target: str, summary: str, example: str, card: bool
+) -> click.Command:
+    @pass_ctx
+    def run(
+        ctx: Context,
+        /,
+        actor: str | None,
+        entered: tuple[int, ...],
+        card: str | None = None,
+        **values: str,
+    ) -> None:
+        args: dict[str, Any] = {target: values[target]}
+        if card is not None:
+            args["card"] = card
+        record(ctx, f"diplomacy-{name}", args, actor, entered)
+
+    params: list[click.Parameter] = [click.Argument([target])]
+    if card:
+        params.append(
+            click.Option(
+                ["--card"],
+                default=None,
+                metavar="CARD",
+                help="A diplomacy card from your hand to play (one per roll).",
+            )
+        )
+    command = click.Command(
+        name,
+        callback=run,
+        params=params,
+        help=f"{summary}\n\n\\b\nExample:\n  warscribe diplomacy {example}",
+    )
+    return as_option(roll_option(command))
+
+
+for _name, _target, _summary, _example, _card in (
+    (
+        "activate",
+        "kingdom",
+        "Try to win a non-allied non-player kingdom (6 or more).",
+        "activate Neuth --card bribe+1#1",
+        True,
+    ),
+    (
+        "deactivate",
+        "kingdom",
+        "Try to make an enemy-allied kingdom leave its alliance (7 or more).",
+        "deactivate Ghem",
+        True,
+    ),
+    (
+        "assassinate",
+        "kingdom",
+        "Once per game: contested roll against an enemy-allied monarch.",
+        "assassinate Zorn",
+        False,
+    ),
+    (
+        "duel",
+        "player",
+        "Once per pair of players: the lower roll's ambassador dies; a tie kills both.",
+        "duel bob",
+        False,
+    ),
+    (
+        "force-peace",
+        "kingdom",
+        "After the ambassador's task: 5-6 forces peace on an enemy ally whose royal "
+        "castle you plundered and hold, or whose monarch you hold.",
+        "force-peace Muetar",
+        False,
+    ),
+):
+    diplomacy.add_command(_ambassador_task(_name, _target, _summary, _example, _card))
+
+
+@diplomacy.command("draw")
+@as_option
+@pass_ctx
+def diplomacy_draw(ctx: Context, actor: str | None) -> None:
+    """Draw one diplomacy card (even with a dead ambassador).
+
+    \b
+    Example:
+      warscribe diplomacy draw
+    """
+    record(ctx, "diplomacy-draw", {}, actor, ())
+
+
+@diplomacy.command("pass")
+@as_option
+@pass_ctx
+def diplomacy_pass(ctx: Context, actor: str | None) -> None:
+    """The ambassador does nothing this phase.
+
+    \b
+    Example:
+      warscribe diplomacy pass
+    """
+    record(ctx, "diplomacy-pass", {}, actor, ())
+
+
+@click.command()
+@click.argument("cards", nargs=-1, required=True)
+@as_option
+@pass_ctx
+def discard(ctx: Context, cards: tuple[str, ...], actor: str | None) -> None:
+    """Discard diplomacy cards (down to four at the end of the Diplomacy Phase).
+
+    \b
+    Example:
+      warscribe discard threats+1#2 bribe+2#1
+    """
+    record(ctx, "discard", {"cards": cards}, actor, ())
+
+
+def _query(
+    name: str, summary: str, example: str, text: Callable[[Any], str] | None = None
+) -> click.Command:
+    projection = RULESET.projections[name]
+
+    @pass_ctx
+    def run(ctx: Context, position: str | None, as_json: bool) -> None:
+        game_id = ctx.game_of(NAME, name).game_id
+        state = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position)).state
+        data = projection(state)
+        emit(data, as_json, text(data) if text else None)
+
+    command = click.Command(
+        name, callback=run, params=[], help=f"{summary}\n\n\\b\nExample:\n  warscribe {example}"
+    )
+    return json_option(at_option(command))
+
+
+def _vp_text(data: dict[str, Any]) -> str:
+    lines = [f"{player}: {points}" for player, points in data["totals"].items()]
+    lines += [
+        f"  turn {d['turn']:>2}  {d['player']}: {d['deed']} ({d['points']:+d})"
+        for d in data["ledger"]
+    ]
+    return "\n".join(lines)
+
+
+def _banishments_text(data: dict[str, list[dict[str, Any]]]) -> str:
+    lines = []
+    for player, rows in data.items():
+        lines.append(f"{player}: " + ("none" if not rows else ""))
+        for b in rows:
+            length = (
+                "until its monarch dies"
+                if b["until_turn"] is None
+                else f"until turn {b['until_turn']}"
+            )
+            lines.append(f"  {b['kingdom']}: {length} ({b['why']})")
+    return "\n".join(lines)
+
+
+def _kingdoms_text(rows: list[dict[str, Any]]) -> str:
+    out = []
+    for k in rows:
+        whose = k["player"] or k["ally"] or "-"
+        until = ""
+        if k["confusion_until"]:
+            until = f", Confusion until turn {k['confusion_until']}"
+        elif k["forced_peace_until"]:
+            until = f", Forced Peace until turn {k['forced_peace_until']}"
+        out.append(f"{k['kingdom']:<10} {k['status']:<12} {whose:<8} monarch {k['monarch']}{until}")
+    return "\n".join(out)
+
+
+@click.command()
+@as_option
+@at_option
+@json_option
+@pass_ctx
+def hand(ctx: Context, actor: str | None, position: str | None, as_json: bool) -> None:
+    """Your own diplomacy cards (nobody else's).
+
+    \b
+    Example:
+      warscribe hand --as alice
+    """
+    game_id = ctx.game_of(NAME, "hand").game_id
+    head = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position))
+    player = actor or RULESET.whose_turn(head.state)
+    if player is None:
+        raise click.UsageError("say whose hand with --as PLAYER")
+    cards = hand_of(head.state, player)
+    emit(
+        {"player": player, "cards": cards},
+        as_json,
+        f"{player}: " + (", ".join(cards) or "no cards"),
+    )
+
+
+@click.command()
+@click.option(
+    "--consent", is_flag=True, required=True, help="Every other player agrees (required)."
+)
+@as_option
+@pass_ctx
+def rejoin(ctx: Context, consent: bool, actor: str | None) -> None:
+    """Optional rule: an eliminated player re-enters as the monarch of a new kingdom.
+
+    \b
+    Example:
+      warscribe rejoin --consent --as carol
+    """
+    record(ctx, "rejoin", {"consent": "true" if consent else None}, actor, ())
+
+
+def register(cli: click.Group) -> None:
+    """Add the Divine Right commands and queries to the CLI."""
+    for command in (
+        events,
+        diplomacy,
+        discard,
+        hand,
+        rejoin,
+        _query(
+            "vp",
+            "Victory points: totals and the ledger of deeds.",
+            "vp --at 5.1.diplomacy",
+            _vp_text,
+        ),
+        _query(
+            "banishments",
+            "Each player's banishments in force: kingdom, until when, why.",
+            "banishments --json",
+            _banishments_text,
+        ),
+        _query(
+            "kingdoms",
+            "Each kingdom: status, ally, monarch, Confusion or Forced Peace.",
+            "kingdoms",
+            _kingdoms_text,
+        ),
+    ):
+        if command.name in cli.commands:
+            raise RuntimeError(f"Divine Right's {command.name!r} clashes with an existing command")
+        cli.add_command(command)

@@ -1,0 +1,610 @@
+"""The Diplomacy Phase: drawing cards, the ambassador's one task (activation,
+deactivation, assassination, duel, or pass), banishment, the death of an ambassador,
+and Forced Peace attempts."""
+
+from __future__ import annotations
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command
+
+from .data import (
+    AllianceSizeModifier,
+    AmbassadorExecutedOnFailure,
+    Attempt,
+    Banish,
+    Card,
+    DRData,
+    FirstActivationOnlyBy,
+    JoinsDeactivator,
+    NeverBanish,
+    OnlyDeathDeactivates,
+    PloyNoEffect,
+    RollModifier,
+)
+from .events import (
+    AmbassadorBanished,
+    AmbassadorKilled,
+    AssassinationAttempted,
+    CardsDiscarded,
+    DiplomacyAttempted,
+    DiplomacyCardDrawn,
+    DiplomacyPassed,
+    DiscardsReshuffled,
+    DuelFought,
+    ForcedPeaceAttempted,
+    PenaltyIncurred,
+    PersonalityRevealed,
+)
+from .evolving import Outcome, handles
+from .kingdoms import activate, besiegers, deactivate, effects, force_peace, monarch_dies
+from .state import Banishment, KingdomState, State
+from .turn import current
+
+PHASE = "diplomacy"
+CARDS = "Diplomacy Phase › Diplomacy Cards"
+RESOLVING = "Diplomacy Phase › Resolving Diplomacy"
+ACTIVATION = "Diplomacy Phase › Activation Attempts"
+DEACTIVATION = "Diplomacy Phase › Deactivation Attempts"
+ASSASSINATION = "Diplomacy Phase › Assassination Attempts"
+DUEL = "Diplomacy Phase › Dueling an Enemy Ambassador"
+DEATH = "Diplomacy Phase › Death of an Ambassador"
+BANISHING = "Diplomacy Phase › Banishing Ambassadors"
+FORCED_PEACE = "Diplomacy Phase › Forced Peace Attempts"
+PREVENTING = "Diplomacy Phase › Preventing a Forced Peace"
+NEEDED = {"activate": 6, "deactivate": 7}
+AMBASSADOR_DOWN_TURNS = 3
+PENALTY = "Inactive Kingdoms"
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+def draw(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Draw one card (even with a dead ambassador); reshuffle the discards when the deck
+    has run out."""
+    turn = current(state, command, PHASE)
+    if turn.progress.drew:
+        raise IllegalCommand(f"{turn.player} has already drawn this phase", CARDS)
+    out = Outcome(state)
+    if state.deck_size == 0:
+        if not state.discards:
+            raise IllegalCommand("no card left in the deck or the discard pile", CARDS)
+        rolled, cards = dice.shuffle("diplomacy discards reshuffled", state.discards)
+        out.add(rolled, DiscardsReshuffled(size=len(cards), cards=cards))
+    deck = out.state.deck
+    out.add(DiplomacyCardDrawn(player=turn.player, card=deck[0] if deck else None))
+    return out
+
+
+def discard(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    turn = current(state, command, PHASE)
+    cards = _card_list(command.arg("cards"))
+    hand = list(state.player(turn.player).hand)
+    for card in cards:
+        if card not in hand:
+            raise InvalidCommand(
+                f"{turn.player} holds no card {card!r} (hand: {', '.join(hand) or 'empty'})", CARDS
+            )
+        hand.remove(card)
+    out = Outcome(state)
+    out.add(CardsDiscarded(player=turn.player, cards=cards, why="hand limit"))
+    return out
+
+
+def _card_list(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(c.strip() for c in value.split(",") if c.strip())
+    if isinstance(value, tuple) and value:
+        return tuple(str(v) for v in value)
+    raise InvalidCommand("name the cards to discard", CARDS)
+
+
+def _card(state: State, data: DRData, player: str, card_id: str | None) -> Card | None:
+    if card_id is None:
+        return None
+    if card_id not in state.player(player).hand:
+        raise InvalidCommand(f"{player} holds no diplomacy card {card_id!r}", CARDS)
+    return next(c for c in data.deck if c.id == card_id)
+
+
+# -- the ambassador's task -------------------------------------------------------------------
+
+
+def _ambassador(state: State, command: Command) -> str:
+    turn = current(state, command, PHASE)
+    if not turn.progress.drew:
+        raise IllegalCommand("draw a diplomacy card before conducting diplomacy", CARDS)
+    if turn.progress.acted:
+        raise IllegalCommand(f"{turn.player}'s ambassador has already acted this phase", RESOLVING)
+    player = state.player(turn.player)
+    if player.ambassador_dead(turn.number):
+        raise IllegalCommand(
+            f"{turn.player}'s ambassador is dead: "
+            f"diplomacy resumes on turn {player.ambassador_back}",
+            DEATH,
+        )
+    return turn.player
+
+
+def _kingdom(state: State, data: DRData, command: Command, rule: str) -> KingdomState:
+    name = command.arg("kingdom")
+    try:
+        kingdom = data.kingdom(str(name)).name
+    except KeyError:
+        raise InvalidCommand(f"no kingdom {name!r} in the basic game", rule) from None
+    if kingdom not in state.kingdoms:
+        raise InvalidCommand(f"{kingdom} is not used in the basic game", rule)
+    return state.kingdoms[kingdom]
+
+
+def _not_banished(state: State, player: str, kingdom: str) -> None:
+    for b in state.banishments:
+        if (
+            b.player == player
+            and b.kingdom == kingdom
+            and (b.until is None or b.until > state.number)
+        ):
+            until = "until its monarch dies" if b.until is None else f"until turn {b.until}"
+            raise IllegalCommand(
+                f"{player}'s ambassador is banished from {kingdom} {until} ({b.why})", BANISHING
+            )
+
+
+def _available(standing: KingdomState, rule: str) -> None:
+    if standing.confusion_until is not None:
+        raise IllegalCommand(
+            f"{standing.name} is in Confusion: no diplomacy until turn {standing.confusion_until}",
+            "Kingdoms › Confusion",
+        )
+    if standing.peace_until is not None:
+        raise IllegalCommand(
+            f"{standing.name} is under Forced Peace until turn {standing.peace_until}",
+            "Kingdoms › Forced Peace",
+        )
+
+
+def activation(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    player = _ambassador(state, command)
+    standing = _kingdom(state, data, command, ACTIVATION)
+    if standing.player is not None or standing.ally is not None:
+        owner = standing.player or standing.ally
+        raise IllegalCommand(
+            f"{standing.name} is not a non-allied non-player kingdom (it is {owner}'s)", ACTIVATION
+        )
+    _available(standing, ACTIVATION)
+    _not_banished(state, player, standing.name)
+    return _diplomacy_roll(
+        state, data, dice, player, standing.name, "activate", command.arg("card")
+    )
+
+
+def deactivation(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    player = _ambassador(state, command)
+    standing = _kingdom(state, data, command, DEACTIVATION)
+    _enemy_allied(standing, player, DEACTIVATION)
+    _not_banished(state, player, standing.name)
+    if standing.captive_of is not None and standing.captive_of != player:
+        raise IllegalCommand(
+            f"{standing.name}'s monarch is held captive by {standing.captive_of}: "
+            "only his jailor may "
+            "work diplomacy on him",
+            DEACTIVATION,
+        )
+    assert state.turn is not None
+    if standing.name in state.turn.progress.forced:
+        raise IllegalCommand(
+            f"{player} attempted to force peace on {standing.name} this turn: "
+            "no deactivation attempt too",
+            FORCED_PEACE,
+        )
+    return _diplomacy_roll(
+        state, data, dice, player, standing.name, "deactivate", command.arg("card")
+    )
+
+
+def _enemy_allied(standing: KingdomState, player: str, rule: str) -> None:
+    if standing.player is not None:
+        raise IllegalCommand(f"{standing.name} is a player kingdom", rule)
+    if standing.ally is None or standing.ally == player:
+        whose = "inactive" if standing.ally is None else f"{player}'s own ally"
+        raise IllegalCommand(f"{standing.name} is not enemy-allied ({whose})", rule)
+
+
+def _diplomacy_roll(
+    state: State, data: DRData, dice: Dice, player: str, kingdom: str, attempt: str, card_id: object
+) -> Outcome:
+    card = _card(state, data, player, None if card_id is None else str(card_id))
+    out = Outcome(state)
+    out.add(*_reveal(state, kingdom))
+    found = effects(out.state, data, kingdom)
+    modifiers, blocked = _modifiers(out.state, data, player, kingdom, attempt, card, found)
+    roll = dice.roll(f"{attempt} {kingdom}")
+    total = roll.values[0] + sum(v for _, v in modifiers)
+    needed = NEEDED[attempt]
+    succeeded = blocked is None and total >= needed
+    if blocked is not None:
+        modifiers = (*modifiers, (blocked, 0))
+    out.add(
+        roll,
+        DiplomacyAttempted(
+            player=player,
+            kingdom=kingdom,
+            attempt=attempt,
+            card=card.id if card else None,
+            roll=roll.values[0],
+            modifiers=modifiers,
+            total=total,
+            needed=needed,
+            succeeded=succeeded,
+        ),
+    )
+    if card is not None:
+        out.add(CardsDiscarded(player=player, cards=(card.id,), why="played"))
+    if succeeded:
+        _succeed(out, data, dice, player, kingdom, attempt, found)
+    else:
+        _fail(out, player, kingdom, card, found)
+    return out
+
+
+def _reveal(state: State, kingdom: str) -> list[PersonalityRevealed]:
+    standing = state.kingdoms[kingdom]
+    if standing.revealed or standing.personality is None:
+        return []
+    return [PersonalityRevealed(kingdom=kingdom, card=standing.personality)]
+
+
+def _modifiers(
+    state: State,
+    data: DRData,
+    player: str,
+    kingdom: str,
+    attempt: str,
+    card: Card | None,
+    found: tuple[object, ...],
+) -> tuple[tuple[tuple[str, int], ...], str | None]:
+    mods: list[tuple[str, int]] = []
+    blocked = None
+    ploy = card.ploy if card else None
+    ignored = {p for e in found if isinstance(e, PloyNoEffect) for p in e.ploys}
+    if card is not None:
+        mods.append((f"{card.ploy} +{card.bonus}", 0 if card.ploy in ignored else card.bonus))
+    for effect in found:
+        if isinstance(effect, RollModifier) and effect.attempt in (Attempt.ANY, attempt):
+            if effect.ploy is None or effect.ploy == ploy:
+                on = f"{effect.ploy} " if effect.ploy else ""
+                mods.append((f"personality: {on}{attempt}", effect.value))
+        elif isinstance(effect, AllianceSizeModifier) and effect.attempt in (Attempt.ANY, attempt):
+            mods.extend(_alliance_size(state, player, effect))
+        elif isinstance(effect, FirstActivationOnlyBy) and attempt == "activate":
+            if state.kingdoms[kingdom].activations == 0 and ploy != effect.ploy:
+                blocked = f"personality: first activated only by {effect.ploy}"
+        elif isinstance(effect, OnlyDeathDeactivates) and attempt == "deactivate":
+            blocked = "personality: once allied, only death deactivates"
+    if kingdom in state.player(player).penalties:
+        mods.append(("diplomatic penalty", -1))
+    return tuple(mods), blocked
+
+
+def _alliance_size(
+    state: State, player: str, effect: AllianceSizeModifier
+) -> list[tuple[str, int]]:
+    sizes = {p: len(state.alliance(p)) for p in state.active_players()}
+    if len(set(sizes.values())) < 2:
+        return []
+    if sizes[player] == min(sizes.values()):
+        return [("personality: smallest alliance", effect.smallest)]
+    if sizes[player] == max(sizes.values()):
+        return [("personality: largest alliance", effect.largest)]
+    return []
+
+
+def _succeed(
+    out: Outcome,
+    data: DRData,
+    dice: Dice,
+    player: str,
+    kingdom: str,
+    attempt: str,
+    found: tuple[object, ...],
+) -> None:
+    if attempt == "activate":
+        activate(out, data, kingdom, player, f"{player}'s ambassador", dice)
+        return
+    if besiegers(out.state, kingdom):
+        return
+    deactivate(out, data, kingdom, f"{player}'s ambassador")
+    if any(isinstance(e, JoinsDeactivator) for e in found):
+        activate(
+            out,
+            data,
+            kingdom,
+            player,
+            "personality: joins the deactivating ambassador's alliance",
+            dice,
+        )
+
+
+def _fail(
+    out: Outcome, player: str, kingdom: str, card: Card | None, found: tuple[object, ...]
+) -> None:
+    turns = 0
+    reasons = []
+    if (
+        card is not None
+        and card.banishes
+        and not any(isinstance(e, NeverBanish) and e.ploy == card.ploy for e in found)
+    ):
+        turns += card.banish_turns
+        reasons.append(f"failed {card.ploy} +{card.bonus}")
+    for effect in found:
+        if isinstance(effect, Banish):
+            turns += effect.turns
+            reasons.append("personality: any failed roll banishes")
+    if turns:
+        until = out.state.number + turns + 1
+        out.add(
+            AmbassadorBanished(player=player, kingdom=kingdom, until=until, why="; ".join(reasons))
+        )
+    if any(isinstance(e, AmbassadorExecutedOnFailure) for e in found):
+        out.add(_killed(out.state, player, f"executed by {kingdom}'s monarch after a failed roll"))
+
+
+def _killed(state: State, player: str, why: str) -> AmbassadorKilled:
+    return AmbassadorKilled(player=player, back_on=state.number + AMBASSADOR_DOWN_TURNS, why=why)
+
+
+def assassination(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    player = _ambassador(state, command)
+    standing = _kingdom(state, data, command, ASSASSINATION)
+    _enemy_allied(standing, player, ASSASSINATION)
+    _not_banished(state, player, standing.name)
+    if state.player(player).assassination_used:
+        raise IllegalCommand(
+            f"{player} has already attempted an assassination this game", ASSASSINATION
+        )
+    if command.arg("card") is not None:
+        raise IllegalCommand("diplomacy cards cannot be played on an assassination", ASSASSINATION)
+    out = Outcome(state)
+    out.add(*_reveal(state, standing.name))
+    mine, theirs = (
+        dice.roll(f"assassination of {standing.name}'s monarch: ambassador"),
+        dice.roll(f"assassination of {standing.name}'s monarch: monarch"),
+    )
+    a, m = mine.values[0], theirs.values[0]
+    outcome = (
+        "monarch assassinated" if a > m else ("ambassador killed" if m > a else "neither killed")
+    )
+    out.add(
+        mine,
+        theirs,
+        AssassinationAttempted(
+            player=player, kingdom=standing.name, ambassador_roll=a, monarch_roll=m, outcome=outcome
+        ),
+    )
+    if a > m:
+        monarch_dies(out, data, standing.name, f"assassinated by {player}'s ambassador", dice)
+        return out
+    if m > a:
+        out.add(
+            _killed(
+                out.state, player, f"killed attempting to assassinate {standing.name}'s monarch"
+            )
+        )
+    out.add(
+        AmbassadorBanished(
+            player=player, kingdom=standing.name, until=None, why="failed assassination"
+        )
+    )
+    return out
+
+
+def duel(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    player = _ambassador(state, command)
+    opponent = str(command.arg("player"))
+    if opponent == player or not state.has_player(opponent) or state.player(opponent).eliminated:
+        raise InvalidCommand(f"{opponent!r} is not another player in the game", DUEL)
+    if state.player(opponent).ambassador_dead(state.number):
+        raise IllegalCommand(
+            f"{opponent}'s ambassador is dead until turn {state.player(opponent).ambassador_back}",
+            DUEL,
+        )
+    pair = tuple(sorted((player, opponent)))
+    if pair in state.duels:
+        raise IllegalCommand(
+            f"the ambassadors of {player} and {opponent} have already duelled", DUEL
+        )
+    if command.arg("card") is not None:
+        raise IllegalCommand("diplomacy cards cannot be played in a duel", DUEL)
+    mine, theirs = (
+        dice.roll(f"duel: {player}'s ambassador"),
+        dice.roll(f"duel: {opponent}'s ambassador"),
+    )
+    a, b = mine.values[0], theirs.values[0]
+    killed = (player, opponent) if a == b else ((player,) if a < b else (opponent,))
+    out = Outcome(state)
+    out.add(
+        mine,
+        theirs,
+        DuelFought(
+            challenger=player, opponent=opponent, challenger_roll=a, opponent_roll=b, killed=killed
+        ),
+    )
+    for name in killed:
+        out.add(_killed(out.state, name, "killed in a duel"))
+    return out
+
+
+def pass_(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    turn = current(state, command, PHASE)
+    if not turn.progress.drew:
+        raise IllegalCommand("draw a diplomacy card first", CARDS)
+    if turn.progress.acted:
+        raise IllegalCommand(f"{turn.player}'s ambassador has already acted this phase", RESOLVING)
+    out = Outcome(state)
+    out.add(DiplomacyPassed(player=turn.player))
+    return out
+
+
+# -- forced peace ----------------------------------------------------------------------------
+
+
+def forced_peace(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    turn = current(state, command, PHASE)
+    player = turn.player
+    if not turn.progress.drew:
+        raise IllegalCommand("draw a diplomacy card first", CARDS)
+    if not (turn.progress.acted or state.player(player).ambassador_dead(turn.number)):
+        raise IllegalCommand(
+            "forced peace is attempted after the ambassador's task (or `diplomacy pass`)",
+            FORCED_PEACE,
+        )
+    standing = _kingdom(state, data, command, FORCED_PEACE)
+    _enemy_allied(standing, player, FORCED_PEACE)
+    if standing.name in turn.progress.forced:
+        raise IllegalCommand(
+            f"{player} has already attempted to force peace on {standing.name} this turn",
+            FORCED_PEACE,
+        )
+    if standing.name in turn.progress.deactivation_tried:
+        raise IllegalCommand(
+            f"{player} attempted to deactivate {standing.name} this turn", FORCED_PEACE
+        )
+    if standing.captive_of is not None and standing.captive_of != player:
+        raise IllegalCommand(
+            f"{standing.name}'s monarch is {standing.captive_of}'s captive", PREVENTING
+        )
+    if not (
+        standing.captive_of == player
+        or _occupies_plundered_royal_castle(state, data, player, standing.name)
+    ):
+        raise IllegalCommand(
+            f"{player} neither holds {standing.name}'s monarch prisoner "
+            "nor occupies its plundered royal castle",
+            FORCED_PEACE,
+        )
+    roll = dice.roll(f"forced peace on {standing.name}")
+    succeeded = roll.values[0] >= 5
+    out = Outcome(state)
+    out.add(
+        roll,
+        ForcedPeaceAttempted(
+            player=player, kingdom=standing.name, roll=roll.values[0], succeeded=succeeded
+        ),
+    )
+    if succeeded and not besiegers(out.state, standing.name):
+        force_peace(out, data, standing.name, dice)
+    return out
+
+
+def _occupies_plundered_royal_castle(state: State, data: DRData, player: str, kingdom: str) -> bool:
+    castle = data.royal_castle(kingdom)
+    if castle.name not in state.plundered:
+        return False
+    return any(
+        u.hex == castle.hex and state.controller(u) == player and u.kind != "monarch"
+        for u in state.units.values()
+    )
+
+
+# -- the diplomatic penalty: a seam for the movement rules -------------------------------------
+
+
+def penalty(state: State, player: str, kingdom: str, why: str) -> list[PenaltyIncurred]:
+    """The -1 a player incurs when his forces enter an inactive kingdom (once per kingdom)."""
+    standing = state.kingdoms.get(kingdom)
+    if (
+        standing is None
+        or standing.status in ("player", "active")
+        or kingdom in state.player(player).penalties
+    ):
+        return []
+    return [PenaltyIncurred(player=player, kingdom=kingdom, why=why)]
+
+
+# -- evolve ----------------------------------------------------------------------------------
+
+
+@handles(DiplomacyCardDrawn)
+def _drawn(state: State, event: DiplomacyCardDrawn) -> State:
+    hand = state.player(event.player).hand
+    if event.card is not None:
+        hand = (*hand, event.card)
+    deck = state.deck[1:] if state.deck else state.deck
+    state = state.replace(deck=deck, deck_size=max(state.deck_size - 1, 0))
+    return state.with_player(event.player, hand=hand).with_progress(drew=True)
+
+
+@handles(DiscardsReshuffled)
+def _reshuffled(state: State, event: DiscardsReshuffled) -> State:
+    return state.replace(deck=event.cards, deck_size=event.size, discards=())
+
+
+@handles(CardsDiscarded)
+def _discarded(state: State, event: CardsDiscarded) -> State:
+    hand = list(state.player(event.player).hand)
+    for card in event.cards:
+        if card in hand:
+            hand.remove(card)
+    state = state.replace(discards=(*state.discards, *event.cards))
+    return state.with_player(event.player, hand=tuple(hand))
+
+
+@handles(PersonalityRevealed)
+def _revealed(state: State, event: PersonalityRevealed) -> State:
+    return state.with_kingdom(event.kingdom, revealed=True, personality=event.card)
+
+
+@handles(DiplomacyAttempted)
+def _attempted(state: State, event: DiplomacyAttempted) -> State:
+    state = state.with_progress(acted=True)
+    if event.attempt == "deactivate" and state.turn is not None:
+        tried = (*state.turn.progress.deactivation_tried, event.kingdom)
+        state = state.with_progress(deactivation_tried=tried)
+    return state
+
+
+@handles(AmbassadorBanished)
+def _banished(state: State, event: AmbassadorBanished) -> State:
+    banishment = Banishment(
+        player=event.player,
+        kingdom=event.kingdom,
+        until=event.until,
+        why=event.why,
+        since=state.number,
+    )
+    return state.replace(banishments=(*state.banishments, banishment))
+
+
+@handles(AssassinationAttempted)
+def _assassination(state: State, event: AssassinationAttempted) -> State:
+    return state.with_player(event.player, assassination_used=True).with_progress(acted=True)
+
+
+@handles(AmbassadorKilled)
+def _ambassador_killed(state: State, event: AmbassadorKilled) -> State:
+    return state.with_player(event.player, ambassador_back=event.back_on)
+
+
+@handles(DuelFought)
+def _duel(state: State, event: DuelFought) -> State:
+    pair = tuple(sorted((event.challenger, event.opponent)))
+    return state.replace(duels=state.duels | {pair}).with_progress(acted=True)
+
+
+@handles(DiplomacyPassed)
+def _passed(state: State, event: DiplomacyPassed) -> State:
+    return state.with_progress(acted=True)
+
+
+@handles(ForcedPeaceAttempted)
+def _forced(state: State, event: ForcedPeaceAttempted) -> State:
+    assert state.turn is not None
+    return state.with_progress(forced=(*state.turn.progress.forced, event.kingdom))
+
+
+@handles(PenaltyIncurred)
+def _penalty(state: State, event: PenaltyIncurred) -> State:
+    penalties = state.player(event.player).penalties | {event.kingdom}
+    return state.with_player(event.player, penalties=penalties)

@@ -1,0 +1,46 @@
+"""How each Divine Right event changes the state, and a decision's running outcome.
+
+Rule modules register an `evolve` handler per event class with `@handles`; `evolve` folds
+one event; `Outcome` lets a decision see the state as its own events change it (a
+deactivation after an elimination sees the eliminated player's allies, say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from warscribe.engine.events import Event
+
+from .state import State
+
+E = TypeVar("E", bound=Event)
+Handler = Callable[[State, Any], State]
+
+_HANDLERS: dict[type, Handler] = {}
+
+
+def handles(cls: type[E]) -> Callable[[Callable[[State, E], State]], Callable[[State, E], State]]:
+    def register(fn: Callable[[State, E], State]) -> Callable[[State, E], State]:
+        _HANDLERS[cls] = fn
+        return fn
+
+    return register
+
+
+def evolve(state: State, event: Event) -> State:
+    handler = _HANDLERS.get(type(event))
+    return handler(state, event) if handler else state
+
+
+class Outcome:
+    """The events a decision has made so far and the state they lead to."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def add(self, *events: Event) -> None:
+        for event in events:
+            self.events.append(event)
+            self.state = evolve(self.state, event)

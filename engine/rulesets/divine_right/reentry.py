@@ -1,0 +1,83 @@
+"""Basic Game Optional Rules › Re-entry of Eliminated Players (a game option)."""
+
+from __future__ import annotations
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand
+from warscribe.engine.events import Command
+
+from .data import DRData
+from .events import PlayerReentered, PointsForfeited
+from .evolving import Outcome, handles
+from .kingdoms import deactivate, totals
+from .placement import deployment
+from .state import Deed, KingdomState, State, Unit
+
+RULE = "Basic Game Optional Rules › Re-entry of Eliminated Players"
+
+
+def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """An eliminated player, with the others' unanimous consent, returns as the monarch
+    of a randomly drawn neutral kingdom (or, with none, of a kingdom drawn from the player
+    with most allies), with its full force pool and zero victory points."""
+    if not state.reentry:
+        raise IllegalCommand("this game was created without the re-entry option (--reentry)", RULE)
+    if state.outcome is not None:
+        raise IllegalCommand("the game is over", RULE)
+    player = command.actor
+    if not state.has_player(player) or not state.player(player).eliminated:
+        raise IllegalCommand(f"{player} is not an eliminated player", RULE)
+    if str(command.arg("consent", "")).lower() not in ("true", "yes", "all"):
+        raise IllegalCommand(
+            "re-entry needs the unanimous consent of the other players (consent=true)", RULE
+        )
+    out = Outcome(state)
+    neutral = tuple(k.name for k in state.kingdoms.values() if k.status == "inactive")
+    if neutral:
+        rolled, kingdom = dice.pick(f"{player}'s new identity card", neutral)
+        out.add(rolled)
+    else:
+        kingdom = _from_largest_alliance(out, data, dice)
+    forfeited = totals(out.state).get(player, 0)
+    if forfeited:
+        out.add(PointsForfeited(player=player, points=forfeited))
+    rolls, placements = deployment(data, kingdom, dice)
+    out.add(*rolls, PlayerReentered(player=player, kingdom=kingdom, placements=placements))
+    return out
+
+
+def _from_largest_alliance(out: Outcome, data: DRData, dice: Dice) -> str:
+    sizes = {p: len(out.state.alliance(p)) for p in out.state.active_players()}
+    largest = max(sizes.values())
+    rolled, donor = dice.pick(
+        "player with the most allies", tuple(p for p, n in sizes.items() if n == largest)
+    )
+    allies = tuple(k for k in out.state.alliance(donor) if out.state.kingdoms[k].player is None)
+    if not allies:
+        raise IllegalCommand("no neutral monarch and no allied monarch to draw from", RULE)
+    picked, kingdom = dice.pick(f"identity card drawn from {donor}'s allies", allies)
+    out.add(rolled, picked)
+    deactivate(out, data, kingdom, "drawn for a re-entering player")
+    return kingdom
+
+
+@handles(PointsForfeited)
+def _forfeited(state: State, event: PointsForfeited) -> State:
+    deed = Deed(
+        player=event.player, turn=state.number, deed="forfeited on re-entry", points=-event.points
+    )
+    return state.replace(ledger=(*state.ledger, deed))
+
+
+@handles(PlayerReentered)
+def _reentered(state: State, event: PlayerReentered) -> State:
+    kingdoms = dict(state.kingdoms)
+    previous = kingdoms[event.kingdom]
+    kingdoms[event.kingdom] = KingdomState(
+        name=event.kingdom, player=event.player, activations=previous.activations + 1
+    )
+    units = (
+        Unit(id=p.unit, kingdom=event.kingdom, kind=p.kind, hex=p.hex) for p in event.placements
+    )
+    state = state.replace(kingdoms=kingdoms).with_units(units)
+    return state.with_player(event.player, kingdom=event.kingdom, eliminated=False)

@@ -1,0 +1,140 @@
+"""The Game Turn and Player-Order Determination: phases in order, whose turn it is, the
+end of a phase, a new game turn's randomizer chits, and the end of the game."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, NotYourTurn
+from warscribe.engine.events import Command
+
+from .data import DRData
+from .events import PhaseEnded, PlayerOrderDrawn
+from .evolving import Outcome, handles
+from .kingdoms import finish, turn_starts
+from .setup import player_order
+from .state import LAST_TURN, PHASE_TITLES, PHASES, TURN_OVER, Progress, State, Turn
+
+GAME_TURN = "The Game Turn"
+HAND_LIMIT = 4
+
+
+def current(state: State, command: Command, phase: str | None = None) -> Turn:
+    """The turn, after checking the game goes on, it is the actor's turn and phase."""
+    turn = state.turn
+    if state.outcome is not None or turn is None:
+        raise IllegalCommand("the game is over", "Victory")
+    if command.actor != turn.player:
+        raise NotYourTurn(
+            f"it is {turn.player}'s turn ({turn.label}), not {command.actor}'s", GAME_TURN
+        )
+    if phase is not None and turn.phase != phase:
+        raise IllegalCommand(
+            f"`{command.name}` belongs to the {PHASE_TITLES[phase]}; {turn.player} is in the "
+            f"{PHASE_TITLES[turn.phase]} ({turn.label})",
+            GAME_TURN,
+        )
+    pending = turn.progress.pending
+    if pending is not None and not command.name.startswith(_PENDING_PREFIX.get(pending.kind, "\0")):
+        raise IllegalCommand(
+            f"{pending.player} must first decide: {pending.why} ({pending.kind})", GAME_TURN
+        )
+    return turn
+
+
+_PENDING_PREFIX: dict[str, str] = {}
+
+
+def answers_pending(kind: str, prefix: str) -> None:
+    """Declare that commands starting with `prefix` answer a pending decision `kind`."""
+    _PENDING_PREFIX[kind] = prefix
+
+
+def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Close the phase; after the last player's Combat Phase a new game turn begins with
+    newly drawn randomizer chits, or the game ends after turn 20."""
+    turn = current(state, command)
+    _check_phase_done(state, turn)
+    out = Outcome(state)
+    out.add(PhaseEnded(player=turn.player, phase=turn.phase))
+    if out.state.turn is not None and out.state.turn.phase == TURN_OVER:
+        if state.number >= LAST_TURN:
+            finish(out, f"turn {LAST_TURN} is over: the most victory points win (Victory B)")
+        else:
+            out.add(*player_order(state.number + 1, state.active_players(), dice))
+            turn_starts(out, dice)
+    return out
+
+
+def _check_phase_done(state: State, turn: Turn) -> None:
+    progress = turn.progress
+    if turn.phase == "random-events" and not progress.rolled:
+        raise IllegalCommand("roll the random events first (`events roll`)", "Random Events Phase")
+    if turn.phase == "diplomacy":
+        if not progress.drew:
+            raise IllegalCommand(
+                "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
+                "Diplomacy Phase › Diplomacy Cards",
+            )
+        held = len(state.player(turn.player).hand)
+        if held > HAND_LIMIT:
+            raise IllegalCommand(
+                f"{turn.player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "
+                "before the phase ends (`discard CARD`)",
+                "Diplomacy Phase › Diplomacy Cards",
+            )
+
+
+def legal_commands(state: State) -> tuple[str, ...]:
+    """What the player whose turn it is may do now (names as the CLI spells them)."""
+    turn = state.turn
+    if turn is None or state.outcome is not None:
+        return ()
+    progress = turn.progress
+    if progress.pending is not None:
+        return (_PENDING_PREFIX.get(progress.pending.kind, "") + " ...",)
+    if turn.phase == "random-events":
+        return ("end-phase",) if progress.rolled else ("events roll",)
+    if turn.phase == "diplomacy":
+        if not progress.drew:
+            return ("diplomacy draw",)
+        options: list[str] = []
+        player = state.player(turn.player)
+        if not progress.acted:
+            options.append("diplomacy pass")
+            if not player.ambassador_dead(turn.number):
+                options += [
+                    "diplomacy activate",
+                    "diplomacy deactivate",
+                    "diplomacy assassinate",
+                    "diplomacy duel",
+                ]
+        options.append("diplomacy force-peace")
+        if len(player.hand) > HAND_LIMIT:
+            return (*options, "discard")
+        return (*options, "discard", "end-phase")
+    return ("end-phase",)
+
+
+@handles(PhaseEnded)
+def _phase_ended(state: State, event: PhaseEnded) -> State:
+    turn = state.turn
+    assert turn is not None
+    index = PHASES.index(turn.phase)
+    if index + 1 < len(PHASES):
+        return state.replace(
+            turn=dataclasses.replace(turn, phase=PHASES[index + 1], progress=Progress())
+        )
+    if turn.player_turn < len(turn.order):
+        return state.replace(
+            turn=dataclasses.replace(
+                turn, player_turn=turn.player_turn + 1, phase=PHASES[0], progress=Progress()
+            )
+        )
+    return state.replace(turn=dataclasses.replace(turn, phase=TURN_OVER, progress=Progress()))
+
+
+@handles(PlayerOrderDrawn)
+def _order(state: State, event: PlayerOrderDrawn) -> State:
+    return state.replace(turn=Turn(number=event.turn, order=event.order, chits=event.chits))
