@@ -72,6 +72,71 @@ def events_roll(ctx: Context, actor: str | None, entered: tuple[int, ...]) -> No
     record(ctx, "events-roll", {}, actor, entered)
 
 
+@events.command("lose")
+@click.argument("units", nargs=-1, required=True)
+@as_option
+@pass_ctx
+def events_lose(ctx: Context, units: tuple[str, ...], actor: str | None) -> None:
+    """Choose the unit(s) lost to Storms, Mutiny, Epidemic or Desertion.
+
+    \b
+    Example:
+      warscribe events lose Hothior-F1
+    """
+    record(ctx, "events-lose", {"units": ",".join(units)}, actor, ())
+
+
+@events.command("replace")
+@click.argument("unit")
+@click.option("--at", "place", default=None, help="Where, when the unit has several spaces.")
+@as_option
+@pass_ctx
+def events_replace(ctx: Context, unit: str, place: str | None, actor: str | None) -> None:
+    """Bring an eliminated regular back at its deployment space (Replacements).
+
+    \b
+    Example:
+      warscribe events replace Muetar-A3
+    """
+    record(ctx, "events-replace", {"unit": unit, "at": place}, actor, ())
+
+
+@events.command("reinforce")
+@click.option(
+    "--kind", type=click.Choice(["army", "fleet"]), default=None, help="Type from the pool."
+)
+@click.option(
+    "--unit", default=None, help="A pool counter, or another player's mercenary to steal."
+)
+@click.option("--at", "place", required=True, help="A friendly castle (a port for a fleet).")
+@as_option
+@pass_ctx
+def events_reinforce(
+    ctx: Context, kind: str | None, unit: str | None, place: str, actor: str | None
+) -> None:
+    """Bring a common mercenary into play (Reinforcements), or steal one when the pool
+    has none of the type you may take.
+
+    \b
+    Example:
+      warscribe events reinforce --kind army --at "Port Lork"
+    """
+    record(ctx, "events-reinforce", {"kind": kind, "unit": unit, "at": place}, actor, ())
+
+
+@events.command("decline")
+@as_option
+@pass_ctx
+def events_decline(ctx: Context, actor: str | None) -> None:
+    """Decline to steal a mercenary when stealing is all that is left.
+
+    \b
+    Example:
+      warscribe events decline
+    """
+    record(ctx, "events-decline", {}, actor, ())
+
+
 @click.group()
 def diplomacy() -> None:
     """Diplomacy Phase: draw a card, then one ambassador task, then forced peace.

@@ -1,4 +1,5 @@
-"""Divine Right (basic game) data: kingdoms, castles, the map and the card decks.
+"""Divine Right (basic game) data: kingdoms, castles, the map, the card decks and the
+common mercenaries.
 
 The data are JSON files in `datafiles/` beside this module. A group whose edition differs loads
 its own files with `load_files`; every file is checked when it is read (each error names
@@ -314,6 +315,16 @@ class HexMap:
         return (col, row) in self._navigable
 
 
+@record("dr.data.MercenarySpec")
+class MercenarySpec:
+    """A common mercenary army or fleet of the mercenary force pool (rulebook: Game
+    Pieces › Mercenaries), known by the ID letter on its counter."""
+
+    id: str
+    kind: UnitKind
+    movement: int
+
+
 @record("dr.data.Card")
 class Card:
     """A diplomatic ploy card. A failed roll with a banishing ploy banishes the
@@ -440,6 +451,7 @@ class DRData:
     map: HexMap
     deck: tuple[Card, ...]
     personalities: tuple[Personality, ...]
+    mercenaries: tuple[MercenarySpec, ...]
     refs: tuple[DataRef, ...]
 
     @cached_property
@@ -459,8 +471,13 @@ class DRData:
     def _units(self) -> Mapping[str, UnitSpec]:
         return _index((u.id, u) for k in self.kingdoms.values() for u in k.units)
 
+    @cached_property
+    def _mercenaries(self) -> Mapping[str, MercenarySpec]:
+        return _index((m.id, m) for m in self.mercenaries)
+
     def digest(self, kind: str) -> str:
-        """SHA-256 (hex) of the file of `kind` (kingdoms, castles, map, deck, personalities)."""
+        """SHA-256 (hex) of the file of `kind` (kingdoms, castles, map, deck, personalities,
+        mercenaries)."""
         return _lookup({ref.kind: ref.digest for ref in self.refs}, kind, "kind of data file")
 
     def basic_kingdoms(self) -> tuple[Kingdom, ...]:
@@ -484,6 +501,10 @@ class DRData:
     def player_units(self, kingdom: str | Kingdom) -> tuple[UnitSpec, ...]:
         """The regular units of the kingdom's force pool."""
         return self._kingdom(kingdom).units
+
+    def mercenary(self, unit_id: str) -> MercenarySpec:
+        """The common mercenary with ID `unit_id` (KeyError if none)."""
+        return _lookup(self._mercenaries, unit_id, "common mercenary")
 
     def castle_at(self, col: int, row: int) -> Castle | None:
         """The castle standing on (col, row) in the basic game, if any."""
@@ -537,6 +558,7 @@ _FILES = {
     "map": "map.json",
     "deck": "diplomacy-cards-2024.json",
     "personalities": "personalities-2024.json",
+    "mercenaries": "mercenaries.json",
 }
 _PACKAGE = __name__.rpartition(".")[0]
 _MISSING = object()
@@ -1074,6 +1096,26 @@ def _effect_ploys(effect: Effect) -> tuple[str, ...]:
     return ()
 
 
+# --- mercenaries.json ---------------------------------------------------------------------
+
+
+def _parse_mercenaries(top: _Entry) -> tuple[MercenarySpec, ...]:
+    units: list[MercenarySpec] = []
+    ids: set[str] = set()
+    for entry in top.entries("mercenaries", "mercenary"):
+        unit = MercenarySpec(
+            id=entry.text("id"),
+            kind=entry.choice("kind", UnitKind),
+            movement=entry.integer("movement", 1),
+        )
+        _claim(entry, "id", ids, (unit.id,))
+        entry.docs("note")
+        entry.done()
+        units.append(unit)
+    top.done()
+    return tuple(units)
+
+
 # --- cross-checks between files -----------------------------------------------------------
 
 
@@ -1165,6 +1207,15 @@ def _check_unit_start(
         raise _error(name, where, "start", f"a fleet cannot start at {unit.start!r}: no port")
 
 
+def _check_mercenary_ids(name: str, data: DRData) -> None:
+    """A mercenary's ID must not be the id of a kingdom's regular unit."""
+    taken = set(data._units)
+    for index, unit in enumerate(data.mercenaries, 1):
+        if unit.id in taken:
+            problem = f"{unit.id!r} is already the id of a kingdom's unit"
+            raise _error(name, f"mercenary {index}", "id", problem)
+
+
 def _check_personality_ploys(name: str, data: DRData, ploys: frozenset[str]) -> None:
     for card in data.personalities:
         for index, effect in enumerate(card.effects, 1):
@@ -1184,6 +1235,7 @@ def load_files(
     map: Source | None = None,
     deck: Source | None = None,
     personalities: Source | None = None,
+    mercenaries: Source | None = None,
 ) -> DRData:
     """Read, check and cross-check the data files. A file not given is the built-in one.
 
@@ -1192,7 +1244,7 @@ def load_files(
     """
     sources = {
         "kingdoms": kingdoms, "castles": castles, "map": map,
-        "deck": deck, "personalities": personalities,
+        "deck": deck, "personalities": personalities, "mercenaries": mercenaries,
     }  # fmt: skip
     files = {kind: _read(kind, source) for kind, source in sources.items()}
     mapfile = _parse_map(_open(files["map"]))
@@ -1205,6 +1257,7 @@ def load_files(
         map=mapfile.hexmap,
         deck=cards,
         personalities=_parse_personalities(_open(files["personalities"])),
+        mercenaries=_parse_mercenaries(_open(files["mercenaries"])),
         refs=tuple(f.ref for f in files.values()),
     )
     _check_links(files, mapfile, ploys, data)
@@ -1222,6 +1275,7 @@ def _check_links(
     for kingdom in data.kingdoms.values():
         _check_kingdom(files["kingdoms"].name, kingdom, data)
     _check_personality_ploys(files["personalities"].name, data, ploys)
+    _check_mercenary_ids(files["mercenaries"].name, data)
 
 
 @cache

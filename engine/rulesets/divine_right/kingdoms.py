@@ -111,7 +111,7 @@ def monarch_dies(out: Outcome, data: DRData, kingdom: str, cause: str, dice: Dic
     alliance = standing.ally
     out.add(MonarchDied(kingdom=kingdom, cause=cause), BanishmentsLifted(kingdom=kingdom))
     if besiegers(out.state, kingdom):
-        _crown(out, kingdom, dice)
+        crown(out, kingdom, dice)
         return
     if alliance is not None:
         deactivate(out, data, kingdom, f"its monarch died ({cause})")
@@ -173,12 +173,13 @@ def turn_starts(out: Outcome, dice: Dice) -> None:
     """New monarchs crowned and forced peaces ended on the turn they were due."""
     for name, standing in out.state.kingdoms.items():
         if standing.confusion_until == out.state.number:
-            _crown(out, name, dice)
+            crown(out, name, dice)
         if standing.peace_until == out.state.number:
             out.add(ForcedPeaceEnded(kingdom=name))
 
 
-def _crown(out: Outcome, kingdom: str, dice: Dice) -> None:
+def crown(out: Outcome, kingdom: str, dice: Dice) -> None:
+    """A new monarch, with a personality card drawn from the unused ones (Kingdoms › Confusion)."""
     pool = out.state.personality_pool
     if pool:
         rolled, card = dice.pick(f"personality card of {kingdom}'s new monarch", pool)

@@ -101,6 +101,19 @@ def hand(state: State, player: str) -> list[str]:
     return list(state.player(player).hand)
 
 
+def _pending(state: State) -> dict[str, Any] | None:
+    pending = state.turn.progress.pending if state.turn else None
+    if pending is None:
+        return None
+    return {
+        "kind": pending.kind,
+        "player": pending.player,
+        "count": pending.count,
+        "options": list(pending.options),
+        "why": pending.why,
+    }
+
+
 def summary(state: State) -> dict[str, Any]:
     turn = state.turn
     result = state.outcome
@@ -110,7 +123,7 @@ def summary(state: State) -> dict[str, Any]:
         "chits": {name: chit for name, chit in turn.chits} if turn else {},
         "player": turn.player if turn else None,
         "phase": PHASE_TITLES[turn.phase] if turn else None,
-        "pending": turn.progress.pending.why if turn and turn.progress.pending else None,
+        "pending": _pending(state),
         "players": players(state),
         "diplomacy_deck": state.deck_size,
         "game_over": None

@@ -1,21 +1,58 @@
-"""The Random Events Phase: the 2d6 table, its results, and the choices it asks for."""
+"""The Random Events Phase: the 2d6 table, its results, and the choices it asks for.
+
+`events-roll` rolls the two dice and carries out the result. Random picks (which allied
+monarch dies, which friendly kingdom has bad omens, which kingdom helps from afar, which of
+several equally largest stacks an epidemic strikes) are derived rolls, each recorded as
+`DiceRolled` followed by `RandomlyPicked`. Every choice the rules leave to the player is
+that player's recorded decision: the result records `ChoiceAsked` (the pending decision:
+its kind, options and how many units), and play goes on only once it is answered by
+
+- `events-lose unit=ID` or `units=A,B,...` (pending kinds `storm`, `mutiny`, `epidemic`,
+  `desertion`): the units lost, all of them in one answer;
+- `events-replace unit=ID [at=PLACE]` (kinds `replacement`, `replacement-or-reinforcement`):
+  an eliminated regular back at its deployment space (`at` only where it has several, as
+  Zorn's goblins in the Nithmere mountains: a hex name or `COL,ROW`);
+- `events-reinforce kind=army|fleet at=PLACE` or `unit=ID at=PLACE` (kinds
+  `reinforcement`, `replacement-or-reinforcement`): a common mercenary from the pool (with
+  `kind`, the lowest ID letter of that kind), or one stolen from another player when the
+  rules allow it (`unit` names it);
+- `events-decline` (reinforcement kinds, only when stealing is all that is left): the
+  player does not steal.
+
+Each answer brings in or takes away units one decision at a time; a result that gains two
+units asks again after the first. Policy on forced choices: the player is always asked,
+even when there is a single option, so that every unit lost or gained is his recorded
+decision. A result that cannot be carried out, in full or for its remaining units, is
+recorded as `RandomEventVoid` with the reason ("treat the result as no event").
+
+Seams for rules not built yet: `besieged` (sieges), `aboard` and `shipwreck` (fleets
+carrying troops and heroes at sea: issue 4 models heroes at sea).
+
+Doubts: a mercenary stolen from another player is taken to enter like a reinforcement,
+at a castle or port of the thief's choice; a non-castle port shelters one of the rolling
+player's fleets from a storm (other players' fleets in it are not counted).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from warscribe.engine.codec import record
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import IllegalCommand
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command, Event
 
-from .data import DRData
+from .data import DRData, Location, UnitKind, UnitSpec
 from .evolving import Outcome, handles
-from .state import State
-from .turn import current
+from .kingdoms import activate, crown, monarch_dies
+from .state import MERCENARY, Hex, Pending, State, Unit
+from .turn import answers_pending, current
 
 PHASE = "random-events"
 RULE = "Random Events Phase"
+REPLACEMENTS = "Random Events Phase › Replacements/Reinforcements"
+MERCENARIES = "Random Events Phase › Deployment of Common Mercenary Reinforcements"
 
 TABLE = {
     2: "Untimely Death",
@@ -31,6 +68,54 @@ TABLE = {
     12: "Help from Afar",
 }
 
+HERO = "monarch"
+ARMY, FLEET = UnitKind.ARMY.value, UnitKind.FLEET.value
+KINDS = (ARMY, FLEET)
+EPIDEMIC_STACK = 10
+
+# Pending decision kinds, and the table result each belongs to.
+STORM, MUTINY, EPIDEMIC, DESERTION = "storm", "mutiny", "epidemic", "desertion"
+REPLACEMENT, REINFORCEMENT, EITHER = "replacement", "reinforcement", "replacement-or-reinforcement"
+KIND_RESULT = {
+    STORM: 3,
+    MUTINY: 4,
+    REPLACEMENT: 6,
+    REINFORCEMENT: 8,
+    EPIDEMIC: 9,
+    EITHER: 10,
+    DESERTION: 11,
+}
+LOSSES = (STORM, MUTINY, EPIDEMIC, DESERTION)
+GAINS = (REPLACEMENT, REINFORCEMENT, EITHER)
+
+_REPLACE = "events replace unit=ID [at=PLACE]"
+_REINFORCE = "events reinforce kind=army|fleet at=PLACE, or unit=ID at=PLACE to steal"
+_WHY = {
+    STORM: "Storms: choose one of your fleets not in a port to lose (events lose unit=ID)",
+    MUTINY: "Mutiny: choose one friendly regular or mercenary unit to lose (events lose unit=ID)",
+    EPIDEMIC: "Epidemic: choose the {count} combat unit(s) to lose {where}"
+    " (events lose units=A,B,...)",
+    DESERTION: "Desertion: choose one common mercenary to lose (events lose unit=ID)",
+    REPLACEMENT: f"Replacements: bring back {{count}} eliminated regular(s) ({_REPLACE})",
+    REINFORCEMENT: f"Reinforcements: bring {{count}} common mercenary unit(s) in ({_REINFORCE})",
+    EITHER: f"Replacements / Reinforcements: bring back one eliminated regular ({_REPLACE})"
+    f" or one common mercenary ({_REINFORCE})",
+}
+_VOID = {
+    STORM: "no fleet of {player}'s is out of port",
+    MUTINY: "{player} has no regular or mercenary unit on the map",
+    EPIDEMIC: "{player} has no combat unit on the map",
+    DESERTION: "{player} has no common mercenary on the map",
+    REPLACEMENT: "no eliminated regular of {player}'s active kingdoms can return to its"
+    " deployment space",
+    REINFORCEMENT: "no common mercenary can enter an available friendly castle or port of"
+    " {player}'s",
+    EITHER: "neither an eliminated regular nor a common mercenary can enter for {player}",
+}
+
+
+# -- events ----------------------------------------------------------------------------------
+
 
 @record("dr.RandomEventRolled")
 class RandomEventRolled(Event):
@@ -41,12 +126,120 @@ class RandomEventRolled(Event):
     event: str
 
 
-Result = Callable[[Outcome, DRData, str, Dice], None]
+@record("dr.RandomEventVoid")
+class RandomEventVoid(Event):
+    """The result cannot be carried out and is treated as no event; `short` is the number
+    of units still due when it could be carried out only in part."""
 
-RESULTS: dict[int, Result] = {}
+    player: str
+    event: str
+    why: str
+    short: int = 0
+
+
+@record("dr.RandomlyPicked")
+class RandomlyPicked(Event):
+    """A random pick the table calls for: the die `roll` chose `picked` among `candidates`
+    (no roll when there is a single candidate)."""
+
+    player: str
+    event: str
+    candidates: tuple[str, ...]
+    roll: int | None
+    picked: str
+
+
+@record("dr.ChoiceAsked")
+class ChoiceAsked(Event):
+    """The rolling player must decide: `count` unit(s) among `options` (the pending decision)."""
+
+    player: str
+    kind: str
+    options: tuple[str, ...]
+    count: int
+    why: str
+
+
+@record("dr.UnitsLost")
+class UnitsLost(Event):
+    """Units the player chose to lose: regulars become eliminated units of their kingdom,
+    common mercenaries go back to the mercenary force pool."""
+
+    player: str
+    event: str
+    units: tuple[str, ...]
+
+
+@record("dr.RegularReplaced")
+class RegularReplaced(Event):
+    """An eliminated regular back at its deployment space."""
+
+    player: str
+    unit: str
+    kingdom: str
+    kind: str
+    hex: Hex
+    place: str
+
+
+@record("dr.MercenaryEntered")
+class MercenaryEntered(Event):
+    """A common mercenary entered the player's forces at `place`: from the pool, or stolen
+    from `stolen_from`'s forces."""
+
+    player: str
+    unit: str
+    kind: str
+    hex: Hex
+    place: str
+    stolen_from: str | None = None
+
+
+@record("dr.ReinforcementsDeclined")
+class ReinforcementsDeclined(Event):
+    """Only stealing was left and the player chose not to steal `short` unit(s)."""
+
+    player: str
+    short: int
+
+
+@record("dr.BadOmensFell")
+class BadOmensFell(Event):
+    """The kingdom's regulars will not attack or initiate a siege during game turn `turn`."""
+
+    kingdom: str
+    turn: int
+
+
+# -- seams for rules built later ---------------------------------------------------------------
+
+
+def besieged(state: State, hex_: Hex) -> bool:
+    """Whether the castle on `hex_` is under siege (Siege Phase › Effects of a Siege: no
+    replacements or reinforcements enter there; besieged units cannot be stolen). Sieges
+    are recorded by the siege rules; until they exist no castle is besieged."""
+    return False
+
+
+def aboard(state: State, fleet: Unit) -> tuple[Unit, ...]:
+    """The land units and heroes `fleet` carries (Movement Phase › Transporting Troops).
+    Transport is recorded by the movement rules (issue 4 models heroes at sea); until then
+    no fleet carries anything."""
+    return ()
+
+
+def shipwreck(out: Outcome, data: DRData, fleet: Unit, dice: Dice) -> None:
+    """Heroes aboard a fleet lost in a storm are Shipwrecked (Heroes › Shipwrecked Heroes).
+    Issue 4 (heroes at sea) fills this in; until then no hero is ever aboard a fleet."""
+
+
+# -- the roll and the table --------------------------------------------------------------------
+
+Result = Callable[[Outcome, DRData, str, Dice], None]
 
 
 def roll(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Two dice on the Random Events Table; the result happens at once."""
     turn = current(state, command, PHASE)
     if turn.progress.rolled:
         raise IllegalCommand(f"{turn.player} has already rolled the random events this turn", RULE)
@@ -60,9 +253,629 @@ def roll(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     return out
 
 
-COMMANDS: dict[str, Callable[[State, Command, DRData, Dice], Outcome]] = {"events-roll": roll}
+def _void(out: Outcome, player: str, total: int, why: str, short: int = 0) -> None:
+    out.add(RandomEventVoid(player=player, event=TABLE[total], why=why, short=short))
+
+
+def _pick(
+    out: Outcome, dice: Dice, player: str, total: int, candidates: Sequence[str], what: str
+) -> str:
+    """A random pick among `candidates`, recorded with the roll that made it."""
+    if len(candidates) == 1:
+        picked, value = candidates[0], None
+    else:
+        rolled, picked = dice.pick(f"{TABLE[total]}: {what}", candidates)
+        out.add(rolled)
+        value = rolled.values[0]
+    event = RandomlyPicked(
+        player=player, event=TABLE[total], candidates=tuple(candidates), roll=value, picked=picked
+    )
+    out.add(event)
+    return picked
+
+
+def _ask(
+    out: Outcome, player: str, kind: str, options: Sequence[str], count: int, why: str
+) -> None:
+    """Ask the player to choose, or record the result void when there is nothing to choose."""
+    if options:
+        out.add(ChoiceAsked(player=player, kind=kind, options=tuple(options), count=count, why=why))
+    else:
+        short = count if kind in GAINS else 0
+        _void(out, player, KIND_RESULT[kind], _VOID[kind].format(player=player), short)
+
+
+def _untimely_death(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+    allies = [k.name for k in out.state.kingdoms.values() if k.ally == player]
+    if not allies:
+        _void(out, player, 2, f"no non-player monarch is allied to {player}")
+        return
+    kingdom = _pick(out, dice, player, 2, allies, "which allied monarch dies")
+    monarch_dies(out, data, kingdom, "Untimely Death (random event)", dice)
+
+
+def _storms(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+    _ask(out, player, STORM, _exposed_fleets(out.state, data, player), 1, _WHY[STORM])
+
+
+def _mutiny(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+    _ask(out, player, MUTINY, [u.id for u in _forces(out.state, player)], 1, _WHY[MUTINY])
+
+
+def _desertion(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+    mercenaries = [u.id for u in _forces(out.state, player) if u.kingdom == MERCENARY]
+    _ask(out, player, DESERTION, mercenaries, 1, _WHY[DESERTION])
+
+
+def _bad_omens(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+    friendly = sorted(out.state.alliance(player))
+    kingdom = _pick(out, dice, player, 5, friendly, "which friendly kingdom has bad omens")
+    out.add(BadOmensFell(kingdom=kingdom, turn=out.state.number))
+
+
+def _epidemic(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+    stacks = _stacks(out.state, player)
+    big = _epidemic_stacks(stacks)
+    if not stacks:
+        _ask(out, player, EPIDEMIC, (), 1, "")
+        return
+    if big:
+        where = (
+            "(half of each stack of 10 or more: " + ", ".join(_label(data, h) for h in big) + ")"
+        )
+        options = [unit for h in big for unit in stacks[h]]
+        count = sum(len(stacks[h]) // 2 for h in big)
+    else:
+        hex_ = _largest_stack(out, data, player, stacks, dice)
+        where, options, count = f"from the largest stack, at {_label(data, hex_)}", stacks[hex_], 1
+    _ask(out, player, EPIDEMIC, options, count, _WHY[EPIDEMIC].format(count=count, where=where))
+
+
+def _largest_stack(
+    out: Outcome, data: DRData, player: str, stacks: dict[Hex, list[str]], dice: Dice
+) -> Hex:
+    """The largest stack; among equally large ones, a random pick."""
+    size = max(len(units) for units in stacks.values())
+    largest = {_label(data, h): h for h, units in stacks.items() if len(units) == size}
+    if len(largest) == 1:
+        return next(iter(largest.values()))
+    return largest[
+        _pick(out, dice, player, 9, list(largest), "which of the largest stacks loses a unit")
+    ]
+
+
+def _gains_result(kind: str, count: int) -> Result:
+    def result(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+        _ask_gains(out, data, player, kind, count)
+
+    return result
+
+
+def _ask_gains(out: Outcome, data: DRData, player: str, kind: str, count: int) -> None:
+    options = [g.label for g in _gains(out.state, data, player, kind)]
+    _ask(out, player, kind, options, count, _WHY[kind].format(count=count))
+
+
+def _help_from_afar(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
+    candidates = [
+        k.name for k in out.state.kingdoms.values() if k.player is None and k.ally is None
+    ]
+    if not candidates:
+        _void(out, player, 12, "every non-player monarch is already allied")
+        return
+    kingdom = _pick(out, dice, player, 12, candidates, "which non-allied monarch becomes an ally")
+    if out.state.kingdoms[kingdom].confusion_until is not None:
+        crown(out, kingdom, dice)
+    activate(out, data, kingdom, player, "Help from Afar (random event)", dice)
+
+
+RESULTS: dict[int, Result] = {
+    2: _untimely_death,
+    3: _storms,
+    4: _mutiny,
+    5: _bad_omens,
+    6: _gains_result(REPLACEMENT, 2),
+    8: _gains_result(REINFORCEMENT, 2),
+    9: _epidemic,
+    10: _gains_result(EITHER, 1),
+    11: _desertion,
+    12: _help_from_afar,
+}
+
+
+# -- reading the board ---------------------------------------------------------------------------
+
+
+def _forces(state: State, player: str) -> list[Unit]:
+    """The player's combat units: regulars of his alliance and his common mercenaries."""
+    return [u for u in state.units.values() if u.kind != HERO and state.controller(u) == player]
+
+
+def _at(state: State, hex_: Hex) -> list[Unit]:
+    return [u for u in state.units.values() if u.hex == hex_]
+
+
+def _label(data: DRData, hex_: Hex) -> str:
+    """A hex as players name it: its map name, else `COL,ROW`."""
+    found = data.map.get(*hex_)
+    return found.name if found is not None and found.name else f"{hex_[0]},{hex_[1]}"
+
+
+def _stacks(state: State, player: str) -> dict[Hex, list[str]]:
+    stacks: dict[Hex, list[str]] = {}
+    for unit in _forces(state, player):
+        stacks.setdefault(unit.hex, []).append(unit.id)
+    return dict(sorted(stacks.items()))
+
+
+def _epidemic_stacks(stacks: dict[Hex, list[str]]) -> list[Hex]:
+    return [h for h, units in stacks.items() if len(units) >= EPIDEMIC_STACK]
+
+
+def _non_castle_ports(data: DRData) -> dict[Hex, Location]:
+    return {loc.hex: loc for loc in data.locations.values() if loc.port}
+
+
+def _exposed_fleets(state: State, data: DRData, player: str) -> list[str]:
+    """The player's fleets not in a port: a castle-port shelters every fleet, a non-castle
+    port one only (Movement Phase › Non-Castle Ports)."""
+    fleets = [u for u in _forces(state, player) if u.kind == FLEET]
+    shelters = _non_castle_ports(data)
+    exposed = []
+    for fleet in fleets:
+        castle = data.castle_at(*fleet.hex)
+        if castle is not None and castle.port:
+            continue
+        if fleet.hex in shelters and sum(f.hex == fleet.hex for f in fleets) == 1:
+            continue
+        exposed.append(fleet.id)
+    return exposed
+
+
+def _open(state: State, player: str, hex_: Hex) -> bool:
+    """Free of enemy units and not under siege: a space units may enter."""
+    return not besieged(state, hex_) and all(
+        state.controller(u) == player for u in _at(state, hex_)
+    )
+
+
+# -- what may come in: replacements and reinforcements ------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Gain:
+    """One way to bring a unit in: a replacement (`source` "replacement"), a mercenary from
+    the pool ("pool"; `unit` None: any of `kind`), or one stolen from `owner` ("steal")."""
+
+    source: str
+    unit: str | None
+    kind: str
+    hex: Hex
+    place: str
+    owner: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.source == "steal":
+            return f"steal {self.unit} from {self.owner} at {self.place}"
+        return f"{self.unit or self.kind} at {self.place}"
+
+
+def _gains(state: State, data: DRData, player: str, kind: str) -> list[_Gain]:
+    found = []
+    if kind != REINFORCEMENT:
+        found += _replacements(state, data, player)
+    if kind != REPLACEMENT:
+        found += _reinforcements(state, data, player)
+    return found
+
+
+def _replacements(state: State, data: DRData, player: str) -> list[_Gain]:
+    return [
+        _Gain("replacement", spec.id, str(spec.kind), hex_, place)
+        for kingdom in state.alliance(player)
+        for spec in data.player_units(kingdom)
+        if _replacement_problem(state, data, player, spec) is None
+        for hex_, place in _deployment_spaces(state, data, player, spec)
+    ]
+
+
+def _replacement_problem(state: State, data: DRData, player: str, spec: UnitSpec) -> str | None:
+    """Why the regular cannot be a replacement now (None: it can, given a free space)."""
+    standing = state.kingdoms.get(spec.kingdom)
+    if standing is None or standing.controller() != player:
+        return (
+            f"{spec.kingdom} is not an active kingdom of {player}'s alliance: regulars are "
+            "replaced only while their kingdom is active"
+        )
+    if spec.id in state.units or spec.id not in standing.eliminated:
+        return f"{spec.id} is not an eliminated unit"
+    pool = len(data.player_units(spec.kingdom))
+    if sum(u.kind != HERO for u in state.units_of(spec.kingdom)) >= pool:
+        return f"{spec.kingdom} already has the {pool} regulars of its identity card on the map"
+    return None
+
+
+def _deployment_spaces(
+    state: State, data: DRData, player: str, spec: UnitSpec
+) -> list[tuple[Hex, str]]:
+    """Where the regular may re-enter: the space on its counter (or, for units spread over
+    a start area, each hex the area's rule allows), if free of enemies and unbesieged."""
+    start = data.start_hex(spec)
+    if start is not None:
+        spaces = [(start, spec.start)]
+    else:
+        spaces = [(h, _label(data, h)) for h in _spread_spaces(state, data, spec)]
+    return [(h, place) for h, place in spaces if _open(state, player, h)]
+
+
+def _spread_spaces(state: State, data: DRData, spec: UnitSpec) -> list[Hex]:
+    """Zorn: one goblin per mountain or pass hex, none adjacent, for replacements too
+    (Special Rules for Select Kingdoms › Zorn)."""
+    area = set(data.spread_hexes(spec))
+    taken = {u.hex for u in state.units_of(spec.kingdom) if u.kind != HERO and u.hex in area}
+    return [
+        h
+        for h in data.spread_hexes(spec)
+        if h not in taken and not taken & set(data.map.neighbours(*h))
+    ]
+
+
+def _reinforcements(state: State, data: DRData, player: str) -> list[_Gain]:
+    """Deployment of Common Mercenary Reinforcements: either type while both remain in the
+    pool (fleets only with a port); the type that remains when the other is all on the
+    board; stealing the other type when the remaining one cannot enter, or either type
+    when the pool is empty; nothing without an available space."""
+    pool = {k: [m for m in state.mercenary_pool if data.mercenary(m).kind == k] for k in KINDS}
+    sites = {k: _entry_sites(state, data, player, k) for k in KINDS}
+    remaining = [k for k in KINDS if pool[k]]
+    takeable = [k for k in remaining if sites[k]]
+    if takeable:
+        return [_Gain("pool", None, k, h, place) for k in takeable for h, place in sites[k]]
+    if len(remaining) == len(KINDS):
+        return []
+    return [
+        _Gain("steal", u.id, k, h, place, u.owner)
+        for k in KINDS
+        if k not in remaining
+        for u in _stealable(state, player, k)
+        for h, place in sites[k]
+    ]
+
+
+def _entry_sites(state: State, data: DRData, player: str, kind: str) -> list[tuple[Hex, str]]:
+    """Unbesieged friendly castles (the Trolls' royal seat, The Face, serving as theirs) for
+    an army; unbesieged friendly castle-ports and friendly-held non-castle ports for a fleet."""
+    sites = [
+        (c.hex, c.name)
+        for c in data.castles.values()
+        if c.basic
+        and (kind == ARMY or c.port)
+        and _friendly_castle(state, player, c.hex, c.name, c.kingdom)
+    ]
+    if kind == ARMY:
+        seats = (data.royal_castle(k) for k in state.alliance(player))
+        sites += [(s.hex, s.name) for s in seats if isinstance(s, Location)]
+    else:
+        sites += [
+            (h, loc.name)
+            for h, loc in _non_castle_ports(data).items()
+            if _port_holder(state, h) == player
+        ]
+    return [(h, place) for h, place in sites if _open(state, player, h)]
+
+
+def _friendly_castle(state: State, player: str, hex_: Hex, name: str, kingdom: str | None) -> bool:
+    """A castle of a kingdom of the player's alliance; a plundered one is friendly to the
+    force occupying it, and to its original owner while unoccupied (Castles)."""
+    holders = {state.controller(u) for u in _at(state, hex_) if u.kind != HERO}
+    if name in state.plundered and holders:
+        return holders == {player}
+    standing = state.kingdoms.get(kingdom or "")
+    return standing is not None and standing.controller() == player
+
+
+def _port_holder(state: State, hex_: Hex) -> str | None:
+    """Who holds a non-castle port: its land units' side, else its fleets' side."""
+    units = [u for u in _at(state, hex_) if u.kind != HERO]
+    land = {state.controller(u) for u in units if u.kind == ARMY}
+    holders = land or {state.controller(u) for u in units}
+    return holders.pop() if len(holders) == 1 else None
+
+
+def _stealable(state: State, player: str, kind: str) -> list[Unit]:
+    """Other players' common mercenaries of `kind`, except those under siege and fleets
+    transporting troops or heroes."""
+    return [
+        u
+        for u in state.units.values()
+        if u.kingdom == MERCENARY
+        and u.kind == kind
+        and u.owner not in (None, player)
+        and not besieged(state, u.hex)
+        and not aboard(state, u)
+    ]
+
+
+# -- the player's answers -------------------------------------------------------------------------
+
+
+def _pending(state: State, command: Command, kinds: tuple[str, ...]) -> Pending:
+    turn = current(state, command, PHASE)
+    pending = turn.progress.pending
+    if pending is None or pending.kind not in kinds:
+        asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
+        raise IllegalCommand(f"`{command.name}` answers no decision now; {asked}", RULE)
+    return pending
+
+
+def lose(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The units the player loses to Storms, Mutiny, Epidemic or Desertion."""
+    pending = _pending(state, command, LOSSES)
+    rule = f"{RULE} › {TABLE[KIND_RESULT[pending.kind]]}"
+    units = _unit_list(command, rule)
+    for unit in units:
+        if unit not in pending.options:
+            raise IllegalCommand(
+                f"{unit} is not one to lose; choose from {', '.join(pending.options)}", rule
+            )
+    if len(units) != pending.count:
+        raise IllegalCommand(f"name {pending.count} unit(s) to lose, not {len(units)}", rule)
+    if pending.kind == EPIDEMIC:
+        _check_halves(state, data, pending.player, units, rule)
+    lost = [state.units[unit] for unit in units]
+    out = Outcome(state)
+    out.add(UnitsLost(player=pending.player, event=TABLE[KIND_RESULT[pending.kind]], units=units))
+    if pending.kind == STORM:
+        shipwreck(out, data, lost[0], dice)
+    return out
+
+
+def _unit_list(command: Command, rule: str) -> tuple[str, ...]:
+    value = command.arg("units", command.arg("unit"))
+    if isinstance(value, str):
+        units = tuple(u.strip() for u in value.split(",") if u.strip())
+    elif isinstance(value, tuple | list):
+        units = tuple(str(u) for u in value)
+    else:
+        units = ()
+    if not units:
+        raise InvalidCommand("name the unit(s): unit=ID or units=A,B,...", rule)
+    if len(set(units)) != len(units):
+        raise InvalidCommand("a unit is named twice", rule)
+    return units
+
+
+def _check_halves(
+    state: State, data: DRData, player: str, units: tuple[str, ...], rule: str
+) -> None:
+    stacks = _stacks(state, player)
+    for hex_ in _epidemic_stacks(stacks):
+        stack = stacks[hex_]
+        chosen = sum(unit in stack for unit in units)
+        if chosen != len(stack) // 2:
+            raise IllegalCommand(
+                f"the stack at {_label(data, hex_)} has {len(stack)} combat units: exactly "
+                f"{len(stack) // 2} of them are lost, not {chosen}",
+                rule,
+            )
+
+
+def replace_unit(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """An eliminated regular back at its deployment space."""
+    pending = _pending(state, command, (REPLACEMENT, EITHER))
+    unit = str(command.arg("unit", ""))
+    gains = [
+        g
+        for g in _gains(state, data, pending.player, pending.kind)
+        if g.unit == unit and g.source == "replacement"
+    ]
+    if not gains:
+        raise IllegalCommand(
+            f"{unit} cannot return now: {_refusal(state, data, pending.player, unit)}", REPLACEMENTS
+        )
+    gain = _site(gains, data, command.arg("at"), unit, REPLACEMENTS)
+    out = Outcome(state)
+    kingdom = data.unit(unit).kingdom
+    out.add(
+        RegularReplaced(
+            player=pending.player,
+            unit=unit,
+            kingdom=kingdom,
+            kind=gain.kind,
+            hex=gain.hex,
+            place=gain.place,
+        )
+    )
+    _next(out, data, pending)
+    return out
+
+
+def _refusal(state: State, data: DRData, player: str, unit: str) -> str:
+    try:
+        spec = data.unit(unit)
+    except KeyError:
+        raise InvalidCommand(
+            f"no regular unit {unit!r} (name it with unit=ID)", REPLACEMENTS
+        ) from None
+    problem = _replacement_problem(state, data, player, spec)
+    return (
+        problem or f"its deployment space ({spec.start}) is occupied by enemy units or under siege"
+    )
+
+
+def reinforce(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """A common mercenary into play: from the pool, or stolen where the rules allow."""
+    pending = _pending(state, command, (REINFORCEMENT, EITHER))
+    player = pending.player
+    gains = _gains(state, data, player, pending.kind)
+    unit, candidates = _reinforcement(state, data, command, gains)
+    if not candidates:
+        allowed = ", ".join(g.label for g in gains if g.source != "replacement") or "none"
+        raise IllegalCommand(
+            f"{unit} cannot enter now; {player} may bring in: {allowed}", MERCENARIES
+        )
+    gain = _site(candidates, data, command.arg("at"), unit, MERCENARIES)
+    out = Outcome(state)
+    out.add(
+        MercenaryEntered(
+            player=player,
+            unit=unit,
+            kind=gain.kind,
+            hex=gain.hex,
+            place=gain.place,
+            stolen_from=gain.owner,
+        )
+    )
+    _next(out, data, pending)
+    return out
+
+
+def _reinforcement(
+    state: State, data: DRData, command: Command, gains: list[_Gain]
+) -> tuple[str, list[_Gain]]:
+    """The mercenary the command names (by `unit`, or the lowest ID of `kind` in the pool)
+    and the ways it may enter."""
+    unit, kind = command.arg("unit"), command.arg("kind")
+    if unit is None:
+        if kind not in KINDS:
+            raise InvalidCommand("name kind=army or kind=fleet, or unit=ID", MERCENARIES)
+        in_pool = sorted(m for m in state.mercenary_pool if data.mercenary(m).kind == kind)
+        unit = in_pool[0] if in_pool else f"a mercenary {kind}"
+    unit = str(unit)
+    if unit in state.mercenary_pool:
+        kind = data.mercenary(unit).kind
+        return unit, [g for g in gains if g.source == "pool" and g.kind == kind]
+    return unit, [g for g in gains if g.source == "steal" and g.unit == unit]
+
+
+def _site(candidates: list[_Gain], data: DRData, at: object, what: str, rule: str) -> _Gain:
+    """The candidate entering at `at` (which may be left out when there is one place)."""
+    places = ", ".join(dict.fromkeys(g.place for g in candidates))
+    if at is None:
+        if len({g.hex for g in candidates}) == 1:
+            return candidates[0]
+        raise InvalidCommand(f"say where {what} enters (at=PLACE): {places}", rule)
+    hex_ = _hex_arg(data, str(at), rule)
+    for gain in candidates:
+        if gain.hex == hex_:
+            return gain
+    raise IllegalCommand(f"{what} cannot enter at {at}; it may enter at: {places}", rule)
+
+
+def _hex_arg(data: DRData, text: str, rule: str) -> Hex:
+    col, sep, row = text.partition(",")
+    if sep and col.strip().isdigit() and row.strip().isdigit():
+        return (int(col), int(row))
+    try:
+        return data.place(text).hex
+    except KeyError:
+        pass
+    try:
+        return data.map.named(text).coord
+    except KeyError:
+        raise InvalidCommand(
+            f"no place or hex {text!r} (name a castle, a port or COL,ROW)", rule
+        ) from None
+
+
+def _next(out: Outcome, data: DRData, pending: Pending) -> None:
+    """Ask for the next unit due, if any."""
+    if pending.count > 1:
+        _ask_gains(out, data, pending.player, pending.kind, pending.count - 1)
+
+
+def decline(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Decline to steal when stealing is all the reinforcement rules leave."""
+    pending = _pending(state, command, (REINFORCEMENT, EITHER))
+    if any(g.source != "steal" for g in _gains(state, data, pending.player, pending.kind)):
+        raise IllegalCommand(
+            "only stealing may be declined; a unit can enter without it", MERCENARIES
+        )
+    out = Outcome(state)
+    out.add(ReinforcementsDeclined(player=pending.player, short=pending.count))
+    return out
+
+
+COMMANDS: dict[str, Callable[[State, Command, DRData, Dice], Outcome]] = {
+    "events-roll": roll,
+    "events-lose": lose,
+    "events-replace": replace_unit,
+    "events-reinforce": reinforce,
+    "events-decline": decline,
+}
+
+for _kind in KIND_RESULT:
+    answers_pending(_kind, "events-")
+
+
+# -- evolve ----------------------------------------------------------------------------------------
+
+
+def _answered(state: State, units: int) -> State:
+    """The pending decision, `units` fewer due (closed when none is left)."""
+    pending = state.turn.progress.pending if state.turn else None
+    if pending is None:
+        return state
+    left = pending.count - units
+    return state.with_progress(pending=replace(pending, count=left) if left > 0 else None)
 
 
 @handles(RandomEventRolled)
 def _rolled(state: State, event: RandomEventRolled) -> State:
     return state.with_progress(rolled=True)
+
+
+@handles(ChoiceAsked)
+def _asked(state: State, event: ChoiceAsked) -> State:
+    pending = Pending(
+        kind=event.kind,
+        player=event.player,
+        options=event.options,
+        count=event.count,
+        why=event.why,
+    )
+    return state.with_progress(pending=pending)
+
+
+def _closed(state: State, event: Event) -> State:
+    return state.with_progress(pending=None)
+
+
+handles(RandomEventVoid)(_closed)
+handles(ReinforcementsDeclined)(_closed)
+
+
+@handles(UnitsLost)
+def _lost(state: State, event: UnitsLost) -> State:
+    for unit_id in event.units:
+        unit = state.units[unit_id]
+        if unit.kingdom == MERCENARY:
+            state = state.replace(mercenary_pool=(*state.mercenary_pool, unit_id))
+        else:
+            eliminated = state.kingdoms[unit.kingdom].eliminated | {unit_id}
+            state = state.with_kingdom(unit.kingdom, eliminated=eliminated)
+    return _answered(state.without_units(event.units), len(event.units))
+
+
+@handles(RegularReplaced)
+def _replaced(state: State, event: RegularReplaced) -> State:
+    eliminated = state.kingdoms[event.kingdom].eliminated - {event.unit}
+    unit = Unit(id=event.unit, kingdom=event.kingdom, kind=event.kind, hex=event.hex)
+    return _answered(
+        state.with_units((unit,)).with_kingdom(event.kingdom, eliminated=eliminated), 1
+    )
+
+
+@handles(MercenaryEntered)
+def _entered(state: State, event: MercenaryEntered) -> State:
+    pool = tuple(m for m in state.mercenary_pool if m != event.unit)
+    unit = Unit(
+        id=event.unit, kingdom=MERCENARY, kind=event.kind, hex=event.hex, owner=event.player
+    )
+    return _answered(state.replace(mercenary_pool=pool).with_units((unit,)), 1)
+
+
+@handles(BadOmensFell)
+def _omens(state: State, event: BadOmensFell) -> State:
+    return state.with_kingdom(event.kingdom, bad_omens_on=event.turn)

@@ -45,6 +45,10 @@ ARGS: dict[str, tuple[str, ...]] = {
     "diplomacy-pass": (),
     "discard": ("cards",),
     "events-roll": (),
+    "events-lose": ("unit", "units"),
+    "events-replace": ("unit", "at"),
+    "events-reinforce": ("kind", "unit", "at"),
+    "events-decline": (),
     "rejoin": ("consent",),
 }
 
@@ -113,6 +117,7 @@ def _created(event: GameCreated, data: DRData) -> State:
         players=(),
         kingdoms={k.name: KingdomState(name=k.name) for k in data.basic_kingdoms()},
         units={},
+        mercenary_pool=tuple(m.id for m in data.mercenaries),
         reentry=bool(options.get("reentry", False)),
         data=tuple((ref.name, ref.digest) for ref in event.data),
     )

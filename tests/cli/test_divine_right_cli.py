@@ -1,0 +1,132 @@
+"""Divine Right from the command line: a three-player game with seeded dice through all
+20 turns of random events and diplomacy, queried at several positions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+from warscribe.cli.main import cli
+
+
+class Club:
+    """A store in a temporary folder and a way to run commands in it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.store = str(folder / "club.db")
+        self.runner = CliRunner()
+
+    def run(self, *args: str) -> Result:
+        return self.runner.invoke(cli, ["--store", self.store, *args], catch_exceptions=False)
+
+    def ok(self, *args: str) -> str:
+        result = self.run(*args)
+        assert result.exit_code == 0, (args, result.output)
+        return result.stdout
+
+    def json(self, *args: str) -> Any:
+        return json.loads(self.ok(*args, "--json"))
+
+
+def answer(club: Club, pending: dict[str, Any]) -> None:
+    """The player takes the first options the rules offer."""
+    kind, options, count = pending["kind"], pending["options"], pending["count"]
+    if kind in ("storm", "mutiny", "epidemic", "desertion"):
+        club.ok("events", "lose", *options[:count])
+        return
+    label = options[0]
+    what, _, place = label.partition(" at ")
+    if what.startswith("steal "):
+        club.ok("events", "reinforce", "--unit", what.split()[1], "--at", place)
+    elif what in ("army", "fleet"):
+        club.ok("events", "reinforce", "--kind", what, "--at", place)
+    elif club.run("events", "replace", what, "--at", place).exit_code != 0:
+        club.ok("events", "reinforce", "--unit", what, "--at", place)
+
+
+def play_turn(club: Club, diplomacy: dict[str, str]) -> None:
+    """Every player's five phases: random events, a card and an activation attempt on
+    the kingdom named for them (or a pass), then end the later phases."""
+    start = club.json("status")["turn"]
+    while True:
+        status = club.json("status")
+        if status["turn"] != start or status["game_over"]:
+            return
+        if status["pending"]:
+            answer(club, status["pending"])
+        elif "events roll" in status["commands"]:
+            club.ok("events", "roll")
+        elif "diplomacy draw" in status["commands"]:
+            club.ok("diplomacy", "draw")
+            target = diplomacy.get(status["whose_turn"])
+            kingdoms = {k["kingdom"]: k for k in club.json("kingdoms")}
+            if (
+                target
+                and "diplomacy activate" in club.json("status")["commands"]
+                and kingdoms[target]["status"] == "inactive"
+                and not any(
+                    b["kingdom"] == target for b in club.json("banishments")[status["whose_turn"]]
+                )
+            ):
+                club.ok("diplomacy", "activate", target)
+            while len(club.json("hand")["cards"]) > 4:
+                club.ok("discard", club.json("hand")["cards"][0])
+            club.ok("end-phase")
+        else:
+            club.ok("end-phase")
+
+
+def test_twenty_turns_of_random_events_and_diplomacy(tmp_path: Path) -> None:
+    """The Game Turn, Random Events, Diplomacy and Victory, from the command line."""
+    club = Club(tmp_path)
+    # the referee sets up: alice is Hothior, bob Mivior, carol Muetar
+    club.ok(
+        "new",
+        "divine-right",
+        "--player",
+        "alice=Hothior",
+        "--player",
+        "bob=Mivior",
+        "--player",
+        "carol=Muetar",
+        "--dice",
+        "seeded:20",
+    )
+    wishes = {"alice": "Neuth", "bob": "Ghem", "carol": "Zorn"}
+    seen: list[dict[str, Any]] = []
+    for turn in range(1, 21):
+        # turn N: each player in the drawn order rolls events and tries diplomacy
+        assert club.json("status")["turn"] == turn
+        play_turn(club, wishes)
+        seen.append({"turn": turn, "kingdoms": club.json("kingdoms"), "vp": club.json("vp")})
+    # after turn 20 the game is over, with a winner by victory points
+    final = club.json("status")
+    assert final["game_over"] and final["game_over"]["winners"]
+    assert club.run("events", "roll").exit_code == 1
+    # the queries answer the same at any earlier position as they did then
+    for record in seen[4::5]:
+        turn = record["turn"] + 1
+        if turn <= 20:
+            at = f"{turn}.1.random-events"
+            assert club.json("kingdoms", "--at", at) == record["kingdoms"]
+            assert club.json("vp", "--at", at) == record["vp"]
+    # the whole record verifies, every die re-derived from the seed
+    report = club.json("verify")
+    assert report["rolls_checked"] == report["rolls"] > 60
+    # somebody won an ally along the way, and every ally is someone's
+    statuses = {k["kingdom"]: k for k in club.json("kingdoms")}
+    assert all(k["ally"] in (None, "alice", "bob", "carol") for k in statuses.values())
+    activations = [e for e in club.json("log") if e["event"] == "KingdomActivated"]
+    assert activations
+
+
+def test_queries_refuse_a_game_of_another_rule_set(tmp_path: Path) -> None:
+    club = Club(tmp_path)
+    start = (
+        Path(__file__).resolve().parents[2] / "engine/rulesets/eu_pop/datafiles/example-start.json"
+    )
+    club.ok("new", "eu-pop", "--player", "a=France", "--player", "b=Austria", "--start", str(start))
+    result = club.run("kingdoms")
+    assert result.exit_code == 1 and "divine-right" in result.stderr

@@ -1,0 +1,158 @@
+"""The Game Turn, Player-Order Determination, Victory, Fate of Player Kingdoms and the
+re-entry option, as a transcript of play with dice entered by hand."""
+
+from __future__ import annotations
+
+import pytest
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.rulesets.divine_right.data import load_builtin
+from warscribe.engine.rulesets.divine_right.events import (
+    ConfusionBegan,
+    GameEnded,
+    KingdomDeactivated,
+    PhaseEnded,
+    PlayerEliminated,
+    PlayerOrderDrawn,
+    PlayerReentered,
+    PointsForfeited,
+)
+from warscribe.engine.rulesets.divine_right.evolving import Outcome
+from warscribe.engine.rulesets.divine_right.kingdoms import eliminate, score
+from warscribe.engine.rulesets.divine_right.projections import vp
+from warscribe.engine.rulesets.divine_right.state import PHASES
+
+from .play import Table, of
+
+
+def test_each_player_plays_the_five_phases_in_order() -> None:
+    """The Game Turn: five phases per player turn, players in the drawn order."""
+    table = Table()
+    order = table.state.turn.order  # type: ignore[union-attr]
+    seen = []
+    for _ in range(len(order) * len(PHASES)):
+        seen.append((table.player, table.phase()))
+        table.to_phase(1, table.player, table.phase())
+        if table.phase() == "random-events":
+            table.do("events-roll", 3, 4)
+        elif table.phase() == "diplomacy":
+            table.do("diplomacy-draw")
+        ended = of(table.do("end-phase"), PhaseEnded)
+        assert ended
+    assert seen == [(p, phase) for p in order for phase in PHASES]
+    assert table.state.number == 2
+
+
+def test_each_game_turn_draws_a_new_player_order_by_chits() -> None:
+    """Player-Order Determination: one chit per player, lowest first, every turn."""
+    table = Table()
+    table.to_phase(3, table.player, "random-events")
+    draws = [e.event for e in table.log if isinstance(e.event, PlayerOrderDrawn)]
+    assert [d.turn for d in draws] == [1, 2, 3]
+    for draw in draws:
+        chits = dict(draw.chits)
+        assert sorted(chits.values()) == [1, 2, 3]
+        assert list(draw.order) == sorted(chits, key=chits.__getitem__)
+
+
+def test_positions_name_turn_player_turn_and_phase() -> None:
+    table = Table()
+    assert table.head.marks == {} and table.state.turn.label == "1.1.random-events"  # type: ignore[union-attr]
+    table.to_phase(1, table.state.turn.order[1], "diplomacy")  # type: ignore[union-attr]
+    assert table.state.turn.label == "1.2.diplomacy"  # type: ignore[union-attr]
+    assert "1.1.combat" in table.head.marks
+
+
+def test_a_phase_cannot_end_before_its_duties() -> None:
+    """The Game Turn: random events are rolled; a diplomacy card is drawn."""
+    table = Table()
+    table.refuse(IllegalCommand, "roll the random events first", "end-phase")
+    table.refuse(InvalidCommand, "takes no order", "end-phase", order="1")
+    table.refuse(InvalidCommand, "unknown command", "move")
+
+
+def test_the_game_ends_after_turn_20_with_the_winner_by_victory_points() -> None:
+    """Victory B: the most victory points after 20 turns."""
+    table = Table()
+    table.to_phase(20, table.player, "random-events")
+    out = Outcome(table.state)
+    score(out, "bob", "Plundering Enemy Castle", 15)
+    table.set_state(out.state)
+    last = table.state.turn.order[-1]  # type: ignore[union-attr]
+    table.to_phase(20, last, "combat")
+    ended = of(table.do("end-phase"), GameEnded)[0]
+    assert ended.winners == ("bob",) and dict(ended.scores)["bob"] == 15
+    assert table.state.outcome is not None
+    table.refuse(IllegalCommand, "the game is over", "events-roll", 3, 4, by=last)
+    assert vp(table.state)["ledger"] == [
+        {"turn": 20, "player": "bob", "deed": "Plundering Enemy Castle", "points": 15}
+    ]
+
+
+def eliminated(table: Table, player: str, *rolls: int) -> list[object]:
+    dice = Dice(
+        key=None,
+        game_id=table.head.game_id,
+        chain=bytes(32),
+        next_index=table.head.dice_next,
+        entered=list(rolls),
+        entered_by="test",
+    )
+    out = Outcome(table.state)
+    eliminate(out, load_builtin(), player, "monarch killed", dice)
+    table.set_state(out.state)
+    return out.events
+
+
+def test_fate_of_player_kingdoms() -> None:
+    """Kingdoms › Fate of Player Kingdoms: out of the game, units gone, allies
+    deactivated, the kingdom a non-player kingdom in Confusion."""
+    table = Table()
+    table.set_kingdom("Neuth", ally="carol", activations=1, revealed=True)
+    events = eliminated(table, "carol", 2)
+    assert of(events, PlayerEliminated)[0].player == "carol"
+    assert {e.kingdom for e in of(events, KingdomDeactivated)} == {"Neuth", "Muetar"}
+    assert of(events, ConfusionBegan)[0].kingdom == "Muetar"
+    assert table.state.kingdoms["Muetar"].status == "confusion" and not table.state.units_of(
+        "Muetar"
+    )
+    assert table.state.player("carol").eliminated
+
+
+def test_the_game_ends_when_one_player_monarch_remains() -> None:
+    """Victory A: all opposing player monarchs eliminated."""
+    table = Table()
+    eliminated(table, "carol", 2)
+    events = eliminated(table, "bob", 3)
+    assert of(events, GameEnded)[0].winners == ("alice",)
+
+
+def test_reentry_needs_the_option_and_forfeits_points() -> None:
+    """Basic Game Optional Rules › Re-entry of Eliminated Players."""
+    table = Table(options=(("reentry", True),))
+    out = Outcome(table.state)
+    score(out, "carol", "Capturing Enemy Allied Monarch", 30)
+    table.set_state(out.state)
+    eliminated(table, "carol", 4)
+    table.refuse(IllegalCommand, "consent", "rejoin", by="carol")
+    events = table.do("rejoin", by="carol", consent="true")
+    back = of(events, PlayerReentered)[0]
+    assert back.kingdom != "Muetar" and table.state.kingdoms[back.kingdom].player == "carol"
+    assert of(events, PointsForfeited)[0].points == 30
+    assert vp(table.state)["totals"]["carol"] == 0
+    assert not table.state.player("carol").eliminated
+
+
+def test_reentry_is_refused_without_the_option() -> None:
+    table = Table()
+    eliminated(table, "carol", 4)
+    table.refuse(
+        IllegalCommand, "without the re-entry option", "rejoin", by="carol", consent="true"
+    )
+
+
+@pytest.mark.parametrize("phase", PHASES[2:])
+def test_siege_movement_and_combat_phases_can_be_passed_through(phase: str) -> None:
+    table = Table()
+    table.to_phase(1, table.player, phase)
+    assert of(table.do("end-phase"), PhaseEnded)[0].phase == phase
