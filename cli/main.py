@@ -7,14 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import click
+
 from warscribe.engine import rulesets
-from warscribe.engine.errors import WarscribeError
+from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.record import fold
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store import logfile
 from warscribe.store.views import describe, entry_json, event_name
 
 from .context import Context, emit, json_option, parse_player, pass_ctx
+from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
 
@@ -67,6 +69,9 @@ def new() -> None:
     """
 
 
+DATA_FILE = click.Path(exists=True, dir_okay=False)
+
+
 @new.command("divine-right")
 @click.option(
     "--player",
@@ -90,6 +95,10 @@ def new() -> None:
     is_flag=True,
     help="Optional rule: eliminated players may re-enter with a new kingdom.",
 )
+@click.option("--deck", type=DATA_FILE, help="Your edition's diplomacy deck file.")
+@click.option("--personalities", type=DATA_FILE, help="Your edition's personality card file.")
+@click.option("--map", "map_file", type=DATA_FILE, help="A corrected map file.")
+@key_option
 @json_option
 @pass_ctx
 def new_divine_right(
@@ -98,6 +107,10 @@ def new_divine_right(
     name: str | None,
     dice: str,
     reentry: bool,
+    deck: str | None,
+    personalities: str | None,
+    map_file: str | None,
+    keys_given: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Set up a Divine Right basic game: identity cards, deployment, personality cards,
@@ -106,20 +119,37 @@ def new_divine_right(
     \b
     Example:
       warscribe new divine-right --player alice --player bob=Muetar --dice seeded:7
+      warscribe new divine-right --player a --player b --deck our-deck.json
+      warscribe new divine-right --player a --player b --key a=a.pub --key b=b.pub
     """
     specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
-    options = (("reentry", True),) if reentry else ()
+    files = tuple(
+        (kind, Path(path).read_text(encoding="utf-8"))
+        for kind, path in (("deck", deck), ("personalities", personalities), ("map", map_file))
+        if path
+    )
+    options = ((("reentry", True),) if reentry else ()) + (
+        (("data_files", files),) if files else ()
+    )
     _create(
         ctx,
         "divine-right",
         GameSpec(name=name or "", players=specs, options=options),
         dice,
         as_json,
+        read_public_keys(keys_given),
     )
 
 
-def _create(ctx: Context, ruleset: str, spec: GameSpec, dice: str, as_json: bool) -> None:
-    head = ctx.app.create(ruleset, spec, dice)
+def _create(
+    ctx: Context,
+    ruleset: str,
+    spec: GameSpec,
+    dice: str,
+    as_json: bool,
+    player_keys: tuple[tuple[str, bytes], ...] = (),
+) -> None:
+    head = ctx.app.create(ruleset, spec, dice, player_keys)
     listing = ctx.app.find(str(head.game_id))
     rs = rulesets.get(head.ruleset)
     data = {
@@ -170,7 +200,16 @@ def games(ctx: Context, as_json: bool) -> None:
         }
         for g in listing
     ]
-    text = "\n".join(f"{g.game_id}  {g.name}  {g.ruleset}  {', '.join(g.players)}" for g in listing)
+    names = {g.game_id: g.name for g in listing}
+    text = "\n".join(
+        f"{g.game_id}  {g.name}  {g.ruleset}  {', '.join(g.players)}"
+        + (
+            f"  (fork of {names.get(g.parent[0], g.parent[0])} at #{g.parent[1]})"
+            if g.parent
+            else ""
+        )
+        for g in listing
+    )
     emit(rows, as_json, text or "no games")
 
 
@@ -270,17 +309,28 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     "--from", "start", type=click.IntRange(min=1), default=1, help="First entry to export."
 )
 @click.option("--armor", is_flag=True, help="ASCII-armored text that survives an email body.")
+@click.option(
+    "--for",
+    "player",
+    default=None,
+    metavar="PLAYER",
+    help="The copy PLAYER may see: their own hidden parts, everyone else's removed.",
+)
 @pass_ctx
-def export(ctx: Context, output: str | None, start: int, armor: bool) -> None:
-    """Write the game's log (or its tail from --from) as a log file.
+def export(ctx: Context, output: str | None, start: int, armor: bool, player: str | None) -> None:
+    """Write the game's log (or its tail from --from) as a log file; with --for, the copy
+    a player may see, which verifies against the same chain as the full log.
 
     \b
     Example:
       warscribe export -o game.wlog
       warscribe export --from 120 --armor > turn7.txt
+      warscribe export --for alice --armor -o alice.txt
     """
     listing = ctx.game()
-    entries = list(ctx.app.entries(listing.game_id, start))
+    if player is not None and player not in listing.players:
+        raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "export")
+    entries = list(logfile.redact_for(ctx.app.entries(listing.game_id, start), player))
     data = logfile.write(listing.game_id, listing.name, listing.ruleset, listing.players, entries)
     payload: bytes = logfile.armor(data).encode() if armor else data
     if output is None:
@@ -343,6 +393,12 @@ def verify(ctx: Context, as_json: bool) -> None:
     game_id = ctx.game_id()
     key = ctx.app.secret(game_id)
     report = check(ctx.app.entries(game_id), key=key)
+    hidden = (
+        f"; {report.private_checked} hidden parts and "
+        f"{report.disclosures_checked} disclosures checked"
+    )
+    if report.orders_checked:
+        hidden += f"; {report.orders_checked} signed orders"
     data = {"ok": True, **report.__dict__}
     dice = (
         f"{report.rolls_checked} of {report.rolls} rolls re-derived from the dice secret"
@@ -351,7 +407,7 @@ def verify(ctx: Context, as_json: bool) -> None:
     )
     if report.rolls_entered:
         dice += f"; {report.rolls_entered} entered by hand"
-    emit(data, as_json, f"ok: {report.entries} entries, chain intact; {dice}")
+    emit(data, as_json, f"ok: {report.entries} entries, chain intact; {dice}{hidden}")
 
 
 @cli.command()
@@ -393,10 +449,11 @@ def main() -> None:
 
 
 def _register_rule_set_commands() -> None:
-    from . import divine_right, eu_pop
+    from . import divine_right, eu_pop, pbem
 
     divine_right.register(cli)
     eu_pop.register(cli, new)
+    pbem.register(cli)
 
 
 _register_rule_set_commands()

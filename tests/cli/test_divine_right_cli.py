@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
+
 from warscribe.cli.main import cli
 
 
@@ -130,3 +131,48 @@ def test_queries_refuse_a_game_of_another_rule_set(tmp_path: Path) -> None:
     club.ok("new", "eu-pop", "--player", "a=France", "--player", "b=Austria", "--start", str(start))
     result = club.run("kingdoms")
     assert result.exit_code == 1 and "divine-right" in result.stderr
+
+
+def test_a_groups_own_deck_is_recorded_and_bad_files_are_refused(tmp_path: Path) -> None:
+    """Cards as data: a group loads its own deck (validated on load, recorded in the log)."""
+    deck = json.loads(
+        (
+            Path(__file__).resolve().parents[2]
+            / "engine/rulesets/divine_right/datafiles/diplomacy-cards-2024.json"
+        ).read_text()
+    )
+    deck["cards"] = deck["cards"][:5]
+    (tmp_path / "small.json").write_text(json.dumps(deck))
+    club = Club(tmp_path)
+    club.ok(
+        "new",
+        "divine-right",
+        "--player",
+        "a",
+        "--player",
+        "b",
+        "--deck",
+        str(tmp_path / "small.json"),
+        "--dice",
+        "seeded:3",
+    )
+    assert club.json("status")["diplomacy_deck"] == 5
+    club.ok("export", "-o", str(tmp_path / "small.wlog"))
+    other = Club(tmp_path / "elsewhere") if (tmp_path / "elsewhere").mkdir() is None else None
+    assert other is not None
+    other.ok("import", str(tmp_path / "small.wlog"))
+    assert other.json("status")["diplomacy_deck"] == 5, (
+        "the log carries the deck: replay reads no file"
+    )
+    (tmp_path / "bad.json").write_text('{"format": "nonsense"}')
+    bad = club.run(
+        "new",
+        "divine-right",
+        "--player",
+        "a",
+        "--player",
+        "b",
+        "--deck",
+        str(tmp_path / "bad.json"),
+    )
+    assert bad.exit_code == 1 and bad.stderr.startswith("Error: ") and "deck" in bad.stderr

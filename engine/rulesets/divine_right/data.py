@@ -753,7 +753,8 @@ def _read(kind: str, source: Source | None) -> _File:
             return _File(kind, path.name, path.read_bytes())
         except OSError as exc:
             raise _error(path.name, "", None, f"cannot be read ({exc.strerror})") from None
-    return _File(kind, _FILES[kind], source.encode() if isinstance(source, str) else source)
+    content = source.encode() if isinstance(source, str) else source
+    return _File(kind, f"{kind} file given to `new`", content)
 
 
 # --- kingdoms.json ------------------------------------------------------------------------
@@ -1282,3 +1283,18 @@ def _check_links(
 def load_builtin() -> DRData:
     """The data shipped with warscribe (read and checked once)."""
     return load_files()
+
+
+CUSTOM_KINDS = ("kingdoms", "castles", "map", "deck", "personalities", "mercenaries")
+
+
+@cache
+def load_custom(files: tuple[tuple[str, str], ...]) -> DRData:
+    """The data of a game created with a group's own files (`(kind, content)` pairs, as
+    recorded in its GameCreated); the built-in file for every kind not given."""
+    if not files:
+        return load_builtin()
+    unknown = [kind for kind, _ in files if kind not in CUSTOM_KINDS]
+    if unknown:
+        raise DataError(f"unknown data file kind {unknown[0]!r}; known: {', '.join(CUSTOM_KINDS)}")
+    return load_files(**dict(files))  # type: ignore[arg-type]

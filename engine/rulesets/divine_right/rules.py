@@ -11,7 +11,7 @@ from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.ruleset import GameSpec
 
 from . import diplomacy, projections, random_events, reentry, turn
-from .data import DRData, load_builtin
+from .data import DRData, load_custom
 from .events import DiplomacyDeckShuffled, IdentityTaken, PersonalitiesDealt
 from .evolving import Outcome, evolve, handles
 from .setup import check_players, setup_events
@@ -71,12 +71,12 @@ class DivineRight:
     projections: Mapping[str, Callable[[Any], Any]] = projections.PROJECTIONS
 
     def validate_spec(self, spec: GameSpec) -> tuple[DataRef, ...]:
-        data = load_builtin()
+        data = load_custom(_custom(spec.options))
         check_players(spec, data)
         return data.refs
 
     def setup(self, state: State, spec: GameSpec, dice: Dice) -> list[Event]:
-        return setup_events(spec, load_builtin(), dice)
+        return setup_events(spec, load_custom(_custom(spec.options)), dice)
 
     def decide(self, state: State, command: Command, dice: Dice) -> list[Event]:
         decision = COMMANDS.get(command.name)
@@ -87,12 +87,12 @@ class DivineRight:
                 turn.GAME_TURN,
             )
         _check_args(command)
-        return decision(state, command, load_builtin(), dice).events
+        return decision(state, command, data_of(state), dice).events
 
     def evolve(self, state: State | None, event: Event) -> State:
         if state is None:
             assert isinstance(event, GameCreated)
-            return _created(event, load_builtin())
+            return _created(event, load_custom(_custom(event.options)))
         return evolve(state, event)
 
     def position(self, state: State) -> str | None:
@@ -111,6 +111,17 @@ class DivineRight:
         return projections.summary(state)
 
 
+def _custom(options: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, str], ...]:
+    """A group's own data files, as given to `new` and recorded in GameCreated."""
+    files: tuple[tuple[str, str], ...] = dict(options).get("data_files", ())
+    return files
+
+
+def data_of(state: State) -> DRData:
+    """The data the game was created with."""
+    return load_custom(state.custom_data)
+
+
 def _created(event: GameCreated, data: DRData) -> State:
     options = dict(event.options)
     return State(
@@ -119,6 +130,7 @@ def _created(event: GameCreated, data: DRData) -> State:
         units={},
         mercenary_pool=tuple(m.id for m in data.mercenaries),
         reentry=bool(options.get("reentry", False)),
+        custom_data=_custom(event.options),
         data=tuple((ref.name, ref.digest) for ref in event.data),
     )
 

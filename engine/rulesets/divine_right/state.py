@@ -182,6 +182,7 @@ class State:
     outcome: GameResult | None = None
     reentry: bool = False
     data: tuple[tuple[str, str], ...] = ()
+    custom_data: tuple[tuple[str, str], ...] = ()
 
     def replace(self, **changes: Any) -> State:
         return dataclasses.replace(self, **changes)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from warscribe.engine.codec import decode, encode
 from warscribe.engine.errors import DataError
 from warscribe.engine.rulesets.divine_right.data import (
@@ -553,7 +554,7 @@ def test_bad_data_file_is_refused(
 def test_unreadable_json_is_refused(text: str, expected: str) -> None:
     with pytest.raises(DataError, match=expected) as raised:
         load_files(deck=text)
-    assert str(raised.value).startswith("file diplomacy-cards-2024.json:")
+    assert str(raised.value).startswith("file deck file given to `new`:")
 
 
 def test_a_missing_file_is_refused(tmp_path: Path) -> None:
