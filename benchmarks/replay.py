@@ -25,6 +25,7 @@ from pathlib import Path
 from uuid import UUID
 
 import msgpack
+
 from warscribe.engine.events import Command
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store.app import Warscribe

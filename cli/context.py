@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 import click
+
 from warscribe.engine import rulesets
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.events import Command

@@ -10,7 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+
 from warscribe.engine.rulesets.divine_right import RULESET
+from warscribe.engine.rulesets.divine_right.mapview import board_text, stacks_text
 from warscribe.engine.rulesets.divine_right.projections import hand as hand_of
 
 from .context import Context, emit, json_option, pass_ctx
@@ -39,6 +41,11 @@ at_option = click.option(
     metavar="POSITION",
     help="TURN.PLAYER-TURN.PHASE or #SEQ (default: now).",
 )
+
+
+def _help(summary: str, example: str) -> str:
+    """A command's help: its summary and an example, kept as written (click's \\b)."""
+    return f"{summary}\n\n\b\nExample:\n  warscribe {example}"
 
 
 def record(
@@ -179,7 +186,7 @@ def _ambassador_task(
         name,
         callback=run,
         params=params,
-        help=f"{summary}\n\n\\b\nExample:\n  warscribe diplomacy {example}",
+        help=_help(summary, f"diplomacy {example}"),
     )
     return as_option(roll_option(command))
 
@@ -265,6 +272,142 @@ def discard(ctx: Context, cards: tuple[str, ...], actor: str | None) -> None:
     record(ctx, "discard", {"cards": cards}, actor, ())
 
 
+stack_argument = click.argument("stack", nargs=-1, required=True)
+path_option = click.option(
+    "--path",
+    required=True,
+    metavar="HEX,HEX,...",
+    help="The spaces entered in turn: names or COL,ROW (e.g. 12,7,13,7,Pennol).",
+)
+leader_option = click.option(
+    "--leader", default=None, metavar="MONARCH", help="The monarch leading the stack."
+)
+
+
+@click.command()
+@stack_argument
+@path_option
+@leader_option
+@as_option
+@roll_option
+@pass_ctx
+def move(
+    ctx: Context,
+    stack: tuple[str, ...],
+    path: str,
+    leader: str | None,
+    actor: str | None,
+    entered: tuple[int, ...],
+) -> None:
+    """Move a stack (its units, or the space it stands in) along a path.
+
+    \b
+    Example:
+      warscribe move Hothior-monarch Hothior-A1 --path 10,16,11,15 --leader Hothior-monarch
+      warscribe move "Port Lork" --path 10,16
+    """
+    args = {"units": ",".join(stack), "path": path, "leader": leader}
+    record(ctx, "move", args, actor, entered)
+
+
+@click.command()
+@stack_argument
+@click.option("--fleet", required=True, help="The friendly fleet ferrying the stack.")
+@path_option
+@leader_option
+@as_option
+@roll_option
+@pass_ctx
+def ferry(
+    ctx: Context,
+    stack: tuple[str, ...],
+    fleet: str,
+    path: str,
+    leader: str | None,
+    actor: str | None,
+    entered: tuple[int, ...],
+) -> None:
+    """Move a stack across the navigable river over a friendly fleet (one combat unit per
+    movement point the fleet has left; heroes free).
+
+    \b
+    Example:
+      warscribe ferry Muetar-A1 Muetar-A2 --fleet Muetar-F1 --path 17,15,16,14
+    """
+    args = {"units": ",".join(stack), "path": path, "leader": leader, "fleet": fleet}
+    record(ctx, "ferry", args, actor, entered)
+
+
+def _units_command(name: str, summary: str, example: str) -> click.Command:
+    @pass_ctx
+    def run(
+        ctx: Context, units: tuple[str, ...], actor: str | None, entered: tuple[int, ...]
+    ) -> None:
+        record(ctx, name, {"units": ",".join(units)}, actor, entered)
+
+    command = click.Command(
+        name,
+        callback=run,
+        params=[click.Argument(["units"], nargs=-1, required=True)],
+        help=_help(summary, example),
+    )
+    return as_option(roll_option(command))
+
+
+def _fleet_command(name: str, summary: str, example: str, required: bool) -> click.Command:
+    @pass_ctx
+    def run(ctx: Context, fleet: str, units: tuple[str, ...], actor: str | None) -> None:
+        args = {"fleet": fleet, "units": ",".join(units) if units else None}
+        record(ctx, name, args, actor, ())
+
+    command = click.Command(
+        name,
+        callback=run,
+        params=[
+            click.Argument(["fleet"]),
+            click.Argument(["units"], nargs=-1, required=required),
+        ],
+        help=_help(summary, example),
+    )
+    return as_option(command)
+
+
+@click.group()
+def prisoner() -> None:
+    """Decide a captive monarch's fate: execute him or set him free.
+
+    \b
+    Example:
+      warscribe prisoner free Neuth
+    """
+
+
+def _prisoner_command(name: str, summary: str) -> click.Command:
+    @pass_ctx
+    def run(ctx: Context, kingdom: str, actor: str | None, entered: tuple[int, ...]) -> None:
+        record(ctx, f"prisoner-{name}", {"kingdom": kingdom}, actor, entered)
+
+    command = click.Command(
+        name,
+        callback=run,
+        params=[click.Argument(["kingdom"])],
+        help=_help(summary, f"prisoner {name} Neuth"),
+    )
+    return as_option(roll_option(command))
+
+
+prisoner.add_command(
+    _prisoner_command(
+        "execute",
+        "Execute the captive monarch (no points; a permanent diplomatic penalty with his "
+        "kingdom): on capture, or in a later Diplomacy Phase of yours.",
+    )
+)
+prisoner.add_command(
+    _prisoner_command("free", "Set the captive monarch free (you keep the capture's points).")
+)
+
+
 def _query(
     name: str, summary: str, example: str, text: Callable[[Any], str] | None = None
 ) -> click.Command:
@@ -277,9 +420,7 @@ def _query(
         data = projection(state)
         emit(data, as_json, text(data) if text else None)
 
-    command = click.Command(
-        name, callback=run, params=[], help=f"{summary}\n\n\\b\nExample:\n  warscribe {example}"
-    )
+    command = click.Command(name, callback=run, params=[], help=_help(summary, example))
     return json_option(at_option(command))
 
 
@@ -385,6 +526,47 @@ def register(cli: click.Group) -> None:
             "Each kingdom: status, ally, monarch, Confusion or Forced Peace.",
             "kingdoms",
             _kingdoms_text,
+        ),
+        move,
+        ferry,
+        _fleet_command(
+            "embark",
+            "Land units and heroes in the fleet's space go aboard it (one combat unit per "
+            "fleet, any heroes).",
+            "embark Hothior-F1 Hothior-A1 Hothior-monarch",
+            True,
+        ),
+        _fleet_command(
+            "debark",
+            "Units aboard the fleet land in its space (all of them unless named).",
+            "debark Hothior-F1",
+            False,
+        ),
+        _units_command(
+            "inside", "Units go inside the walls of their friendly castle.", "inside Pennol"
+        ),
+        _units_command(
+            "outside", "Units come out of the walls of their castle.", "outside Muetar-A1"
+        ),
+        _units_command(
+            "search",
+            "Combat units spend the space's terrain cost to search it for lone enemy heroes.",
+            "search Muetar-A1",
+        ),
+        _units_command(
+            "disband",
+            "Voluntarily eliminate combat units (to avoid a diplomatic penalty).",
+            "disband Muetar-A4",
+        ),
+        prisoner,
+        _query(
+            "stacks",
+            "Who is where: every stack on the map, inside the walls or aboard.",
+            "stacks --at 3.2.movement",
+            stacks_text,
+        ),
+        _query(
+            "map", "A text map of who is where, with the stacks.", "map --at 3.2.combat", board_text
         ),
     ):
         if command.name in cli.commands:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets.eu_pop import COMMANDS, RULESET
@@ -24,6 +25,7 @@ from warscribe.engine.rulesets.eu_pop.state import POWER_TYPES, ducats_text
 from warscribe.store.app import GameListing
 
 from .context import Context, emit, json_option, parse_player, pass_ctx
+from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
 JSON = dict[str, Any]
@@ -237,6 +239,7 @@ def eu_pop_game(ctx: Context, command_name: str) -> GameListing:
     help="host: secret dice with a commitment; table: physical dice entered by hand; "
     "seeded:SEED: reproducible dice for tests and examples.",
 )
+@key_option
 @json_option
 @pass_ctx
 def new_eu_pop(
@@ -245,6 +248,7 @@ def new_eu_pop(
     start: Path,
     name: str | None,
     dice: str,
+    keys_given: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Set up an EU: The Price of Power economy from a starting-position file: the realms,
@@ -259,7 +263,7 @@ def new_eu_pop(
     text = start.read_text(encoding="utf-8")
     specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
     spec = GameSpec(name=name or "", players=specs, options=(("start", text),))
-    _create(ctx, RULESET.name, spec, dice, as_json)
+    _create(ctx, RULESET.name, spec, dice, as_json, read_public_keys(keys_given))
 
 
 # The rule set's commands

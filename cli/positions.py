@@ -33,3 +33,16 @@ def resolve_position(app: Warscribe, game_id: UUID, position: str | None) -> int
         f"(now at {current}; recent: {reached or 'none'})",
         "--at",
     )
+
+
+def resolve_span(app: Warscribe, game_id: UUID, position: str) -> tuple[int, int]:
+    """The entries a position names: `#SEQ` that entry; a phase, the entries recorded in
+    it (from its start to the start of the next phase, or the last entry)."""
+    version = resolve_position(app, game_id, position)
+    assert version is not None
+    if position.strip().startswith("#"):
+        return version, version
+    head = app.head(game_id)
+    later = [seq for seq in head.marks.values() if seq > version]
+    last = min(later) if later else head.seq
+    return min(version + 1, last), last

@@ -3,19 +3,52 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from .codec import record
+
+Leaf = tuple[str, int | None]
+"""A part of an event's private part: a field, or one item of a tuple field."""
 
 
 class Event:
     """Base of every fact recorded in a game log (each one a registered frozen dataclass).
 
     A field declared with `private()` holds hidden information (a hand, a face-down card,
-    a deck order): the chain covers a salted digest of it, so a copy with it removed still
-    verifies and a later reveal can be checked against the digest.
+    a deck order): the chain covers a salted commitment to it, so a copy with it removed
+    still verifies and a later reveal can be checked against the commitment.
+
+    What an event class may declare about its hidden part (class attributes and methods,
+    never fields, so the record of older games is unchanged):
+
+    * `PRIVATE_OWNER`: the field naming the player who may see the private part (the
+      drawer of a card); None, the default, means nobody but the referee;
+    * `CONCEALS_ROLL`: the derived roll recorded just before this event (in the same
+      decision) gives the hidden part away (the numbers of a deck's shuffle), so the
+      record keeps its numbers private too, as a `SecretDraw`;
+    * `discloses(earlier)`: the parts of an earlier event's private part that this public
+      event makes known (a card played from the hand it was drawn into); the record then
+      publishes them with a `Disclosed` entry that anyone can check;
+    * `rule_section()`: the rule the fact applies, cited by the audit.
     """
+
+    PRIVATE_OWNER: ClassVar[str | None] = None
+    CONCEALS_ROLL: ClassVar[bool] = False
+
+    def owner(self) -> str | None:
+        """The player who may see this event's private part (None: the referee only)."""
+        name = type(self).PRIVATE_OWNER
+        owner: str | None = getattr(self, name) if name else None
+        return owner
+
+    def discloses(self, earlier: Event) -> tuple[Leaf, ...]:
+        """The parts of `earlier`'s private part this event publishes (none by default)."""
+        return ()
+
+    def rule_section(self) -> str | None:
+        """The rule this fact applies, as the rulebook names it (None: not stated)."""
+        return None
 
 
 def private(default: Any = dataclasses.MISSING) -> Any:
@@ -108,3 +141,86 @@ class Command:
     @property
     def issued(self) -> CommandIssued:
         return CommandIssued(actor=self.actor, name=self.name, args=self.args)
+
+
+@record("warscribe.SecretDraw")
+class SecretDraw(Event):
+    """Roll number `index`, derived like any roll, whose numbers are hidden information
+    (they would give a face-down deck's order away): only the referee's copy holds them;
+    anyone can re-derive and check them once the dice secret is revealed."""
+
+    index: int
+    purpose: str
+    sides: tuple[int, ...]
+    values: tuple[int, ...] | None = private(None)
+
+
+@record("warscribe.Opening")
+class Opening:
+    """One published part of an earlier private part: the leaf at `index` of that entry's
+    commitment, its field (and item of a tuple field), its value and its salt."""
+
+    index: int
+    field: str
+    item: int | None
+    value: Any
+    salt: bytes
+
+
+@record("warscribe.Disclosed")
+class Disclosed(Event):
+    """Hidden information made public: parts of the private part of entry `seq`, with the
+    salts and every leaf digest of that entry, so anyone can check them against the
+    commitment the chain recorded when the information was hidden."""
+
+    seq: int
+    openings: tuple[Opening, ...]
+    leaves: tuple[bytes, ...]
+
+
+@record("warscribe.KeysRecorded")
+class KeysRecorded(Event):
+    """Each player's Ed25519 public key (32 bytes): orders are accepted only when signed
+    with the key recorded here for the player who gives them."""
+
+    keys: tuple[tuple[str, bytes], ...]
+
+    def key_of(self, player: str) -> bytes | None:
+        return dict(self.keys).get(player)
+
+
+@record("warscribe.OrdersReceived")
+class OrdersReceived(Event):
+    """A player's signed orders, as written: the commands after this entry are theirs.
+    `orders` are the signed bytes, so anyone can check the signature later."""
+
+    player: str
+    orders: bytes
+    signature: bytes
+
+
+@record("warscribe.GameForked")
+class GameForked(Event):
+    """A new line of play: the entries before this one are game `parent`'s log up to
+    entry `at_seq` (position `at_position`), copied unchanged; from here on the game is
+    `game_id`. The parent game goes on untouched."""
+
+    game_id: UUID
+    name: str
+    parent: UUID
+    at_seq: int
+    at_position: str | None
+
+
+@record("warscribe.Note")
+class Note(Event):
+    """A comment on entries `first`..`last` (the position `position`). A ruling is the
+    referee's decision overriding the rules there; the events after it in the same
+    decision are the ones it imposes, and the audit reports them as the ruling's."""
+
+    author: str
+    text: str
+    first: int
+    last: int
+    position: str | None
+    ruling: bool = False

@@ -2,8 +2,8 @@
 
 An entry's canonical bytes are the codec encoding of ``(seq, topic, public fields,
 digest)``; its chain is ``SHA-256(previous chain || canonical bytes)``, starting from 32
-zero bytes. Private event fields are left out of the canonical bytes; the digest
-``SHA-256(salt || encoded private fields)`` stands in for them.
+zero bytes. Private event fields are left out of the canonical bytes; a salted commitment
+to them stands in (see `hidden`: leaf commitments, so parts can be published later).
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ import dataclasses
 import hashlib
 import hmac
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
 from . import codec, rulesets
 from .codec import record
+from .common import COMMON
 from .dice import Dice, commitment, derive, parse_mode, seeded_key
 from .errors import DiceError, InvalidCommand, LogError
 from .events import (
@@ -25,16 +26,20 @@ from .events import (
     CommandIssued,
     DiceRolled,
     DiceSpec,
+    Disclosed,
     Event,
     GameCreated,
+    GameForked,
+    KeysRecorded,
+    OrdersReceived,
+    SecretDraw,
     SecretRevealed,
-    private_fields,
 )
+from .hidden import LEAVES, WHOLE, check_disclosure, commit, disclosures, private_names, split
+from .orders import Orders, signature_ok
 from .ruleset import GameSpec, RuleSet
 
 GENESIS = bytes(32)
-
-_PRIVATE: dict[type, tuple[str, ...]] = {}
 
 
 @record("warscribe.Entry")
@@ -46,6 +51,7 @@ class Entry:
     chain: bytes
     digest: bytes | None = None
     salt: bytes | None = None
+    scheme: int = WHOLE
 
 
 @record("warscribe.Head")
@@ -62,25 +68,8 @@ class Head:
     state: Any
     marks: dict[str, int]
     secret: bytes | None = None
-
-
-def _private_names(cls: type) -> tuple[str, ...]:
-    names = _PRIVATE.get(cls)
-    if names is None:
-        names = _PRIVATE[cls] = private_fields(cls)
-    return names
-
-
-def split(event: Event) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(public fields, private fields) of an event."""
-    hidden = _private_names(type(event))
-    values = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}  # type: ignore[arg-type]
-    public = {k: v for k, v in values.items() if k not in hidden}
-    return public, {k: values[k] for k in hidden}
-
-
-def private_digest(salt: bytes, private: dict[str, Any]) -> bytes:
-    return hashlib.sha256(salt + codec.encode(private)).digest()
+    sealed: tuple[Entry, ...] = ()
+    keys: tuple[tuple[str, bytes], ...] = ()
 
 
 def canonical_bytes(entry: Entry) -> bytes:
@@ -102,10 +91,10 @@ def _salt(key: bytes | None, game_id: UUID, seq: int) -> bytes:
 
 def make_entry(seq: int, event: Event, previous: bytes, key: bytes | None, game_id: UUID) -> Entry:
     digest = salt = None
-    if _private_names(type(event)):
+    if private_names(type(event)):
         salt = _salt(key, game_id, seq)
-        digest = private_digest(salt, split(event)[1])
-    entry = Entry(seq=seq, event=event, chain=b"", digest=digest, salt=salt)
+        digest = commit(salt, split(event)[1], LEAVES)
+    entry = Entry(seq=seq, event=event, chain=b"", digest=digest, salt=salt, scheme=LEAVES)
     return dataclasses.replace(entry, chain=next_chain(previous, entry))
 
 
@@ -145,13 +134,16 @@ def advance(head: Head | None, entry: Entry) -> Head:
     cls = type(event)
     if cls is DiceRolled:
         values["dice_next"] = event.index + 1  # type: ignore[attr-defined]
-    elif cls is CommandIssued:
-        values["opener"] = entry.chain
+    elif cls is CommandIssued or cls is OrdersReceived:
+        if cls is CommandIssued:
+            values["opener"] = entry.chain
         label = ruleset.position(head.state)
         if label is not None and label not in head.marks:
             values["marks"] = {**head.marks, label: head.seq}
-    elif cls is SecretRevealed:
-        values["secret"] = event.secret  # type: ignore[attr-defined]
+    if cls in _RECORD_FOLDS:
+        values.update(_RECORD_FOLDS[cls](head, event))
+    if entry.salt is not None and entry.scheme == LEAVES:
+        values["sealed"] = (*head.sealed, entry)
     values["seq"] = entry.seq
     values["chain"] = entry.chain
     values["state"] = ruleset.evolve(head.state, event)
@@ -160,6 +152,21 @@ def advance(head: Head | None, entry: Entry) -> Head:
     successor: Head = object.__new__(Head)
     object.__setattr__(successor, "__dict__", values)
     return successor
+
+
+def _unsealed(head: Head, event: Any) -> dict[str, Any]:
+    """A Disclosed entry that opens every leaf of an entry: nothing of it is left to publish."""
+    done = event.seq if len(event.openings) == len(event.leaves) else None
+    return {"sealed": tuple(e for e in head.sealed if e.seq != done)}
+
+
+_RECORD_FOLDS: dict[type, Callable[[Head, Any], dict[str, Any]]] = {
+    SecretDraw: lambda head, event: {"dice_next": event.index + 1},
+    SecretRevealed: lambda head, event: {"secret": event.secret},
+    KeysRecorded: lambda head, event: {"keys": event.keys},
+    GameForked: lambda head, event: {"game_id": event.game_id},
+    Disclosed: _unsealed,
+}
 
 
 def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
@@ -171,16 +178,26 @@ def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
 
 
 def open_game(
-    ruleset: RuleSet, spec: GameSpec, game_id: UUID, dice_mode: str, key: bytes
+    ruleset: RuleSet,
+    spec: GameSpec,
+    game_id: UUID,
+    dice_mode: str,
+    key: bytes,
+    player_keys: Sequence[tuple[str, bytes]] = (),
 ) -> list[Entry]:
-    """The entries that create a game: GameCreated, then the rule set's set-up."""
+    """The entries that create a game: GameCreated, the players' public keys (when given),
+    then the rule set's set-up."""
     mode, seed = parse_mode(dice_mode)
     data = ruleset.validate_spec(spec)
+    players = tuple(p.name for p in spec.players)
+    strangers = [name for name, _ in player_keys if name not in players]
+    if strangers:
+        raise InvalidCommand(f"a key for {', '.join(strangers)}, who is not a player", "new")
     created = GameCreated(
         game_id=game_id,
         name=spec.name,
         ruleset=ruleset.name,
-        players=tuple(p.name for p in spec.players),
+        players=players,
         dice=DiceSpec(mode=mode, commitment=commitment(key), seed=seed),
         data=data,
         options=spec.options,
@@ -188,29 +205,63 @@ def open_game(
     first = make_entry(1, created, GENESIS, key, game_id)
     head = advance(None, first)
     dice = Dice(key=key, game_id=game_id, chain=first.chain, next_index=0)
-    events = ruleset.setup(head.state, spec, dice)
+    keyed: list[Event] = [KeysRecorded(keys=tuple(player_keys))] if player_keys else []
+    events = [*keyed, *seal(ruleset.setup(head.state, spec, dice))]
     return [first, *chain_events(1, first.chain, events, key, game_id)]
 
 
-COMMON_COMMANDS = ("roll",)
+def seal(events: Sequence[Event]) -> list[Event]:
+    """The events with each roll an event declares it conceals made a SecretDraw."""
+    out = list(events)
+    for i in range(1, len(out)):
+        before = out[i - 1]
+        if type(out[i]).CONCEALS_ROLL and type(before) is DiceRolled:
+            assert isinstance(before, DiceRolled)
+            out[i - 1] = SecretDraw(
+                index=before.index, purpose=before.purpose, sides=before.sides, values=before.values
+            )
+    return out
 
 
-def _free_roll(command: Command, dice: Dice) -> list[Event]:
-    """`roll NdS`: a roll outside the rules (house rule, referee's ruling), recorded."""
-    text = str(command.arg("dice", "1d6"))
-    count, _, sides = text.lower().partition("d")
-    if not (
-        count.isdigit() and sides.isdigit() and 0 < int(count) <= 100 and 1 < int(sides) <= 1000
-    ):
-        raise InvalidCommand(f"bad dice {text!r}: write NdS, e.g. 2d6", "roll")
-    return [dice.roll(str(command.arg("purpose", "free roll")), int(count), int(sides))]
+def decide(head: Head, command: Command, dice: Dice) -> list[Event]:
+    """The events a command decides at `head` (rules, or the record's own commands), with
+    concealed rolls sealed and what they make known of earlier hidden parts disclosed."""
+    common = COMMON.get(command.name)
+    if common is not None:
+        events = common(command, dice)
+        if command.name == "ruling":
+            _check_applies(head, events)
+    else:
+        events = rulesets.get(head.ruleset).decide(head.state, command, dice)
+    dice.finish()
+    events = seal(events)
+    sealed = [(e.seq, e.event, e.salt) for e in head.sealed if e.salt is not None]
+    for offset, (after, disclosed) in enumerate(disclosures(sealed, events)):
+        events.insert(after + 1 + offset, disclosed)
+    return events
+
+
+def _check_applies(head: Head, events: Sequence[Event]) -> None:
+    """Imposed events must fold into the state (a ruling naming no such player fails here)."""
+    ruleset = rulesets.get(head.ruleset)
+    state = head.state
+    for event in events:
+        try:
+            state = ruleset.evolve(state, event)
+        except Exception as exc:
+            raise InvalidCommand(
+                f"{type(event).__name__} cannot apply to this game: {exc!r}", command_rule(event)
+            ) from None
+
+
+def command_rule(event: Event) -> str:
+    return event.rule_section() or "warscribe notes and rulings"
 
 
 def record_command(
     head: Head, command: Command, key: bytes | None, entered: Sequence[int] = ()
 ) -> list[Entry]:
     """Decide `command` at `head`: its CommandIssued entry, then the entries it decides."""
-    ruleset = rulesets.get(head.ruleset)
     issued = make_entry(head.seq + 1, command.issued, head.chain, key, head.game_id)
     by_hand = head.dice.mode == "table"
     if entered and not by_hand:
@@ -225,12 +276,30 @@ def record_command(
         entered=list(entered),
         entered_by=command.actor if by_hand else None,
     )
-    if command.name in COMMON_COMMANDS:
-        events = _free_roll(command, dice)
-    else:
-        events = ruleset.decide(head.state, command, dice)
-    dice.finish()
+    events = decide(head, command, dice)
     return [issued, *chain_events(issued.seq, issued.chain, events, key, head.game_id)]
+
+
+def record_orders(
+    head: Head, orders: Orders, signed: bytes, signature: bytes, key: bytes | None
+) -> list[Entry]:
+    """A player's signed orders: OrdersReceived, then each of its commands, decided in turn."""
+    received = OrdersReceived(player=orders.player, orders=signed, signature=signature)
+    entries = chain_events(head.seq, head.chain, [received], key, head.game_id)
+    head = advance(head, entries[0])
+    for command in orders.as_commands():
+        decided = record_command(head, command, key)
+        head = fold(decided, head)
+        entries += decided
+    return entries
+
+
+def fork(head: Head, game_id: UUID, name: str, parent: UUID, position: str | None) -> Entry:
+    """The entry that turns a copy of `head`'s log into a new game `game_id`."""
+    forked = GameForked(
+        game_id=game_id, name=name, parent=parent, at_seq=head.seq, at_position=position
+    )
+    return make_entry(head.seq + 1, forked, head.chain, None, game_id)
 
 
 def reveal(head: Head, key: bytes) -> list[Entry]:
@@ -251,74 +320,208 @@ class Verification:
     private_checked: int = 0
     dice_mode: str = ""
     secret_known: bool = False
+    disclosures_checked: int = 0
+    orders_checked: int = 0
+
+
+Lookup = Callable[[int], "Entry | None"]
 
 
 def verify(
     entries: Iterable[Entry],
     *,
-    start_seq: int = 1,
-    start_chain: bytes = GENESIS,
-    start_dice: int = 0,
-    opener: bytes | None = None,
+    base: Head | None = None,
     created: GameCreated | None = None,
     key: bytes | None = None,
+    earlier: Lookup | None = None,
 ) -> Verification:
     """Check a run of entries; raise LogError naming the first bad sequence number.
 
-    Checks contiguous numbering, every chain hash, every private digest whose salt is
-    present, roll numbering, and every derived roll once the dice secret is known (seeded
-    games, a SecretRevealed entry, or `key`).
+    Checks contiguous numbering, every chain hash, every private part present against its
+    commitment, every disclosure against the commitment it opens, every signed order
+    against the player's recorded key (and the commands after it against the order), roll
+    numbering, and every derived roll once the dice secret is known (seeded games, a
+    SecretRevealed entry, or `key`). A run that continues a log starts from `base`, the
+    head before it; `earlier` looks up entries before the run (for disclosures).
     """
-    report = Verification()
     entries = list(entries)
-    key = key or _revealed_key(entries, created)
-    expected, chain, dice_next = start_seq, start_chain, start_dice
-    if created is not None:
-        key = key or _known_key(created)
-        report.dice_mode = created.dice.mode
-        if key is not None and commitment(key) != created.dice.commitment:
-            raise LogError("the dice secret does not match the game's dice commitment", 1)
+    checker = _Checker(base, created, key or _revealed_key(entries, created), earlier)
     for entry in entries:
+        checker.check(entry)
+    checker.report.secret_known = checker.key is not None
+    return checker.report
+
+
+class _Checker:
+    """The running checks of `verify`, entry by entry."""
+
+    def __init__(
+        self,
+        base: Head | None,
+        created: GameCreated | None,
+        key: bytes | None,
+        earlier: Lookup | None,
+    ) -> None:
+        self.report = Verification()
+        self.key = key
+        self.earlier = earlier
+        self.expected = base.seq + 1 if base else 1
+        self.chain = base.chain if base else GENESIS
+        self.dice_next = base.dice_next if base else 0
+        self.opener: bytes | None = base.opener if base else None
+        self.game_id: UUID | None = base.game_id if base else None
+        self.keys: dict[str, bytes] = dict(base.keys) if base else {}
+        self.digests: dict[int, bytes] = {}
+        self.pending: list[Command] = []
+        self.created: GameCreated | None = None
+        if created is not None:
+            self._created(created, 1)
+            self.game_id = base.game_id if base else created.game_id
+
+    def _created(self, created: GameCreated, seq: int) -> None:
+        self.created = created
+        self.game_id = created.game_id
+        self.key = self.key or _known_key(created)
+        self.report.dice_mode = created.dice.mode
+        if self.key is not None and commitment(self.key) != created.dice.commitment:
+            raise LogError("the dice secret does not match the game's dice commitment", seq)
+
+    def check(self, entry: Entry) -> None:
         seq = entry.seq
-        if seq != expected:
-            raise LogError(f"expected entry #{expected} here, found #{seq}", expected)
-        if next_chain(chain, entry) != entry.chain:
+        if seq != self.expected:
+            raise LogError(f"expected entry #{self.expected} here, found #{seq}", self.expected)
+        if next_chain(self.chain, entry) != entry.chain:
             raise LogError(
                 "chain hash does not match the entry (edited, inserted or reordered)", seq
             )
-        if entry.salt is not None:
-            if (
-                entry.digest is None
-                or private_digest(entry.salt, split(entry.event)[1]) != entry.digest
-            ):
-                raise LogError("hidden part does not match its commitment", seq)
-            report.private_checked += 1
+        self._private(entry)
         event = entry.event
         if isinstance(event, GameCreated):
             if seq != 1:
                 raise LogError("GameCreated may only open a log", seq)
-            created = event
-            key = key or _known_key(created)
-            report.dice_mode = created.dice.mode
-            opener = entry.chain
-            if key is not None and commitment(key) != created.dice.commitment:
-                raise LogError("the dice secret does not match the game's dice commitment", seq)
-        elif created is None:
+            self._created(event, seq)
+            self.opener = entry.chain
+        elif self.created is None:
             raise LogError("the log does not start with its GameCreated entry", seq)
-        elif isinstance(event, CommandIssued):
-            opener = entry.chain
-        elif isinstance(event, SecretRevealed):
-            if commitment(event.secret) != created.dice.commitment:
-                raise LogError("the revealed secret does not match the dice commitment", seq)
-            key = event.secret
-        elif isinstance(event, DiceRolled):
-            _check_roll(event, seq, dice_next, key, created, opener, report)
-            dice_next += 1
-        chain = entry.chain
-        expected += 1
-        report.entries += 1
-    report.secret_known = key is not None
-    return report
+        else:
+            handler = _CHECKS.get(type(event))
+            if handler is not None:
+                handler(self, entry)
+        self.chain = entry.chain
+        self.expected += 1
+        self.report.entries += 1
+
+    def _private(self, entry: Entry) -> None:
+        if entry.digest is not None:
+            self.digests[entry.seq] = entry.digest
+        if entry.salt is None:
+            return
+        private = split(entry.event)[1]
+        if entry.digest is None or commit(entry.salt, private, entry.scheme) != entry.digest:
+            raise LogError("hidden part does not match its commitment", entry.seq)
+        self.report.private_checked += 1
+
+    def command(self, entry: Entry) -> None:
+        self.opener = entry.chain
+        if not self.pending:
+            return
+        ordered = self.pending.pop(0)
+        if ordered.issued != entry.event:
+            raise LogError(
+                f"this command is not the one {ordered.actor}'s signed orders give", entry.seq
+            )
+
+    def revealed(self, entry: Entry) -> None:
+        event = entry.event
+        assert isinstance(event, SecretRevealed) and self.created is not None
+        if commitment(event.secret) != self.created.dice.commitment:
+            raise LogError("the revealed secret does not match the dice commitment", entry.seq)
+        self.key = event.secret
+
+    def roll(self, entry: Entry) -> None:
+        event = entry.event
+        assert isinstance(event, DiceRolled)
+        _check_roll(
+            event, entry.seq, self.dice_next, self.derived(event.index, event.sides), self.report
+        )
+        self.dice_next += 1
+
+    def derived(self, index: int, sides: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The values of roll `index` as the dice secret gives them (None: secret unknown)."""
+        if self.key is None or self.game_id is None or self.opener is None:
+            return None
+        return derive(self.key, self.game_id, index, self.opener, sides)
+
+    def secret_draw(self, entry: Entry) -> None:
+        event = entry.event
+        assert isinstance(event, SecretDraw)
+        self.report.rolls += 1
+        if event.index != self.dice_next:
+            raise LogError(
+                f"roll number {event.index} out of order (expected {self.dice_next})", entry.seq
+            )
+        self.dice_next += 1
+        values = self.derived(event.index, event.sides)
+        if values is None:
+            return
+        if event.values is None:
+            assert self.key is not None and self.game_id is not None
+            salt = _salt(self.key, self.game_id, entry.seq)
+            matches = commit(salt, {"values": values}, entry.scheme) == entry.digest
+        else:
+            matches = values == event.values
+        if not matches:
+            raise LogError(
+                f"roll {event.index} ({event.purpose}) does not match the dice secret", entry.seq
+            )
+        self.report.rolls_checked += 1
+
+    def disclosed(self, entry: Entry) -> None:
+        event = entry.event
+        assert isinstance(event, Disclosed)
+        digest = self.digests.get(event.seq)
+        if digest is None and self.earlier is not None and event.seq < entry.seq:
+            found = self.earlier(event.seq)
+            digest = found.digest if found else None
+        check_disclosure(event, digest, entry.seq)
+        self.report.disclosures_checked += 1
+
+    def keyed(self, entry: Entry) -> None:
+        event = entry.event
+        assert isinstance(event, KeysRecorded)
+        self.keys.update(event.keys)
+
+    def orders(self, entry: Entry) -> None:
+        event = entry.event
+        assert isinstance(event, OrdersReceived)
+        key = self.keys.get(event.player)
+        if key is None or not signature_ok(key, event.orders, event.signature):
+            raise LogError(
+                f"the orders are not signed with {event.player}'s recorded key", entry.seq
+            )
+        orders = Orders.decode(event.orders)
+        if orders.player != event.player or orders.game_id != self.game_id:
+            raise LogError("the signed orders are another player's or another game's", entry.seq)
+        self.pending = orders.as_commands()
+        self.report.orders_checked += 1
+
+    def forked(self, entry: Entry) -> None:
+        event = entry.event
+        assert isinstance(event, GameForked)
+        self.game_id = event.game_id
+        self.pending = []
+
+
+_CHECKS: dict[type, Callable[[_Checker, Entry], None]] = {
+    CommandIssued: _Checker.command,
+    SecretRevealed: _Checker.revealed,
+    DiceRolled: _Checker.roll,
+    SecretDraw: _Checker.secret_draw,
+    Disclosed: _Checker.disclosed,
+    KeysRecorded: _Checker.keyed,
+    OrdersReceived: _Checker.orders,
+    GameForked: _Checker.forked,
+}
 
 
 def _revealed_key(entries: Sequence[Entry], created: GameCreated | None) -> bytes | None:
@@ -346,9 +549,7 @@ def _check_roll(
     event: DiceRolled,
     seq: int,
     expected_index: int,
-    key: bytes | None,
-    created: GameCreated | None,
-    opener: bytes | None,
+    derived: tuple[int, ...] | None,
     report: Verification,
 ) -> None:
     report.rolls += 1
@@ -359,12 +560,12 @@ def _check_roll(
     ):
         raise LogError("a die shows a value outside its faces", seq)
     if event.entered_by is not None:
-        if created is not None and created.dice.mode != "table":
+        if report.dice_mode != "table":
             raise LogError("dice entered by hand in a game that does not use table dice", seq)
         report.rolls_entered += 1
         return
-    if key is None or created is None or opener is None:
+    if derived is None:
         return
-    if derive(key, created.game_id, event.index, opener, event.sides) != event.values:
+    if derived != event.values:
         raise LogError(f"roll {event.index} ({event.purpose}) does not match the dice secret", seq)
     report.rolls_checked += 1

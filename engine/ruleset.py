@@ -48,6 +48,10 @@ class RuleSet(Protocol):
     * `legal_commands(state)` lists the commands that player may give now;
     * `summary(state)` is what `status` prints beyond turn and phase;
     * `projections` maps a query name to a pure function of the state.
+
+    Optional: `rule_of(command_name) -> str | None`, the rule section a command is decided
+    by; the audit cites it when the events that differ do not name their rule
+    (`Event.rule_section`).
     """
 
     name: str

@@ -7,6 +7,7 @@ host-mode game keeps its dice secret (never part of the game log).
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
@@ -16,10 +17,12 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, OperationalError, Transcoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
+
 from warscribe.engine import codec, record, rulesets
 from warscribe.engine.dice import new_key, parse_mode
 from warscribe.engine.errors import LogError, WarscribeError
-from warscribe.engine.events import Command, GameCreated
+from warscribe.engine.events import Command, CommandIssued, GameCreated, GameForked, OrdersReceived
+from warscribe.engine.orders import Orders
 from warscribe.engine.record import Entry, Head
 from warscribe.engine.ruleset import GameSpec
 
@@ -68,10 +71,12 @@ class Game(Aggregate):
         self.head: Head = record.advance(None, entry)
 
     @classmethod
-    def start(cls, entries: Sequence[Entry]) -> Game:
+    def start(cls, entries: Sequence[Entry], game_id: UUID | None = None) -> Game:
+        """A game from its first entries; `game_id` for a fork (its log opens with the
+        parent's GameCreated)."""
         first = entries[0].event
         assert isinstance(first, GameCreated)
-        game = cls._create(cls.Created, id=first.game_id, entry=entries[0])
+        game = cls._create(cls.Created, id=game_id or first.game_id, entry=entries[0])
         for entry in entries[1:]:
             game.trigger_event(cls.Recorded, entry=entry)
         return game
@@ -240,8 +245,15 @@ class Warscribe(Application[UUID]):
                 f"the store is busy or unavailable ({exc}); nothing was written"
             ) from exc
 
-    def create(self, ruleset_name: str, spec: GameSpec, dice_mode: str) -> Head:
-        """Create a game: GameCreated, the rule set's set-up, the dice secret, the listing."""
+    def create(
+        self,
+        ruleset_name: str,
+        spec: GameSpec,
+        dice_mode: str,
+        player_keys: Sequence[tuple[str, bytes]] = (),
+    ) -> Head:
+        """Create a game: GameCreated, the players' public keys, the rule set's set-up, the
+        dice secret, the listing."""
         ruleset = rulesets.get(ruleset_name)
         mode, seed = parse_mode(dice_mode)
         key, _ = new_key(mode, seed)
@@ -252,16 +264,39 @@ class Warscribe(Application[UUID]):
                 players=spec.players,
                 options=spec.options,
             )
-        entries = record.open_game(ruleset, spec, game_id, dice_mode, key)
+        entries = record.open_game(ruleset, spec, game_id, dice_mode, key, player_keys)
         game = Game.start(entries)
         listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
         catalog = self._listed(self._catalog(), listing)
-        secret = (
-            None
-            if mode == "seeded"
-            else DiceSecret._create(DiceSecret.Created, id=DiceSecret.id_for(game_id), key=key)
-        )
+        secret = None if mode == "seeded" else self._kept_secret(game_id, key)
         self._save(game, catalog, *(s for s in (secret,) if s), what="the new game")
+        return game.head
+
+    @staticmethod
+    def _kept_secret(game_id: UUID, key: bytes) -> DiceSecret:
+        return DiceSecret._create(DiceSecret.Created, id=DiceSecret.id_for(game_id), key=key)
+
+    def fork(self, game_id: UUID, version: int, name: str) -> Head:
+        """A new game: this game's log up to `version`, then GameForked; the original is
+        untouched. Forks happen between decisions (before a command or signed orders)."""
+        listing = self.find(str(game_id))
+        head = self.head(game_id, version)
+        following = list(self.entries(game_id, version + 1, version + 1))
+        if following and not isinstance(following[0].event, CommandIssued | OrdersReceived):
+            raise StoreError(
+                f"#{version} is inside a decision: fork at a phase, or at the #SEQ just "
+                "before a command"
+            )
+        position = rulesets.get(head.ruleset).position(head.state)
+        fork_id = uuid4()
+        forked = record.fork(head, fork_id, name, game_id, position)
+        game = Game.start([*self.entries(game_id, 1, version), forked], game_id=fork_id)
+        child = GameListing(fork_id, name, listing.ruleset, listing.players, (game_id, version))
+        catalog = self._listed(self._catalog(), child)
+        key = self._key(game_id, head)
+        kept = key is not None and head.dice.mode != "seeded"
+        secret = (self._kept_secret(fork_id, key),) if kept and key is not None else ()
+        self._save(game, catalog, *secret, what="the fork")
         return game.head
 
     def secret(self, game_id: UUID) -> bytes | None:
@@ -285,6 +320,19 @@ class Warscribe(Application[UUID]):
         entries = record.record_command(game.head, command, self._key(game_id, game.head), entered)
         game.append(entries)
         self._save(game, what=f"`{command.name}`")
+        self._remember(game)
+        return entries
+
+    def record_orders(
+        self, game_id: UUID, orders: Orders, signed: bytes, signature: bytes
+    ) -> list[Entry]:
+        """Record a player's checked, signed orders: OrdersReceived and every command, all
+        or nothing."""
+        game = self.load(game_id)
+        key = self._key(game_id, game.head)
+        entries = record.record_orders(game.head, orders, signed, signature, key)
+        game.append(entries)
+        self._save(game, what=f"{orders.player}'s orders")
         self._remember(game)
         return entries
 
@@ -391,7 +439,8 @@ class Warscribe(Application[UUID]):
                     first,
                 )
             record.verify(entries)
-            game = Game.start(entries)
+            game = Game.start(entries, game_id=game_id)
+            listing = dataclasses.replace(listing, parent=_lineage(entries))
             self._save(game, self._listed(self._catalog(), listing), what="the import")
             return len(entries)
         game = self.load(game_id)
@@ -414,18 +463,21 @@ class Warscribe(Application[UUID]):
         if first == 1:
             record.verify(entries, key=self.secret(game_id))
             return
-        base = self.head(game_id, version=first - 1)
         created = next(self.entries(game_id, 1, 1)).event
         assert isinstance(created, GameCreated)
         record.verify(
             entries,
-            start_seq=first,
-            start_chain=base.chain,
-            start_dice=base.dice_next,
-            opener=base.opener,
+            base=self.head(game_id, version=first - 1),
             created=created,
             key=self.secret(game_id),
+            earlier=lambda seq: next(self.entries(game_id, seq, seq), None),
         )
+
+
+def _lineage(entries: Sequence[Entry]) -> tuple[UUID, int] | None:
+    """(parent game, entry) of the last fork in a log, if it is a fork."""
+    forks = [e.event for e in entries if isinstance(e.event, GameForked)]
+    return (forks[-1].parent, forks[-1].at_seq) if forks else None
 
 
 def _continuation(

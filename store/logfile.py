@@ -2,33 +2,37 @@
 
 Header: ``{"format": "warscribe-log", "version": 1, "game_id", "name", "ruleset",
 "players", "from_seq", "to_seq"}``. Entry maps: ``{"seq", "topic", "fields", "digest",
-"salt", "chain"}``; values inside use the engine codec's extension types. The armored form
-is the same bytes in base64 between BEGIN/END lines, 64 columns, so it survives being
-pasted into an email body (surrounding text, quoting with "> ", CRLF and trailing spaces
-are ignored on reading).
+"salt", "scheme", "chain"}``; values inside use the engine codec's extension types. The
+armored form (see `armor`) is the same bytes as text that survives an email body.
+
+A copy for one player (`redact_for`) keeps every entry and chain hash, and the private
+parts that player may see; the others lose their private part and salt, keeping the
+digest the chain covers, so the copy verifies against the same chain as the full one.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import re
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 import msgpack
+
 from warscribe.engine import codec
 from warscribe.engine.errors import LogError
-from warscribe.engine.events import Event, GameCreated
-from warscribe.engine.record import Entry, split
+from warscribe.engine.events import Event, GameCreated, GameForked
+from warscribe.engine.hidden import redacted, split
+from warscribe.engine.record import Entry
+
+from . import armor as armoring
 
 FORMAT = "warscribe-log"
 VERSION = 1
-BEGIN = "-----BEGIN WARSCRIBE LOG-----"
-END = "-----END WARSCRIBE LOG-----"
+KIND = "LOG"
+BEGIN = armoring.begin(KIND)
+END = armoring.end(KIND)
 _HEADER_KEYS = ("format", "version", "game_id", "name", "ruleset", "players", "from_seq", "to_seq")
 
 
@@ -53,8 +57,18 @@ def _entry_map(entry: Entry) -> dict[str, Any]:
         "fields": {**public, **hidden},
         "digest": entry.digest,
         "salt": entry.salt,
+        "scheme": entry.scheme,
         "chain": entry.chain,
     }
+
+
+def redact_for(entries: Iterable[Entry], player: str | None) -> Iterator[Entry]:
+    """The entries as `player` may see them (None: the referee, everything)."""
+    for entry in entries:
+        if player is None or entry.salt is None or entry.event.owner() == player:
+            yield entry
+        else:
+            yield dataclasses.replace(entry, event=redacted(entry.event), salt=None)
 
 
 def write(
@@ -75,36 +89,17 @@ def write(
 
 
 def armor(data: bytes) -> str:
-    text = base64.b64encode(data).decode()
-    lines = [text[i : i + 64] for i in range(0, len(text), 64)]
-    check = hashlib.sha256(data).hexdigest()[:16]
-    return "\n".join([BEGIN, f"Checksum: {check}", "", *lines, END, ""])
+    return armoring.armor(data, KIND)
 
 
 def dearmor(text: str) -> bytes:
-    """The bytes inside an armored log, tolerant of mail quoting and line-ending damage."""
-    lines = [re.sub(r"^(>\s?)+", "", line).strip() for line in text.splitlines()]
-    try:
-        start, stop = lines.index(BEGIN), lines.index(END)
-    except ValueError:
-        raise LogError(f"no {BEGIN} ... {END} block found in the armored file") from None
-    body = lines[start + 1 : stop]
-    check = next(
-        (line.split(":", 1)[1].strip() for line in body if line.startswith("Checksum:")), None
-    )
-    payload = "".join(line for line in body if line and ":" not in line)
-    try:
-        data = base64.b64decode(payload, validate=True)
-    except binascii.Error as exc:
-        raise LogError(f"the armored block is damaged (not base64): {exc}") from None
-    if check is not None and hashlib.sha256(data).hexdigest()[:16] != check:
-        raise LogError("the armored block is damaged: its checksum does not match its content")
-    return data
+    """The bytes inside an armored log, tolerant of what mail does to text."""
+    return armoring.dearmor(text, KIND)
 
 
 def read(data: bytes) -> LogFile:
     """Parse a log file (binary or armored); raise LogError naming the first bad entry."""
-    if data.lstrip().startswith(BEGIN.encode()) or BEGIN.encode() in data[:4096]:
+    if armoring.is_armored(data, KIND):
         data = dearmor(data.decode("utf-8", errors="replace"))
     unpacker = codec.unpacker()
     unpacker.feed(data)
@@ -132,10 +127,8 @@ def read(data: bytes) -> LogFile:
         )
     if entries and entries[-1].seq != to_seq:
         raise LogError(f"the header says the file ends at #{to_seq}", entries[-1].seq)
-    if from_seq == 1 and entries:
-        created = entries[0].event
-        if not isinstance(created, GameCreated) or created.game_id != game_id:
-            raise LogError("entry #1 is not the GameCreated of the game the header names", 1)
+    if from_seq == 1 and entries and _named_game(entries) != game_id:
+        raise LogError("entry #1 is not the GameCreated of the game the header names", 1)
     return LogFile(
         game_id=game_id,
         name=str(header["name"]),
@@ -145,6 +138,16 @@ def read(data: bytes) -> LogFile:
         to_seq=to_seq,
         entries=tuple(entries),
     )
+
+
+def _named_game(entries: Sequence[Entry]) -> UUID | None:
+    """The game a log from #1 is the log of: its GameCreated's, or the last fork's."""
+    created = entries[0].event
+    named = created.game_id if isinstance(created, GameCreated) else None
+    for entry in entries:
+        if isinstance(entry.event, GameForked):
+            named = entry.event.game_id
+    return named
 
 
 def _check_header(header: Any) -> tuple[UUID, int, int]:
@@ -176,5 +179,10 @@ def _entry(item: Any, expected: int) -> Entry:
     except (codec.CodecError, TypeError) as exc:
         raise LogError(f"bad event: {exc}", seq) from None
     return Entry(
-        seq=seq, event=event, chain=item["chain"], digest=item.get("digest"), salt=item.get("salt")
+        seq=seq,
+        event=event,
+        chain=item["chain"],
+        digest=item.get("digest"),
+        salt=item.get("salt"),
+        scheme=item.get("scheme", 1),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from eventsourcing.persistence import Transcoder
+
 from warscribe.engine import codec
 
 

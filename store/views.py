@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
 from warscribe.engine import codec
-from warscribe.engine.events import CommandIssued, DiceRolled, Event
-from warscribe.engine.record import Entry, split
+from warscribe.engine.events import (
+    CommandIssued,
+    DiceRolled,
+    Disclosed,
+    Event,
+    GameForked,
+    KeysRecorded,
+    Note,
+    OrdersReceived,
+    SecretDraw,
+)
+from warscribe.engine.hidden import split
+from warscribe.engine.record import Entry
 
 
 def jsonable(value: Any) -> Any:
@@ -52,9 +64,37 @@ def describe(event: Event) -> str:
         if all(s == 6 for s in event.sides):
             return f"roll {event.index}, {event.purpose}: {'+'.join(map(str, event.values))}{by}"
         return f"roll {event.index}, {event.purpose}: {len(event.values)} derived numbers"
+    special = _RECORD_LINES.get(type(event))
+    if special is not None:
+        return special(event)
     public, hidden = split(event)
     shown = " ".join(f"{k}={_short(v)}" for k, v in public.items())
     return f"{shown} [+{len(hidden)} hidden]" if hidden else shown
+
+
+def _note(event: Any) -> str:
+    kind = "RULING" if event.ruling else "note"
+    span = f"#{event.first}" + (f"..#{event.last}" if event.last != event.first else "")
+    where = f"{event.position} ({span})" if event.position else span
+    return f"{kind} by {event.author} on {where}: {event.text}"
+
+
+def _disclosed(event: Any) -> str:
+    shown = ", ".join(
+        f"{o.field}{'' if o.item is None else f'[{o.item}]'}={_short(o.value)}"
+        for o in event.openings
+    )
+    return f"published from #{event.seq}: {shown}"
+
+
+_RECORD_LINES: dict[type, Callable[[Any], str]] = {
+    Note: _note,
+    Disclosed: _disclosed,
+    SecretDraw: lambda e: f"roll {e.index}, {e.purpose}: hidden numbers",
+    OrdersReceived: lambda e: f"signed orders of {e.player} received",
+    GameForked: lambda e: f"{e.name}: fork of {e.parent} at #{e.at_seq} ({e.at_position})",
+    KeysRecorded: lambda e: "public keys of " + ", ".join(name for name, _ in e.keys),
+}
 
 
 def _short(value: Any) -> str:

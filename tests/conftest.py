@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store.app import Warscribe
 

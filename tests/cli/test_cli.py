@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
 from warscribe.cli.main import cli
 
 PLAYERS = ["--player", "a", "--player", "b", "--player", "c"]

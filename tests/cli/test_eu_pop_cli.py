@@ -25,6 +25,7 @@ from typing import Any
 import click
 import pytest
 from click.testing import CliRunner, Result
+
 from warscribe.cli import eu_pop
 from warscribe.cli.main import cli
 from warscribe.engine.rulesets.eu_pop import COMMANDS

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from warscribe.cli.main import cli
 
 DATA = Path(__file__).resolve().parent.parent / "data"

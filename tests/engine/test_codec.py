@@ -11,6 +11,7 @@ from uuid import UUID
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from warscribe.engine import codec
 
 

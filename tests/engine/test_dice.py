@@ -6,6 +6,7 @@ from collections import Counter
 from uuid import UUID
 
 import pytest
+
 from warscribe.engine.dice import Dice, apply_shuffle, commitment, derive, new_key, parse_mode
 from warscribe.engine.errors import DiceError
 

@@ -8,13 +8,13 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+
+from tests.conftest import three_players
 from warscribe.engine import record
 from warscribe.engine.events import Command, CommandIssued
 from warscribe.store import app as app_module
 from warscribe.store.app import ConcurrentWrite, Warscribe
 from warscribe.store.backends import StoreError
-
-from tests.conftest import three_players
 
 ROLLS_EACH = 12
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from warscribe.engine.errors import DiceError
-from warscribe.engine.events import Command, DiceRolled, GameCreated
-from warscribe.engine.record import fold, verify
-from warscribe.store.app import SNAPSHOT_INTERVAL, Warscribe
 
 from tests.conftest import three_players
+from warscribe.engine.errors import DiceError
+from warscribe.engine.events import Command, DiceRolled, GameCreated, SecretDraw
+from warscribe.engine.record import fold, verify
+from warscribe.store.app import SNAPSHOT_INTERVAL, Warscribe
 
 
 def roll(app: Warscribe, game_id: object, actor: str = "alice", dice: str = "2d6") -> None:
@@ -60,7 +60,8 @@ def test_dice_use_consecutive_indices_across_commands(app: Warscribe) -> None:
     head = app.create("divine-right", three_players(), "seeded:5")
     roll(app, head.game_id)
     roll(app, head.game_id, dice="3d6")
-    rolls = [e.event for e in app.entries(head.game_id) if isinstance(e.event, DiceRolled)]
+    drawn = (DiceRolled, SecretDraw)
+    rolls = [e.event for e in app.entries(head.game_id) if isinstance(e.event, drawn)]
     assert [r.index for r in rolls] == list(range(len(rolls)))
     assert rolls[-1].sides == (6, 6, 6)
 

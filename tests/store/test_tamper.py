@@ -8,13 +8,13 @@ from collections.abc import Callable
 from uuid import UUID
 
 import pytest
+
+from tests.conftest import three_players
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Command, DiceRolled, DiceSpec, GameCreated
 from warscribe.engine.record import Entry, next_chain, verify
 from warscribe.store import logfile
 from warscribe.store.app import GameListing, Warscribe
-
-from tests.conftest import three_players
 
 
 @pytest.fixture

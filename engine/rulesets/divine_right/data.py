@@ -1297,4 +1297,4 @@ def load_custom(files: tuple[tuple[str, str], ...]) -> DRData:
     unknown = [kind for kind, _ in files if kind not in CUSTOM_KINDS]
     if unknown:
         raise DataError(f"unknown data file kind {unknown[0]!r}; known: {', '.join(CUSTOM_KINDS)}")
-    return load_files(**dict(files))  # type: ignore[arg-type]
+    return load_files(**dict(files))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from warscribe.engine.codec import record
-from warscribe.engine.events import Event, private
+from warscribe.engine.events import Event, Leaf, private
 
 from .state import Hex
 
@@ -41,6 +41,8 @@ class PersonalitiesDealt(Event):
     cards: tuple[int, ...] | None = private(None)
     pool: tuple[int, ...] | None = private(None)
 
+    CONCEALS_ROLL = True
+
 
 @record("dr.DiplomacyDeckShuffled")
 class DiplomacyDeckShuffled(Event):
@@ -48,6 +50,8 @@ class DiplomacyDeckShuffled(Event):
 
     size: int
     cards: tuple[str, ...] | None = private(None)
+
+    CONCEALS_ROLL = True
 
 
 @record("dr.PlayerOrderDrawn")
@@ -65,6 +69,11 @@ class PhaseEnded(Event):
 
     player: str
     phase: str
+
+    def rule_section(self) -> str | None:
+        from .turn import GAME_TURN
+
+        return GAME_TURN
 
 
 @record("dr.GameEnded")
@@ -185,6 +194,13 @@ class DiplomacyCardDrawn(Event):
     player: str
     card: str | None = private(None)
 
+    PRIVATE_OWNER = "player"
+
+    def rule_section(self) -> str | None:
+        from .diplomacy import CARDS
+
+        return CARDS
+
 
 @record("dr.DiscardsReshuffled")
 class DiscardsReshuffled(Event):
@@ -193,12 +209,28 @@ class DiscardsReshuffled(Event):
     size: int
     cards: tuple[str, ...] | None = private(None)
 
+    CONCEALS_ROLL = True
+
+    def rule_section(self) -> str | None:
+        from .diplomacy import CARDS
+
+        return CARDS
+
 
 @record("dr.CardsDiscarded")
 class CardsDiscarded(Event):
     player: str
     cards: tuple[str, ...]
     why: str
+
+    def discloses(self, earlier: Event) -> tuple[Leaf, ...]:
+        """A discarded card is face up: the draw that brought it into the hand is public."""
+        return _drawn_card(earlier, self.player, self.cards)
+
+    def rule_section(self) -> str | None:
+        from .diplomacy import CARDS
+
+        return CARDS
 
 
 @record("dr.PersonalityRevealed")
@@ -207,6 +239,17 @@ class PersonalityRevealed(Event):
 
     kingdom: str
     card: int
+
+    def discloses(self, earlier: Event) -> tuple[Leaf, ...]:
+        """The card read out is the one dealt face down under the monarch, or drawn for
+        the monarch crowned after him."""
+        if isinstance(earlier, MonarchCrowned) and earlier.kingdom == self.kingdom:
+            return (("personality", None),) if earlier.personality == self.card else ()
+        if isinstance(earlier, PersonalitiesDealt) and self.kingdom in earlier.kingdoms:
+            item = earlier.kingdoms.index(self.kingdom)
+            dealt = earlier.cards[item] if earlier.cards else None
+            return (("cards", item),) if dealt == self.card else ()
+        return ()
 
 
 @record("dr.DiplomacyAttempted")
@@ -223,6 +266,15 @@ class DiplomacyAttempted(Event):
     needed: int
     succeeded: bool
 
+    def discloses(self, earlier: Event) -> tuple[Leaf, ...]:
+        """A card played is shown: the draw that brought it into the hand is public."""
+        return _drawn_card(earlier, self.player, (self.card,) if self.card else ())
+
+    def rule_section(self) -> str | None:
+        from .diplomacy import ACTIVATION, DEACTIVATION
+
+        return ACTIVATION if self.attempt == "activate" else DEACTIVATION
+
 
 @record("dr.AmbassadorBanished")
 class AmbassadorBanished(Event):
@@ -233,6 +285,11 @@ class AmbassadorBanished(Event):
     kingdom: str
     until: int | None
     why: str
+
+    def rule_section(self) -> str | None:
+        from .diplomacy import BANISHING
+
+        return BANISHING
 
 
 @record("dr.BanishmentsLifted")
@@ -249,6 +306,11 @@ class AssassinationAttempted(Event):
     ambassador_roll: int
     monarch_roll: int
     outcome: str
+
+    def rule_section(self) -> str | None:
+        from .diplomacy import ASSASSINATION
+
+        return ASSASSINATION
 
 
 @record("dr.AmbassadorKilled")
@@ -268,6 +330,11 @@ class DuelFought(Event):
     opponent_roll: int
     killed: tuple[str, ...]
 
+    def rule_section(self) -> str | None:
+        from .diplomacy import DUEL
+
+        return DUEL
+
 
 @record("dr.ForcedPeaceAttempted")
 class ForcedPeaceAttempted(Event):
@@ -276,7 +343,184 @@ class ForcedPeaceAttempted(Event):
     roll: int
     succeeded: bool
 
+    def rule_section(self) -> str | None:
+        from .diplomacy import FORCED_PEACE
+
+        return FORCED_PEACE
+
 
 @record("dr.DiplomacyPassed")
 class DiplomacyPassed(Event):
     player: str
+
+
+def _drawn_card(earlier: Event, player: str, cards: tuple[str, ...]) -> tuple[Leaf, ...]:
+    """The card of `earlier` when it is `player`'s draw of one of `cards`."""
+    if isinstance(earlier, DiplomacyCardDrawn) and earlier.player == player:
+        return (("card", None),) if earlier.card in cards else ()
+    return ()
+
+
+# -- movement, fleets and heroes (Movement Phase; Heroes) ---------------------------------
+
+
+@record("dr.StackMoved")
+class StackMoved(Event):
+    """A stack moved from `start` along `path`; `spent` the points each unit paid, `leader`
+    the hero whose allowance and bonuses it used, `carried` the units aboard its fleets;
+    `inside` whether it ends within the walls of the castle there."""
+
+    player: str
+    units: tuple[str, ...]
+    start: Hex
+    path: tuple[Hex, ...]
+    spent: tuple[tuple[str, int], ...]
+    leader: str | None = None
+    carried: tuple[str, ...] = ()
+    inside: bool = False
+
+
+@record("dr.FerryUsed")
+class FerryUsed(Event):
+    """A fleet ferried combat units across the navigable river: one of its movement points
+    for each (heroes cross free)."""
+
+    fleet: str
+    units: tuple[str, ...]
+    points: int
+
+
+@record("dr.HexSearched")
+class HexSearched(Event):
+    """Combat units spent the space's terrain cost searching it for enemy heroes."""
+
+    player: str
+    units: tuple[str, ...]
+    hex: Hex
+    spent: tuple[tuple[str, int], ...]
+
+
+@record("dr.UnitsEmbarked")
+class UnitsEmbarked(Event):
+    fleet: str
+    units: tuple[str, ...]
+
+
+@record("dr.UnitsDebarked")
+class UnitsDebarked(Event):
+    """Units left the fleet into its space; those it carried while moving may not move
+    again this turn."""
+
+    fleet: str
+    units: tuple[str, ...]
+    hex: Hex
+
+
+@record("dr.UnitsWalled")
+class UnitsWalled(Event):
+    """Units went inside the walls of the castle (or port) of their space, or came out."""
+
+    player: str
+    units: tuple[str, ...]
+    inside: bool
+
+
+@record("dr.UnitsDisbanded")
+class UnitsDisbanded(Event):
+    """Units voluntarily eliminated by their player (to avoid a diplomatic penalty)."""
+
+    player: str
+    units: tuple[str, ...]
+    why: str
+
+
+@record("dr.HeroFateRolled")
+class HeroFateRolled(Event):
+    """A Hero Fate Roll: `trigger` is its number in Heroes › Hero Fate Roll; `result`
+    killed, captured, castaway or no effect; `by` the enemy player it is owed to."""
+
+    hero: str
+    trigger: int
+    why: str
+    roll: int
+    result: str
+    hex: Hex
+    by: str | None = None
+
+
+@record("dr.MonarchCaptured")
+class MonarchCaptured(Event):
+    """A non-player monarch taken prisoner by `captor`, held in `prison` (None while the
+    captor, having no castle to hold him, decides to execute or free him)."""
+
+    kingdom: str
+    captor: str
+    hex: Hex
+    prison: str | None
+
+
+@record("dr.CaptiveFateAsked")
+class CaptiveFateAsked(Event):
+    """The captor has no castle to hold the prisoner: execute him or set him free."""
+
+    player: str
+    kingdom: str
+
+
+@record("dr.PrisonerExecuted")
+class PrisonerExecuted(Event):
+    kingdom: str
+    by: str
+
+
+@record("dr.PrisonerFreed")
+class PrisonerFreed(Event):
+    """A captive monarch back on the map at `hex`."""
+
+    kingdom: str
+    hex: Hex
+    why: str
+
+
+@record("dr.HeroCastAway")
+class HeroCastAway(Event):
+    """A shipwrecked hero washed up at `hex` (the Isle of Fright, or a shore of an inland
+    water)."""
+
+    hero: str
+    hex: Hex
+
+
+@record("dr.HeroRescued")
+class HeroRescued(Event):
+    """Castaways picked up by a friendly fleet entering the Isle of Fright."""
+
+    fleet: str
+    heroes: tuple[str, ...]
+
+
+@record("dr.CargoLost")
+class CargoLost(Event):
+    """Land combat units aboard a lost fleet are lost with it."""
+
+    fleet: str
+    units: tuple[str, ...]
+
+
+@record("dr.UnitsRelocated")
+class UnitsRelocated(Event):
+    """Units of an invaded kingdom whose deployment space is held by the enemy, set up
+    elsewhere in their kingdom."""
+
+    units: tuple[str, ...]
+    hex: Hex
+    why: str
+
+
+@record("dr.TrollRegenerated")
+class TrollRegenerated(Event):
+    """The Trolls replace one eliminated regular at its deployment space."""
+
+    unit: str
+    hex: Hex
+    place: str

@@ -4,6 +4,7 @@ kingdoms, and the crowning of new monarchs when Confusion ends."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from warscribe.engine.dice import Dice
@@ -42,6 +43,22 @@ def effects(state: State, data: DRData, kingdom: str) -> tuple[Effect, ...]:
         return ()
     card = next((p for p in data.personalities if p.number == number), None)
     return card.effects if card else ()
+
+
+Reaction = Callable[[Outcome, DRData, str], None]
+_AFTER_DEACTIVATION: list[Reaction] = []
+
+
+def after_deactivation(reaction: Reaction) -> Reaction:
+    """Register what must follow at once when a kingdom deactivates (prisoners held in its
+    castles are released, say): `reaction(out, data, kingdom)`."""
+    _AFTER_DEACTIVATION.append(reaction)
+    return reaction
+
+
+def _deactivated_now(out: Outcome, data: DRData, kingdom: str) -> None:
+    for reaction in _AFTER_DEACTIVATION:
+        reaction(out, data, kingdom)
 
 
 def besiegers(state: State, kingdom: str) -> tuple[str, ...]:
@@ -90,6 +107,7 @@ def deactivate(out: Outcome, data: DRData, kingdom: str, why: str) -> None:
             kingdom=kingdom, why=why, removed=tuple(sorted(leaving)), mercenaries=mercenaries
         )
     )
+    _deactivated_now(out, data, kingdom)
 
 
 def _mercenary_leaves(
@@ -141,6 +159,7 @@ def eliminate(out: Outcome, data: DRData, player: str, why: str, dice: Dice) -> 
     mercenaries = tuple(u.id for u in out.state.units.values() if u.owner == player)
     removed = tuple(sorted(u.id for u in out.state.units_of(kingdom)))
     out.add(KingdomDeactivated(kingdom=kingdom, why=why, removed=removed, mercenaries=mercenaries))
+    _deactivated_now(out, data, kingdom)
     roll = dice.roll(f"Confusion of {kingdom}")
     out.add(roll, ConfusionBegan(kingdom=kingdom, until=out.state.number + roll.values[0] + 1))
     remaining = out.state.active_players()
@@ -227,7 +246,10 @@ def _deactivated(state: State, event: KingdomDeactivated) -> State:
         survivors=survivors,
         activated_on=None,
         deactivated_on=state.number,
+        deactivated_at=state.turn.label if state.turn else None,
         bad_omens_on=None,
+        captive_of=None,
+        prison=None,
     )
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .kingdoms import totals
+from .mapview import board, stacks
 from .state import PHASE_TITLES, State
 
 
@@ -138,4 +139,6 @@ PROJECTIONS: dict[str, Callable[[State], Any]] = {
     "vp": vp,
     "banishments": banishments,
     "units": units,
+    "stacks": stacks,
+    "map": board,
 }

@@ -25,8 +25,8 @@ even when there is a single option, so that every unit lost or gained is his rec
 decision. A result that cannot be carried out, in full or for its remaining units, is
 recorded as `RandomEventVoid` with the reason ("treat the result as no event").
 
-Seams for rules not built yet: `besieged` (sieges), `aboard` and `shipwreck` (fleets
-carrying troops and heroes at sea: issue 4 models heroes at sea).
+Seams: `besieged` (sieges, recorded by a later issue), `aboard` and `shipwreck` (fleets
+carrying troops and heroes, and heroes lost at sea: see `fleets` and `heroes`).
 
 Doubts: a mercenary stolen from another player is taken to enter like a reinforcement,
 at a castle or port of the thief's choice; a non-castle port shelters one of the rolling
@@ -45,7 +45,12 @@ from warscribe.engine.events import Command, Event
 
 from .data import DRData, Location, UnitKind, UnitSpec
 from .evolving import Outcome, handles
+from .fleets import aboard
+from .forces import remove
+from .heroes import shipwreck
 from .kingdoms import activate, crown, monarch_dies
+from .places import hex_arg, label, names
+from .sieges import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
 from .turn import answers_pending, current
 
@@ -214,23 +219,9 @@ class BadOmensFell(Event):
 # -- seams for rules built later ---------------------------------------------------------------
 
 
-def besieged(state: State, hex_: Hex) -> bool:
-    """Whether the castle on `hex_` is under siege (Siege Phase › Effects of a Siege: no
-    replacements or reinforcements enter there; besieged units cannot be stolen). Sieges
-    are recorded by the siege rules; until they exist no castle is besieged."""
-    return False
-
-
-def aboard(state: State, fleet: Unit) -> tuple[Unit, ...]:
-    """The land units and heroes `fleet` carries (Movement Phase › Transporting Troops).
-    Transport is recorded by the movement rules (issue 4 models heroes at sea); until then
-    no fleet carries anything."""
-    return ()
-
-
-def shipwreck(out: Outcome, data: DRData, fleet: Unit, dice: Dice) -> None:
-    """Heroes aboard a fleet lost in a storm are Shipwrecked (Heroes › Shipwrecked Heroes).
-    Issue 4 (heroes at sea) fills this in; until then no hero is ever aboard a fleet."""
+# `besieged` (no replacements or reinforcements enter a besieged castle; besieged units
+# cannot be stolen), `aboard` (a fleet carrying troops or heroes cannot be stolen) and
+# `shipwreck` (heroes aboard a fleet lost in a storm) are imported above as module names.
 
 
 # -- the roll and the table --------------------------------------------------------------------
@@ -320,14 +311,12 @@ def _epidemic(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
         _ask(out, player, EPIDEMIC, (), 1, "")
         return
     if big:
-        where = (
-            "(half of each stack of 10 or more: " + ", ".join(_label(data, h) for h in big) + ")"
-        )
+        where = "(half of each stack of 10 or more: " + ", ".join(label(data, h) for h in big) + ")"
         options = [unit for h in big for unit in stacks[h]]
         count = sum(len(stacks[h]) // 2 for h in big)
     else:
         hex_ = _largest_stack(out, data, player, stacks, dice)
-        where, options, count = f"from the largest stack, at {_label(data, hex_)}", stacks[hex_], 1
+        where, options, count = f"from the largest stack, at {label(data, hex_)}", stacks[hex_], 1
     _ask(out, player, EPIDEMIC, options, count, _WHY[EPIDEMIC].format(count=count, where=where))
 
 
@@ -336,7 +325,7 @@ def _largest_stack(
 ) -> Hex:
     """The largest stack; among equally large ones, a random pick."""
     size = max(len(units) for units in stacks.values())
-    largest = {_label(data, h): h for h, units in stacks.items() if len(units) == size}
+    largest = {label(data, h): h for h, units in stacks.items() if len(units) == size}
     if len(largest) == 1:
         return next(iter(largest.values()))
     return largest[
@@ -393,12 +382,6 @@ def _forces(state: State, player: str) -> list[Unit]:
 
 def _at(state: State, hex_: Hex) -> list[Unit]:
     return [u for u in state.units.values() if u.hex == hex_]
-
-
-def _label(data: DRData, hex_: Hex) -> str:
-    """A hex as players name it: its map name, else `COL,ROW`."""
-    found = data.map.get(*hex_)
-    return found.name if found is not None and found.name else f"{hex_[0]},{hex_[1]}"
 
 
 def _stacks(state: State, player: str) -> dict[Hex, list[str]]:
@@ -475,9 +458,17 @@ def _replacements(state: State, data: DRData, player: str) -> list[_Gain]:
         _Gain("replacement", spec.id, str(spec.kind), hex_, place)
         for kingdom in state.alliance(player)
         for spec in data.player_units(kingdom)
-        if _replacement_problem(state, data, player, spec) is None
-        for hex_, place in _deployment_spaces(state, data, player, spec)
+        for hex_, place in replacement_spaces(state, data, player, spec)
     ]
+
+
+def replacement_spaces(
+    state: State, data: DRData, player: str, spec: UnitSpec
+) -> list[tuple[Hex, str]]:
+    """Where the eliminated regular may come back now (none if it may not)."""
+    if _replacement_problem(state, data, player, spec) is not None:
+        return []
+    return _deployment_spaces(state, data, player, spec)
 
 
 def _replacement_problem(state: State, data: DRData, player: str, spec: UnitSpec) -> str | None:
@@ -505,7 +496,7 @@ def _deployment_spaces(
     if start is not None:
         spaces = [(start, spec.start)]
     else:
-        spaces = [(h, _label(data, h)) for h in _spread_spaces(state, data, spec)]
+        spaces = [(h, label(data, h)) for h in _spread_spaces(state, data, spec)]
     return [(h, place) for h, place in spaces if _open(state, player, h)]
 
 
@@ -632,18 +623,7 @@ def lose(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 
 def _unit_list(command: Command, rule: str) -> tuple[str, ...]:
-    value = command.arg("units", command.arg("unit"))
-    if isinstance(value, str):
-        units = tuple(u.strip() for u in value.split(",") if u.strip())
-    elif isinstance(value, tuple | list):
-        units = tuple(str(u) for u in value)
-    else:
-        units = ()
-    if not units:
-        raise InvalidCommand("name the unit(s): unit=ID or units=A,B,...", rule)
-    if len(set(units)) != len(units):
-        raise InvalidCommand("a unit is named twice", rule)
-    return units
+    return names(command.arg("units", command.arg("unit")), rule)
 
 
 def _check_halves(
@@ -655,7 +635,7 @@ def _check_halves(
         chosen = sum(unit in stack for unit in units)
         if chosen != len(stack) // 2:
             raise IllegalCommand(
-                f"the stack at {_label(data, hex_)} has {len(stack)} combat units: exactly "
+                f"the stack at {label(data, hex_)} has {len(stack)} combat units: exactly "
                 f"{len(stack) // 2} of them are lost, not {chosen}",
                 rule,
             )
@@ -756,27 +736,11 @@ def _site(candidates: list[_Gain], data: DRData, at: object, what: str, rule: st
         if len({g.hex for g in candidates}) == 1:
             return candidates[0]
         raise InvalidCommand(f"say where {what} enters (at=PLACE): {places}", rule)
-    hex_ = _hex_arg(data, str(at), rule)
+    hex_ = hex_arg(data, str(at), rule)
     for gain in candidates:
         if gain.hex == hex_:
             return gain
     raise IllegalCommand(f"{what} cannot enter at {at}; it may enter at: {places}", rule)
-
-
-def _hex_arg(data: DRData, text: str, rule: str) -> Hex:
-    col, sep, row = text.partition(",")
-    if sep and col.strip().isdigit() and row.strip().isdigit():
-        return (int(col), int(row))
-    try:
-        return data.place(text).hex
-    except KeyError:
-        pass
-    try:
-        return data.map.named(text).coord
-    except KeyError:
-        raise InvalidCommand(
-            f"no place or hex {text!r} (name a castle, a port or COL,ROW)", rule
-        ) from None
 
 
 def _next(out: Outcome, data: DRData, pending: Pending) -> None:
@@ -848,14 +812,7 @@ handles(ReinforcementsDeclined)(_closed)
 
 @handles(UnitsLost)
 def _lost(state: State, event: UnitsLost) -> State:
-    for unit_id in event.units:
-        unit = state.units[unit_id]
-        if unit.kingdom == MERCENARY:
-            state = state.replace(mercenary_pool=(*state.mercenary_pool, unit_id))
-        else:
-            eliminated = state.kingdoms[unit.kingdom].eliminated | {unit_id}
-            state = state.with_kingdom(unit.kingdom, eliminated=eliminated)
-    return _answered(state.without_units(event.units), len(event.units))
+    return _answered(remove(state, event.units), len(event.units))
 
 
 @handles(RegularReplaced)

@@ -10,7 +10,18 @@ from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.ruleset import GameSpec
 
-from . import diplomacy, projections, random_events, reentry, turn
+from . import (
+    diplomacy,
+    fleets,
+    heroes,
+    movement,
+    neutrals,
+    projections,
+    random_events,
+    reentry,
+    special_kingdoms,
+    turn,
+)
 from .data import DRData, load_custom
 from .events import DiplomacyDeckShuffled, IdentityTaken, PersonalitiesDealt
 from .evolving import Outcome, evolve, handles
@@ -31,7 +42,15 @@ COMMANDS: dict[str, Decision] = {
     "discard": diplomacy.discard,
     "rejoin": reentry.rejoin,
     **random_events.COMMANDS,
+    **movement.COMMANDS,
+    "embark": fleets.embark,
+    "debark": fleets.debark,
+    "prisoner-execute": heroes.execute,
+    "prisoner-free": heroes.free,
 }
+
+# Modules whose rules act through hooks only (phase ends, turn starts, deactivations).
+HOOKED = (neutrals, special_kingdoms)
 
 
 ARGS: dict[str, tuple[str, ...]] = {
@@ -50,6 +69,16 @@ ARGS: dict[str, tuple[str, ...]] = {
     "events-reinforce": ("kind", "unit", "at"),
     "events-decline": (),
     "rejoin": ("consent",),
+    "move": ("units", "path", "leader"),
+    "ferry": ("units", "path", "leader", "fleet"),
+    "embark": ("fleet", "units"),
+    "debark": ("fleet", "units"),
+    "inside": ("units",),
+    "outside": ("units",),
+    "search": ("units",),
+    "disband": ("units",),
+    "prisoner-execute": ("kingdom",),
+    "prisoner-free": ("kingdom",),
 }
 
 

@@ -43,18 +43,24 @@ class Player:
 @record("dr.Unit")
 class Unit:
     """A piece on the map: a monarch, a regular army or fleet, or a common mercenary
-    (kingdom `mercenary`, `owner` the player who controls it)."""
+    (kingdom `mercenary`, `owner` the player who controls it). `inside`: within the walls
+    of the castle (or the port) of its space; `aboard`: the fleet carrying it."""
 
     id: str
     kingdom: str
     kind: str
     hex: Hex
     owner: str | None = None
+    inside: bool = False
+    aboard: str | None = None
 
 
 @record("dr.KingdomState")
 class KingdomState:
-    """A kingdom's standing: whose it is, its ally, its monarch's personality and state."""
+    """A kingdom's standing: whose it is, its ally, its monarch's personality and state.
+    `captive_of`: the player holding its monarch, `prison` the castle he is held in (None
+    while the captor decides his fate); `deactivated_at`: the position (`Turn.label`) of the
+    last deactivation."""
 
     name: str
     player: str | None = None
@@ -70,6 +76,8 @@ class KingdomState:
     deactivated_on: int | None = None
     bad_omens_on: int | None = None
     captive_of: str | None = None
+    prison: str | None = None
+    deactivated_at: str | None = None
 
     @property
     def status(self) -> str:
@@ -121,9 +129,22 @@ class Pending:
     why: str = ""
 
 
+@record("dr.Moved")
+class Moved:
+    """A unit's movement so far in the current Movement Phase: points spent, the hero who
+    led it (None: it moved on its own, or led), and `done` once it may move no further
+    (transported by sea)."""
+
+    unit: str
+    spent: int = 0
+    leader: str | None = None
+    done: bool = False
+
+
 @record("dr.Progress")
 class Progress:
-    """What the player whose turn it is has done in the current phase."""
+    """What the player whose turn it is has done in the current phase; `moves` records
+    movement, `fated` the heroes an enemy has already forced a Hero Fate Roll on."""
 
     rolled: bool = False
     drew: bool = False
@@ -131,6 +152,11 @@ class Progress:
     forced: tuple[str, ...] = ()
     deactivation_tried: tuple[str, ...] = ()
     pending: Pending | None = None
+    moves: tuple[Moved, ...] = ()
+    fated: tuple[str, ...] = ()
+
+    def moved(self, unit: str) -> Moved | None:
+        return next((m for m in self.moves if m.unit == unit), None)
 
 
 @record("dr.Turn")

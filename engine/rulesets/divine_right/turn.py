@@ -4,6 +4,7 @@ end of a phase, a new game turn's randomizer chits, and the end of the game."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
@@ -51,12 +52,49 @@ def answers_pending(kind: str, prefix: str) -> None:
     _PENDING_PREFIX[kind] = prefix
 
 
+Hook = Callable[[Outcome, DRData, Dice], None]
+_PHASE_END: dict[str, list[Hook]] = {}
+_GAME_TURN_START: list[Hook] = []
+_PLAYER_TURN_START: list[Hook] = []
+_PHASE_COMMANDS: dict[str, tuple[str, ...]] = {}
+
+
+def at_phase_end(phase: str) -> Callable[[Hook], Hook]:
+    """Register what happens as the player whose turn it is closes `phase` (before the
+    phase ends): `hook(out, data, dice)`."""
+
+    def register(hook: Hook) -> Hook:
+        _PHASE_END.setdefault(phase, []).append(hook)
+        return hook
+
+    return register
+
+
+def at_game_turn_start(hook: Hook) -> Hook:
+    """Register what happens as a new game turn begins (after the player order is drawn)."""
+    _GAME_TURN_START.append(hook)
+    return hook
+
+
+def at_player_turn_start(hook: Hook) -> Hook:
+    """Register what happens as a player turn begins (before its Random Events Phase)."""
+    _PLAYER_TURN_START.append(hook)
+    return hook
+
+
+def phase_commands(phase: str, names: tuple[str, ...]) -> None:
+    """Declare the commands (as the CLI spells them) a player may give in `phase`."""
+    _PHASE_COMMANDS[phase] = _PHASE_COMMANDS.get(phase, ()) + names
+
+
 def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """Close the phase; after the last player's Combat Phase a new game turn begins with
     newly drawn randomizer chits, or the game ends after turn 20."""
     turn = current(state, command)
     _check_phase_done(state, turn)
     out = Outcome(state)
+    for hook in _PHASE_END.get(turn.phase, ()):
+        hook(out, data, dice)
     out.add(PhaseEnded(player=turn.player, phase=turn.phase))
     if out.state.turn is not None and out.state.turn.phase == TURN_OVER:
         if state.number >= LAST_TURN:
@@ -64,7 +102,16 @@ def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outco
         else:
             out.add(*player_order(state.number + 1, state.active_players(), dice))
             turn_starts(out, dice)
+            _run(_GAME_TURN_START, out, data, dice)
+    if out.state.turn is not None and out.state.turn.phase == PHASES[0]:
+        _run(_PLAYER_TURN_START, out, data, dice)
     return out
+
+
+def _run(hooks: list[Hook], out: Outcome, data: DRData, dice: Dice) -> None:
+    for hook in hooks:
+        if out.state.outcome is None:
+            hook(out, data, dice)
 
 
 def _check_phase_done(state: State, turn: Turn) -> None:
@@ -114,7 +161,7 @@ def legal_commands(state: State) -> tuple[str, ...]:
         if len(player.hand) > HAND_LIMIT:
             return (*options, "discard")
         return (*options, "discard", "end-phase")
-    return ("end-phase",)
+    return (*_PHASE_COMMANDS.get(turn.phase, ()), "end-phase")
 
 
 @handles(PhaseEnded)

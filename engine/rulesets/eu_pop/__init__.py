@@ -106,6 +106,11 @@ class EuPop:
     def summary(self, state: Any) -> dict[str, Any]:
         return summary(state)
 
+    def rule_of(self, command: str) -> str | None:
+        """The rule section a command is decided by (the audit cites it)."""
+        spec = COMMANDS.get(command)
+        return spec.rule if spec else None
+
 
 RULESET = EuPop()
 

@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+
 from warscribe.engine.dice import seeded_key
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.events import Command, Event

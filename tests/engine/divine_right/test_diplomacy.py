@@ -4,6 +4,7 @@ changes it causes (rulebook "Kingdoms"). Dice are entered by hand (table mode)."
 from __future__ import annotations
 
 import pytest
+
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.divine_right.events import (
     AmbassadorBanished,

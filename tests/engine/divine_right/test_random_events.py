@@ -16,6 +16,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import DataError, IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DiceRolled, Event

@@ -4,6 +4,7 @@ re-entry option, as a transcript of play with dice entered by hand."""
 from __future__ import annotations
 
 import pytest
+
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.rulesets.divine_right.data import load_builtin
@@ -68,7 +69,7 @@ def test_a_phase_cannot_end_before_its_duties() -> None:
     table = Table()
     table.refuse(IllegalCommand, "roll the random events first", "end-phase")
     table.refuse(InvalidCommand, "takes no order", "end-phase", order="1")
-    table.refuse(InvalidCommand, "unknown command", "move")
+    table.refuse(InvalidCommand, "unknown command", "teleport")
 
 
 def test_the_game_ends_after_turn_20_with_the_winner_by_victory_points() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+
 from warscribe.engine import codec
 from warscribe.engine.dice import new_key
 from warscribe.engine.errors import RuleError

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.engine.eu_pop.table import Table, position
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.eu_pop import rules
 from warscribe.engine.rulesets.eu_pop.events import AllyCalled
-
-from tests.engine.eu_pop.table import Table, position
 
 SAVOY = {"name": "Savoy", "kind": "npr", "tax_value": 5, "influence": 2, "adjacent": True}
 GENOA = {"name": "Genoa", "kind": "npr", "tax_value": 12, "influence": 1}

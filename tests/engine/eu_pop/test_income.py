@@ -7,6 +7,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+
+from tests.engine.eu_pop.table import Table, position
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.rulesets.eu_pop import RULESET, rules
 from warscribe.engine.rulesets.eu_pop.events import (
@@ -17,8 +19,6 @@ from warscribe.engine.rulesets.eu_pop.events import (
     PrestigeScored,
 )
 from warscribe.engine.rulesets.eu_pop.state import Power
-
-from tests.engine.eu_pop.table import Table, position
 
 ADM_ADVISOR = {"name": "Coeur", "slot": "adm", "skill": 2, "upkeep": 3}
 DIP_ADVISOR = {"name": "Anne", "slot": "dip", "skill": 1, "upkeep": 1}

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tests.engine.eu_pop.table import Table, position
 from warscribe.engine.errors import IllegalCommand
 from warscribe.engine.rulesets.eu_pop import rules
 from warscribe.engine.rulesets.eu_pop.events import LoanRepaid, LoanTaken, RealmAdjusted
-
-from tests.engine.eu_pop.table import Table, position
 
 
 def test_5_2_take_loan_adds_5_ducats_and_an_interest_token() -> None:

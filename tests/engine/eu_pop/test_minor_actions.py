@@ -3,6 +3,7 @@ taken, and as a Reaction. Loans and Calls to Arms have files of their own."""
 
 from __future__ import annotations
 
+from tests.engine.eu_pop.table import Table, position
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.eu_pop import rules
 from warscribe.engine.rulesets.eu_pop.events import (
@@ -13,8 +14,6 @@ from warscribe.engine.rulesets.eu_pop.events import (
     RulerAppointed,
 )
 from warscribe.engine.rulesets.eu_pop.state import Advisor, Leader, Power, Ruler
-
-from tests.engine.eu_pop.table import Table, position
 
 COEUR = {"name": "Jacques Coeur", "slot": "adm", "skill": 1, "upkeep": 2}
 DUNOIS = {"name": "Jean de Dunois", "kind": "general", "mat": "Army I"}

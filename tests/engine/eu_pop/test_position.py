@@ -9,6 +9,8 @@ from importlib.resources import files
 from typing import Any
 
 import pytest
+
+from tests.engine.eu_pop.table import Table, position, spec
 from warscribe.engine import codec
 from warscribe.engine.errors import DataError, InvalidCommand
 from warscribe.engine.events import GameCreated
@@ -18,8 +20,6 @@ from warscribe.engine.rulesets import get
 from warscribe.engine.rulesets.eu_pop import RULESET
 from warscribe.engine.rulesets.eu_pop.events import PhaseBegun, RealmEstablished, WorldSet
 from warscribe.engine.rulesets.eu_pop.state import World
-
-from tests.engine.eu_pop.table import Table, position, spec
 
 EXAMPLE = (
     files("warscribe.engine.rulesets.eu_pop").joinpath("datafiles/example-start.json").read_text()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tests.engine.eu_pop.table import Table, position
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.eu_pop import RULESET, rules
 from warscribe.engine.rulesets.eu_pop.events import CardDiscarded, Passed, RealmAdjusted, TurnEnded
 from warscribe.engine.rulesets.eu_pop.state import Ally, World
-
-from tests.engine.eu_pop.table import Table, position
 
 # Turns and passing (round sequence; 5.2 Minor Actions on passing)
 

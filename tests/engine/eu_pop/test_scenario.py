@@ -9,12 +9,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from tests.engine.eu_pop.table import Table
 from warscribe.engine import codec
 from warscribe.engine.record import fold, verify
 from warscribe.engine.rulesets.eu_pop.events import LoanTaken
 from warscribe.engine.rulesets.eu_pop.state import Power
-
-from tests.engine.eu_pop.table import Table
 
 START: dict[str, Any] = {
     "round": 1,

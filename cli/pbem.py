@@ -1,0 +1,352 @@
+"""Play by email on the command line: keys, signed orders, the audit, forks and notes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warscribe.engine import rulesets
+from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
+from warscribe.engine.common import event_from
+from warscribe.engine.errors import InvalidCommand, WarscribeError
+from warscribe.engine.orders import Orders, new_key_pair
+from warscribe.store import orders as orders_file
+from warscribe.store.views import describe, event_name
+
+from .context import Context, emit, json_option, pass_ctx
+from .positions import resolve_position, resolve_span
+
+at_option = click.option(
+    "--at",
+    "position",
+    required=True,
+    metavar="POSITION",
+    help="TURN.PLAYER-TURN.PHASE (the phase as it began) or #SEQ.",
+)
+
+
+# -- keys ---------------------------------------------------------------------------------
+
+
+@click.group()
+def keys() -> None:
+    """A player's key pair for signing orders.
+
+    \b
+    Example:
+      warscribe keys new alice        # alice.key (keep it), alice.pub (send it)
+    """
+
+
+@keys.command("new")
+@click.argument("player")
+@click.option(
+    "-o", "--output", "prefix", default=None, metavar="PREFIX", help="Files PREFIX.key/.pub."
+)
+def keys_new(player: str, prefix: str | None) -> None:
+    """Make an Ed25519 key pair: PLAYER.key stays with the player (it signs their
+    orders), PLAYER.pub goes to the referee for `new --key PLAYER=PLAYER.pub`.
+
+    \b
+    Example:
+      warscribe keys new alice -o keys/alice
+    """
+    base = Path(prefix or player)
+    private, public = new_key_pair()
+    secret_path, public_path = base.with_suffix(".key"), base.with_suffix(".pub")
+    if secret_path.exists():
+        raise click.UsageError(f"{secret_path} exists: refusing to overwrite a private key")
+    fd = os.open(secret_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(orders_file.write_key(orders_file.KeyFile("private", player, private)))
+    public_path.write_text(orders_file.write_key(orders_file.KeyFile("public", player, public)))
+    click.echo(f"{secret_path}: {player}'s private key (keep it; it signs your orders)")
+    click.echo(f"{public_path}: {player}'s public key {public.hex()[:16]}... (send it)")
+
+
+def read_public_keys(pairs: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+    """`NAME=PUBKEYFILE` options as (player, public key)."""
+    out = []
+    for pair in pairs:
+        name, sep, path = pair.partition("=")
+        if not name or not sep or not path:
+            raise click.UsageError(f"bad --key {pair!r}: write NAME=PUBKEYFILE")
+        key = orders_file.read_key(Path(path).read_text(encoding="utf-8"), "public")
+        if key.player != name:
+            raise InvalidCommand(f"{path} is {key.player}'s public key, not {name}'s", "new")
+        out.append((name, key.key))
+    return tuple(out)
+
+
+key_option = click.option(
+    "--key",
+    "keys_given",
+    multiple=True,
+    metavar="NAME=PUBKEYFILE",
+    help="A player's public key (from `keys new`): their orders must be signed with it.",
+)
+
+
+# -- orders -------------------------------------------------------------------------------
+
+
+def parse_command(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """`NAME key=value ...` (shell quoting) as (name, args)."""
+    words = shlex.split(text)
+    if not words:
+        raise click.UsageError("an empty command in the orders")
+    args = []
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise click.UsageError(f"bad argument {word!r} in {text!r}: write key=value")
+        args.append((key, value))
+    return words[0], tuple(args)
+
+
+@click.command()
+@click.argument("commands", nargs=-1)
+@click.option("--as", "player", required=True, metavar="PLAYER", help="Who gives the orders.")
+@click.option(
+    "--key",
+    "key_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The player's private key file (from `keys new`).",
+)
+@click.option(
+    "--file",
+    "command_file",
+    type=click.File("r"),
+    default=None,
+    help="Commands one per line (# starts a comment), after those given as arguments.",
+)
+@click.option("-o", "--output", default=None, help="File to write (default: standard output).")
+@pass_ctx
+def orders(
+    ctx: Context,
+    commands: tuple[str, ...],
+    player: str,
+    key_path: str,
+    command_file: Any,
+    output: str | None,
+) -> None:
+    """Write signed orders against your copy of the log, to mail to the referee. Each
+    command is `NAME key=value ...` as the rule set names it.
+
+    \b
+    Example:
+      warscribe orders --as alice --key alice.key -o orders.txt \\
+        diplomacy-draw 'diplomacy-activate kingdom=Neuth card=bribe+1#1' end-phase
+    """
+    lines = list(commands)
+    if command_file is not None:
+        lines += [ln.strip() for ln in command_file if ln.strip() and not ln.startswith("#")]
+    if not lines:
+        raise click.UsageError("give at least one command (as arguments or with --file)")
+    listing = ctx.game()
+    if player not in listing.players:
+        raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "orders")
+    head = ctx.app.head(listing.game_id)
+    written = Orders(
+        game_id=listing.game_id,
+        player=player,
+        position=rulesets.get(head.ruleset).position(head.state),
+        seq=head.seq,
+        chain=head.chain,
+        commands=tuple(parse_command(line) for line in lines),
+    )
+    private = orders_file.read_key(Path(key_path).read_text(encoding="utf-8"), "private")
+    text = orders_file.write_orders(written, private)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    Path(output).write_text(text)
+    click.echo(
+        f"{len(lines)} orders of {player} at #{head.seq} ({written.position}) signed into {output}",
+        err=True,
+    )
+
+
+@click.command("import-orders")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@pass_ctx
+def import_orders(ctx: Context, file: str) -> None:
+    """Referee: check a player's signed orders (signature, player, turn and phase, the
+    log position they were written against) and record them, dice rolled by the record.
+    Forged, replayed, stale or out-of-turn orders are refused, and nothing is recorded.
+
+    \b
+    Example:
+      warscribe import-orders alice-orders.txt
+    """
+    raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    received = orders_file.read_orders(raw)
+    if ctx.game_ref is not None and ctx.game_id() != received.orders.game_id:
+        raise WarscribeError(f"the orders are for game {received.orders.game_id}, not this one")
+    entries = orders_file.receive(ctx.app, received)
+    for entry in entries:
+        click.echo(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+
+
+# -- audit --------------------------------------------------------------------------------
+
+
+@click.command("audit")
+@click.option("--turn", type=click.IntRange(min=1), default=None, help="Only this game turn.")
+@click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First entry.")
+@click.option("--to", "stop", type=click.IntRange(min=1), default=None, help="Last entry.")
+@json_option
+@pass_ctx
+def audit_command(
+    ctx: Context, turn: int | None, start: int, stop: int | None, as_json: bool
+) -> None:
+    """Re-decide every recorded command from the recorded state and dice, and show each
+    difference from the record with its entry and rule. Exit 1 when the rules disagree.
+
+    \b
+    Example:
+      warscribe audit --turn 3
+      warscribe audit --from 120 --to 180 --json
+    """
+    if turn is not None and (start != 1 or stop is not None):
+        raise click.UsageError("give --turn or --from/--to, not both")
+    report = audit(ctx.app.entries(ctx.game_id()), first=start, last=stop, turn=turn)
+    emit(_audit_json(report), as_json, _audit_text(report))
+    if report.differences:
+        click.get_current_context().exit(1)
+
+
+def _finding_json(f: Finding) -> dict[str, Any]:
+    return {
+        "kind": f.kind,
+        "seq": f.seq,
+        "command_seq": f.command_seq,
+        "command": f"{f.command.actor}: {f.command.name}",
+        "rule": f.rule,
+        "recorded": describe(f.recorded) if f.recorded else None,
+        "rules_give": describe(f.expected) if f.expected else f.refusal,
+        "ruling": f.ruling.text if f.ruling else None,
+        "ruling_seq": f.ruling_seq,
+    }
+
+
+def _audit_json(report: AuditReport) -> dict[str, Any]:
+    return {
+        "ok": not report.differences,
+        "decisions": report.decisions,
+        "complete": report.complete,
+        "findings": [_finding_json(f) for f in report.findings],
+    }
+
+
+def _finding_text(f: Finding) -> str:
+    data = _finding_json(f)
+    head = f"#{f.seq} {f.kind} [{f.rule}] in {data['command']} (#{f.command_seq})"
+    if f.kind != DIFFERENCE and f.ruling is not None and f.ruling_seq != f.command_seq:
+        head += f", overruled by #{f.ruling_seq}: {f.ruling.text}"
+    elif f.ruling is not None:
+        return f"{head}: {f.ruling.text}"
+    what = data["recorded"] or "nothing"
+    return f"{head}\n    recorded:   {what}\n    rules give: {data['rules_give'] or 'nothing'}"
+
+
+def _audit_text(report: AuditReport) -> str:
+    lines = [_finding_text(f) for f in report.findings]
+    summary = (
+        f"{report.decisions} decisions re-decided: {len(report.differences)} differ from the rules"
+    )
+    if not report.complete:
+        summary += " (this copy lacks others' hidden information: the referee's copy settles it)"
+    return "\n".join([*lines, summary])
+
+
+# -- fork and notes -------------------------------------------------------------------------
+
+
+@click.command()
+@at_option
+@click.option("--name", required=True, help="The new game's name.")
+@json_option
+@pass_ctx
+def fork(ctx: Context, position: str, name: str, as_json: bool) -> None:
+    """A new game going on from a position of this one (which stays as it is).
+
+    \b
+    Example:
+      warscribe fork --at 3.2.diplomacy --name what-if
+      warscribe --game what-if status
+    """
+    listing = ctx.game()
+    version = resolve_position(ctx.app, listing.game_id, position)
+    assert version is not None
+    head = ctx.app.fork(listing.game_id, version, name)
+    data = {"game_id": head.game_id, "name": name, "parent": listing.game_id, "at_seq": version}
+    emit(data, as_json, f"forked {name} ({head.game_id}) from {listing.name} at #{version}")
+
+
+@click.command()
+@click.argument("text")
+@at_option
+@click.option("--as", "author", default="referee", show_default=True, help="Who writes it.")
+@click.option("--ruling", is_flag=True, help="A referee's ruling that overrides the rules.")
+@click.option(
+    "--impose",
+    multiple=True,
+    metavar="TOPIC JSON",
+    help="With --ruling: an event the ruling imposes, e.g. "
+    '\'dr.AmbassadorBanished {"player": "bob", "kingdom": "Neuth", "until": 5, "why": "x"}\'.',
+)
+@pass_ctx
+def note(
+    ctx: Context,
+    text: str,
+    position: str,
+    author: str,
+    ruling: bool,
+    impose: tuple[str, ...],
+) -> None:
+    """Attach a comment, or a referee's ruling, to a position of the game.
+
+    \b
+    Example:
+      warscribe note --at 2.1.diplomacy "bob agreed to redo this roll"
+      warscribe note --ruling --at '#212' "the bribe counts: card text" \\
+        --impose 'dr.PointsScored {"player": "alice", "deed": "ruling", "points": 1}'
+    """
+    if impose and not ruling:
+        raise click.UsageError("--impose belongs to a --ruling")
+    game_id = ctx.game_id()
+    first, last = resolve_span(ctx.app, game_id, position)
+    label = position if not position.startswith("#") else None
+    args: list[tuple[str, Any]] = [
+        ("text", text),
+        ("first", first),
+        ("last", last),
+        ("position", label),
+    ]
+    if ruling:
+        args.append(("impose", tuple(_imposed(spec) for spec in impose)))
+    ctx.issue("ruling" if ruling else "note", tuple(args), author)
+
+
+def _imposed(spec: str) -> Any:
+    topic, _, fields = spec.strip().partition(" ")
+    try:
+        values = json.loads(fields or "{}")
+    except json.JSONDecodeError as exc:
+        raise click.UsageError(f"--impose {spec!r}: the fields are not JSON ({exc})") from None
+    if not isinstance(values, dict):
+        raise click.UsageError(f"--impose {spec!r}: give the fields as a JSON object")
+    return event_from(topic, values)
+
+
+def register(cli: click.Group) -> None:
+    for command in (keys, orders, import_orders, audit_command, fork, note):
+        cli.add_command(command)

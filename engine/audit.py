@@ -1,0 +1,232 @@
+"""The audit: every recorded command re-decided by the rules, compared with the record.
+
+`verify` proves a log is the one that was sent; the audit proves its outcomes are the
+rules' outcomes. For each CommandIssued in the range, the state is rebuilt from the
+recorded entries before it, the command is decided again with a dice source that returns
+the rolls the record holds (in order), and the events the rules give are compared with
+the events recorded after it. A hand-edited outcome with a rebuilt chain verifies, but
+the audit finds it here.
+
+Each finding is one of:
+
+* `difference`: the rules give another outcome, or refuse the command (with their rule);
+* `ruling`: a referee's ruling, or a difference in entries a ruling is about;
+* `hidden`: the decision depends on hidden information this copy of the log lacks (a
+  player's redacted copy); the referee's full copy settles it.
+
+Disclosures are proofs the record adds (`verify` checks them); they are not compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import rulesets
+from .dice import Dice
+from .errors import DiceError, WarscribeError
+from .events import (
+    Command,
+    CommandIssued,
+    DiceRolled,
+    Disclosed,
+    Event,
+    GameForked,
+    KeysRecorded,
+    Note,
+    OrdersReceived,
+    SecretDraw,
+    SecretRevealed,
+)
+from .hidden import split
+from .record import Entry, Head, advance, decide
+
+DIFFERENCE, RULING, HIDDEN = "difference", "ruling", "hidden"
+_BOUNDARIES = (CommandIssued, OrdersReceived, SecretRevealed, GameForked, KeysRecorded)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the audit found at entry `seq` of the command issued at `command_seq`."""
+
+    kind: str
+    seq: int
+    command_seq: int
+    command: Command
+    rule: str
+    recorded: Event | None = None
+    expected: Event | None = None
+    refusal: str | None = None
+    ruling: Note | None = None
+    ruling_seq: int | None = None
+
+
+@dataclass
+class AuditReport:
+    """Decisions re-decided, and what was found."""
+
+    decisions: int = 0
+    complete: bool = True
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def differences(self) -> list[Finding]:
+        return [f for f in self.findings if f.kind == DIFFERENCE]
+
+
+class _Unknowable(DiceError):
+    """A recorded roll whose numbers this copy does not hold."""
+
+
+class _OffRecord(DiceError):
+    """The rules ask for a roll the record does not have (or of other dice)."""
+
+
+class RecordedDice(Dice):
+    """A dice source that returns the rolls a decision recorded, in order."""
+
+    def __init__(self, rolls: Sequence[Event], head: Head, chain: bytes) -> None:
+        super().__init__(key=None, game_id=head.game_id, chain=chain, next_index=head.dice_next)
+        self.rolls = list(rolls)
+
+    def _draw(self, purpose: str, sides: tuple[int, ...], by_hand: bool) -> DiceRolled:
+        if not self.rolls:
+            raise _OffRecord(f"the rules roll {len(sides)} more dice ({purpose}) than recorded")
+        recorded = self.rolls.pop(0)
+        assert isinstance(recorded, DiceRolled | SecretDraw)
+        if recorded.values is None:
+            raise _Unknowable(f"{recorded.purpose}: the numbers are hidden in this copy")
+        if len(recorded.values) != len(sides) or any(
+            not 1 <= v <= s for v, s in zip(recorded.values, sides, strict=True)
+        ):
+            raise _OffRecord(
+                f"the rules roll {len(sides)} dice for {purpose}; the record has "
+                f"{len(recorded.values)} for {recorded.purpose}"
+            )
+        entered_by = recorded.entered_by if isinstance(recorded, DiceRolled) else None
+        index = self.next_index
+        self.next_index += 1
+        return DiceRolled(index, purpose, sides, recorded.values, entered_by)
+
+    def finish(self) -> None:
+        """Unused recorded rolls show up in the comparison, not here."""
+
+
+def audit(
+    entries: Iterable[Entry], *, first: int = 1, last: int | None = None, turn: int | None = None
+) -> AuditReport:
+    """Re-decide every command issued in `first`..`last` (and game turn `turn`, if given)."""
+    log = list(entries)
+    report = AuditReport(complete=all(e.salt is not None for e in log if e.digest is not None))
+    rulings = [(e.seq, e.event) for e in log if isinstance(e.event, Note) and e.event.ruling]
+    head: Head | None = None
+    i = 0
+    while i < len(log):
+        entry = log[i]
+        if head is None or not isinstance(entry.event, CommandIssued):
+            head = advance(head, entry)
+            i += 1
+            continue
+        j = i + 1
+        while j < len(log) and not isinstance(log[j].event, _BOUNDARIES):
+            j += 1
+        if _in_range(head, entry.seq, first, last, turn):
+            report.decisions += 1
+            report.findings += _audit_decision(head, entry, log[i + 1 : j], report, rulings)
+        for decided in log[i:j]:
+            head = advance(head, decided)
+        i = j
+    return report
+
+
+def _in_range(head: Head, seq: int, first: int, last: int | None, turn: int | None) -> bool:
+    if seq < first or (last is not None and seq > last):
+        return False
+    if turn is None:
+        return True
+    label = rulesets.get(head.ruleset).position(head.state) or ""
+    return label.partition(".")[0] == str(turn)
+
+
+def _audit_decision(
+    head: Head,
+    issued: Entry,
+    recorded: Sequence[Entry],
+    report: AuditReport,
+    rulings: Sequence[tuple[int, Note]],
+) -> list[Finding]:
+    event = issued.event
+    assert isinstance(event, CommandIssued)
+    command = Command(event.actor, event.name, event.args)
+    base = Finding(DIFFERENCE, issued.seq, issued.seq, command, _command_rule(head, command))
+    found = _compare(head, issued, recorded, base, report.complete)
+    last = recorded[-1].seq if recorded else issued.seq
+    ruling = next(
+        (
+            (s, n)
+            for s, n in rulings
+            if n.first <= last and issued.seq <= n.last and s != issued.seq
+        ),
+        None,
+    )
+    if command.name == "ruling":
+        note = recorded[0].event if recorded else None
+        ruled = note if isinstance(note, Note) else None
+        found = [
+            _with(base, kind=RULING, rule="referee's ruling", ruling=ruled, ruling_seq=issued.seq)
+        ]
+    elif found and ruling is not None:
+        found = [_with(f, kind=RULING, ruling=ruling[1], ruling_seq=ruling[0]) for f in found]
+    elif found and not report.complete:
+        found = [_with(f, kind=HIDDEN) for f in found]
+    return found
+
+
+def _with(finding: Finding, **changes: Any) -> Finding:
+    return replace(finding, **changes)
+
+
+def _compare(
+    head: Head, issued: Entry, recorded: Sequence[Entry], base: Finding, complete: bool
+) -> list[Finding]:
+    rolls = [e.event for e in recorded if isinstance(e.event, DiceRolled | SecretDraw)]
+    dice = RecordedDice(rolls, head, issued.chain)
+    try:
+        decided = decide(head, base.command, dice)
+    except WarscribeError as exc:
+        return [_with(base, rule=exc.rule or base.rule, refusal=exc.message)]
+    kept = [e for e in recorded if not isinstance(e.event, Disclosed)]
+    expected = [e for e in decided if not isinstance(e, Disclosed)]
+    findings = []
+    for k in range(max(len(kept), len(expected))):
+        mine = kept[k].event if k < len(kept) else None
+        rules = expected[k] if k < len(expected) else None
+        if not _same(mine, rules, complete):
+            seq = kept[k].seq if k < len(kept) else (recorded[-1].seq if recorded else issued.seq)
+            rule = _event_rule(mine, rules) or base.rule
+            findings.append(_with(base, seq=seq, rule=rule, recorded=mine, expected=rules))
+    return findings
+
+
+def _same(recorded: Event | None, expected: Event | None, complete: bool) -> bool:
+    if recorded is None or expected is None or type(recorded) is not type(expected):
+        return False
+    if complete:
+        return recorded == expected
+    return split(recorded)[0] == split(expected)[0]
+
+
+def _event_rule(*events: Event | None) -> str | None:
+    for event in events:
+        if event is not None and event.rule_section():
+            return event.rule_section()
+    return None
+
+
+def _command_rule(head: Head, command: Command) -> str:
+    """The rule a command is decided by: the rule set's `rule_of`, when it has one."""
+    ruleset = rulesets.get(head.ruleset)
+    rule_of = getattr(ruleset, "rule_of", None)
+    named = rule_of(command.name) if rule_of is not None else None
+    return str(named) if named else f"{ruleset.name}: `{command.name}`"

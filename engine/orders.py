@@ -1,0 +1,96 @@
+"""Signed orders: a player's commands, the position they were written against, and an
+Ed25519 signature over exactly those bytes.
+
+The signed bytes are the canonical encoding of a map: ``{"format": "warscribe-orders",
+"version", "game_id", "player", "position", "seq", "chain", "commands"}``, where `seq` and
+`chain` are the last entry of the player's copy of the log when they wrote the orders and
+`commands` is a tuple of ``(name, args)``. Keys are raw 32-byte Ed25519 keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from . import codec
+from .errors import WarscribeError
+from .events import Command
+
+FORMAT = "warscribe-orders"
+VERSION = 1
+
+
+class OrdersError(WarscribeError):
+    """An orders file is refused: forged, replayed, stale, out of turn, or unreadable."""
+
+
+def new_key_pair() -> tuple[bytes, bytes]:
+    """(private key, public key), raw 32 bytes each."""
+    private = Ed25519PrivateKey.generate()
+    return private.private_bytes_raw(), private.public_key().public_bytes_raw()
+
+
+def sign(private_key: bytes, data: bytes) -> bytes:
+    return Ed25519PrivateKey.from_private_bytes(private_key).sign(data)
+
+
+def public_key_of(private_key: bytes) -> bytes:
+    return Ed25519PrivateKey.from_private_bytes(private_key).public_key().public_bytes_raw()
+
+
+def signature_ok(public_key: bytes, data: bytes, signature: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Orders:
+    """What a player orders, and where the game stood (in their copy) when they wrote it."""
+
+    game_id: UUID
+    player: str
+    position: str | None
+    seq: int
+    chain: bytes
+    commands: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+
+    def encode(self) -> bytes:
+        return codec.encode(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "game_id": str(self.game_id),
+                "player": self.player,
+                "position": self.position,
+                "seq": self.seq,
+                "chain": self.chain,
+                "commands": self.commands,
+            }
+        )
+
+    @classmethod
+    def decode(cls, data: bytes) -> Orders:
+        try:
+            body = codec.decode(data)
+            if body.get("format") != FORMAT or body.get("version") != VERSION:
+                raise OrdersError("not warscribe orders (or a version this one cannot read)")
+            return cls(
+                game_id=UUID(str(body["game_id"])),
+                player=str(body["player"]),
+                position=body["position"],
+                seq=int(body["seq"]),
+                chain=bytes(body["chain"]),
+                commands=tuple((str(n), tuple(a)) for n, a in body["commands"]),
+            )
+        except (codec.CodecError, AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise OrdersError(f"the orders cannot be read: {exc}") from None
+
+    def as_commands(self) -> list[Command]:
+        return [Command(actor=self.player, name=name, args=args) for name, args in self.commands]

@@ -1,0 +1,401 @@
+"""Heroes: the Hero Fate Roll and its ten triggers, death and capture of monarchs,
+prisoners (held, executed, freed), shipwreck and castaways, and the seams the siege and
+combat rules call (rulebook: Heroes, all subsections; Victory).
+
+Every roll is recorded as `HeroFateRolled` with its trigger and result; a 1 kills, a 6
+captures when an enemy player is there to take the hero (none in a neutral castle, nor
+at sea without enemy fleets responsible), anything else leaves him be.
+
+Readings (docs/divine-right.md): the roll of trigger 8 is made as the hero's own player
+turn begins; a prisoner may be executed at once or in any later Diplomacy Phase of his
+jailor; castles "nearest" on a tie go by name; a freed monarch with no friendly castle and
+no friendly combat unit goes to his royal castle (the rulebook lets his player choose).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command
+
+from . import sieges
+from .data import Castle, DRData
+from .diplomacy import penalty
+from .events import (
+    CaptiveFateAsked,
+    CargoLost,
+    HeroCastAway,
+    HeroFateRolled,
+    MonarchCaptured,
+    PenaltyIncurred,
+    PrisonerExecuted,
+    PrisonerFreed,
+)
+from .evolving import Outcome, handles
+from .forces import HERO, at, castle, castle_side, friendly_castles, is_hero, nearest, remove
+from .kingdoms import after_deactivation, eliminate, monarch_dies, score
+from .placement import monarch_id
+from .sections import CAPTURE
+from .state import Hex, Pending, State, Unit
+from .terrain import all_sea, geography
+from .turn import answers_pending, at_player_turn_start, current
+
+KILLED, CAPTURED, CASTAWAY, NO_EFFECT = "killed", "captured", "castaway", "no effect"
+TRIGGERS = {
+    1: "units of his stack lost in combat",
+    2: "passing through a stack of enemy combat units alone",
+    3: "searched by enemy combat units",
+    4: "leaving the enemy stack he began his turn in",
+    5: "a castle he was in fell to a siege",
+    6: "entering or leaving a besieged castle alone",
+    7: "entering or leaving an enemy or neutral castle",
+    8: "inside an enemy castle as his player turn begins",
+    9: "the fleet transporting him was shipwrecked",
+    10: "crossing a navigable river hexside controlled by enemy fleets",
+}
+FORCED_BY_ENEMY = frozenset({1, 3, 5})  # once per enemy phase; the others are his own doing
+POINTS = {"player": 70, KILLED: 40, CAPTURED: 30}
+CAPTIVE = "captive"
+
+
+# -- the Hero Fate Roll --------------------------------------------------------------------
+
+
+def fate(
+    out: Outcome,
+    data: DRData,
+    dice: Dice,
+    hero: str,
+    trigger: int,
+    by: str | None,
+    spared: str = NO_EFFECT,
+) -> str | None:
+    """Roll for `hero` on the Hero Fate Table and carry out the result; `by` is the
+    enemy player who captures on a 6 and scores the deed. Returns the result, None when
+    an enemy has already forced a roll on the hero this phase."""
+    unit = out.state.units[hero]
+    assert out.state.turn is not None
+    if trigger in FORCED_BY_ENEMY and hero in out.state.turn.progress.fated:
+        return None
+    roll = dice.roll(f"Hero Fate Roll: {hero} ({TRIGGERS[trigger]})")
+    value = roll.values[0]
+    result = KILLED if value == 1 else CAPTURED if value == 6 and by is not None else spared
+    why = TRIGGERS[trigger]
+    out.add(
+        roll,
+        HeroFateRolled(
+            hero=hero, trigger=trigger, why=why, roll=value, result=result, hex=unit.hex, by=by
+        ),
+    )
+    if result == KILLED:
+        _killed(out, data, dice, unit, by)
+    elif result == CAPTURED and by is not None:
+        _captured(out, data, dice, unit, by)
+    return result
+
+
+def _killed(out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str | None) -> None:
+    """Death of a Monarch: a player monarch's player is out; a non-player monarch's
+    kingdom goes into Confusion. Killing an enemy's monarch scores (Victory)."""
+    standing = out.state.kingdoms[hero.kingdom]
+    owner = standing.player
+    if owner is not None:
+        if by is not None:
+            score(out, by, f"killed {owner}'s monarch ({hero.kingdom})", POINTS["player"])
+        eliminate(out, data, owner, f"{owner}'s monarch was killed (Hero Fate Roll)", dice)
+        return
+    if by is not None and standing.ally not in (None, by):
+        deed = f"killed the monarch of {hero.kingdom}, {standing.ally}'s ally"
+        score(out, by, deed, POINTS[KILLED])
+    monarch_dies(out, data, hero.kingdom, "killed (Hero Fate Roll)", dice)
+
+
+def _captured(out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str) -> None:
+    """Capture of a Monarch: a player monarch's capture eliminates his player; a
+    non-player monarch goes to the captor's nearest standing, unbesieged castle, or the
+    captor must execute or free him."""
+    standing = out.state.kingdoms[hero.kingdom]
+    owner = standing.player
+    if owner is not None:
+        score(out, by, f"captured {owner}'s monarch ({hero.kingdom})", POINTS["player"])
+        eliminate(out, data, owner, f"{owner}'s monarch was captured (Hero Fate Roll)", dice)
+        return
+    if standing.ally not in (None, by):
+        deed = f"captured the monarch of {hero.kingdom}, {standing.ally}'s ally"
+        score(out, by, deed, POINTS[CAPTURED])
+    prison = nearest(data, hero.hex, _prisons(out.state, data, by))
+    name = prison.name if prison else None
+    out.add(MonarchCaptured(kingdom=hero.kingdom, captor=by, hex=hero.hex, prison=name))
+    if prison is None:
+        out.add(CaptiveFateAsked(player=by, kingdom=hero.kingdom))
+
+
+def _prisons(state: State, data: DRData, captor: str) -> list[Castle]:
+    return [c for c in friendly_castles(state, data, captor) if not sieges.besieged(state, c.hex)]
+
+
+# -- shipwreck -----------------------------------------------------------------------------
+
+
+def shipwreck(out: Outcome, data: DRData, fleet: Unit, dice: Dice, by: str | None = None) -> None:
+    """A fleet is lost: the land combat units aboard go with it; each hero aboard rolls
+    (trigger 9) and, if spared, is cast away: on the Isle of Fright from the open sea, on
+    the nearest shore of an inland water, or simply ashore when the fleet was in a coastal
+    space (Heroes › Shipwrecked Heroes)."""
+    cargo = [u for u in out.state.units.values() if u.aboard == fleet.id]
+    land = tuple(u.id for u in cargo if not is_hero(u))
+    if land:
+        out.add(CargoLost(fleet=fleet.id, units=land))
+    for hero in (u for u in cargo if is_hero(u)):
+        if fate(out, data, dice, hero.id, 9, by, spared=CASTAWAY) == CASTAWAY:
+            cast_away(out, data, dice, hero.id, fleet.hex)
+
+
+def cast_away(out: Outcome, data: DRData, dice: Dice, hero: str, hex_: Hex) -> None:
+    geo = geography(data)
+    place = geo.place(hex_)
+    if place is None or not all_sea(place):
+        out.add(HeroCastAway(hero=hero, hex=hex_))
+        return
+    if geo.isle is not None and geo.open_sea(hex_):
+        out.add(HeroCastAway(hero=hero, hex=geo.isle))
+        return
+    shores = geo.shores(hex_)
+    near = min(data.map.distance(hex_, s) for s in shores)
+    closest = [s for s in shores if data.map.distance(hex_, s) == near]
+    shore = closest[0]
+    if len(closest) > 1:
+        rolled, shore = dice.pick(f"castaway {hero}: which of the nearest shores", closest)
+        out.add(rolled)
+    out.add(HeroCastAway(hero=hero, hex=shore))
+    kingdom = geo.place(shore)
+    player = out.state.controller(out.state.units[hero])
+    if kingdom is not None and kingdom.kingdom and player is not None:
+        out.add(*penalty(out.state, player, kingdom.kingdom, f"{hero} cast upon its shore"))
+
+
+def castaway(state: State, data: DRData, unit: Unit) -> bool:
+    """Whether the hero is marooned on the Isle of Fright."""
+    return is_hero(unit) and unit.hex == geography(data).isle
+
+
+# -- seams for the siege and combat rules ----------------------------------------------------
+
+
+def stack_losses(out: Outcome, data: DRData, dice: Dice, hex_: Hex, side: str, enemy: str) -> None:
+    """Trigger 1: units of a stack were lost in combat; its heroes roll (once per phase)."""
+    for hero in _heroes_of(out.state, side, at(out.state, hex_)):
+        fate(out, data, dice, hero.id, 1, enemy)
+
+
+def castle_falls(out: Outcome, data: DRData, dice: Dice, castle_name: str, plunderer: str) -> None:
+    """Trigger 5 and the freeing of prisoners by plunder: heroes in the plundered castle
+    roll; a prisoner held there is freed: by his own or allied troops to his nearest
+    friendly castle, by other enemies of his jailor in place (Capture of a Monarch 1, 3)."""
+    hex_ = data.place(castle_name).hex
+    for hero in at(out.state, hex_):
+        if is_hero(hero) and out.state.controller(hero) != plunderer:
+            fate(out, data, dice, hero.id, 5, plunderer)
+    for kingdom in _held_in(out.state, {castle_name}):
+        side = out.state.kingdoms[kingdom].controller()
+        if side == plunderer:
+            _free(out, data, kingdom, f"{castle_name} plundered by his own or allied troops")
+        else:
+            why = f"{castle_name} plundered by enemies of his jailor: he stays there"
+            out.add(PrisonerFreed(kingdom=kingdom, hex=hex_, why=why))
+
+
+def absent_monarch_modifiers(
+    state: State, data: DRData, units: Iterable[Unit]
+) -> tuple[tuple[str, int], ...]:
+    """-1 on combat and siege rolls of a force more than half of whose units are the
+    combat units of a monarch held captive or cast away (Capture of a Monarch;
+    Shipwrecked Heroes)."""
+    force = [u for u in units if not is_hero(u)]
+    mods = []
+    for kingdom in sorted({u.kingdom for u in force}):
+        share = sum(u.kingdom == kingdom for u in force)
+        standing = state.kingdoms.get(kingdom)
+        monarch = state.units.get(monarch_id(kingdom))
+        captive = standing is not None and standing.captive_of is not None
+        marooned = monarch is not None and castaway(state, data, monarch)
+        if share * 2 > len(force) and (captive or marooned):
+            why = "captive" if captive else "shipwrecked"
+            mods.append((f"the monarch of {kingdom} is {why}", -1))
+    return tuple(mods)
+
+
+def _heroes_of(state: State, side: str, units: Iterable[Unit]) -> list[Unit]:
+    return sorted(
+        (u for u in units if is_hero(u) and state.controller(u) == side), key=lambda u: u.id
+    )
+
+
+# -- prisoners -----------------------------------------------------------------------------
+
+
+def _held_in(state: State, castles: set[str]) -> list[str]:
+    return sorted(k.name for k in state.kingdoms.values() if k.prison in castles)
+
+
+def _free(out: Outcome, data: DRData, kingdom: str, why: str) -> None:
+    """The captive back on the map: his nearest friendly castle, else his side's nearest
+    combat unit, else his royal castle (Freeing a Prisoner)."""
+    out.add(PrisonerFreed(kingdom=kingdom, hex=release_hex(out.state, data, kingdom), why=why))
+
+
+def release_hex(state: State, data: DRData, kingdom: str) -> Hex:
+    standing = state.kingdoms[kingdom]
+    origin = _held_at(state, data, kingdom)
+    side = standing.controller()
+    homes = [c for c in friendly_castles(state, data, side) if not sieges.besieged(state, c.hex)]
+    found = nearest(data, origin, homes)
+    if found is not None:
+        return found.hex
+    escorts = sorted(
+        (data.map.distance(origin, u.hex), u.hex)
+        for u in state.units.values()
+        if state.controller(u) == side and not is_hero(u) and u.aboard is None
+    )
+    return escorts[0][1] if escorts else data.royal_castle(kingdom).hex
+
+
+def _held_at(state: State, data: DRData, kingdom: str) -> Hex:
+    prison = state.kingdoms[kingdom].prison
+    if prison is not None:
+        return data.place(prison).hex
+    return state.units[monarch_id(kingdom)].hex
+
+
+@after_deactivation
+def _jail_deactivated(out: Outcome, data: DRData, kingdom: str) -> None:
+    """Capture of a Monarch 2: a kingdom holding a prisoner deactivates: he is released."""
+    castles = {c.name for c in data.castles.values() if c.kingdom == kingdom}
+    for captive in _held_in(out.state, castles):
+        _free(out, data, captive, f"{kingdom}, where he was held, deactivated")
+
+
+def _jailed(state: State, command: Command, data: DRData) -> str:
+    """The captive kingdom named, after checking the actor holds its monarch and may
+    decide his fate now: answering the capture, or in his own Diplomacy Phase."""
+    name = command.arg("kingdom")
+    try:
+        kingdom = data.kingdom(str(name)).name
+    except KeyError:
+        raise InvalidCommand(f"no kingdom {name!r}", CAPTURE) from None
+    standing = state.kingdoms.get(kingdom)
+    if standing is None or standing.captive_of != command.actor:
+        raise IllegalCommand(f"{command.actor} holds no monarch of {kingdom} prisoner", CAPTURE)
+    pending = state.turn.progress.pending if state.turn else None
+    answering = pending is not None and pending.kind == CAPTIVE
+    if not (answering and pending is not None and pending.options == _choices(kingdom)):
+        current(state, command, "diplomacy")
+    return kingdom
+
+
+def _choices(kingdom: str) -> tuple[str, ...]:
+    return (f"prisoner execute {kingdom}", f"prisoner free {kingdom}")
+
+
+def execute(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Executing a Prisoner: no victory points; a permanent diplomatic penalty in his
+    kingdom for the executioner; his kingdom goes into Confusion."""
+    kingdom = _jailed(state, command, data)
+    out = Outcome(state)
+    out.add(PrisonerExecuted(kingdom=kingdom, by=command.actor))
+    if kingdom not in out.state.player(command.actor).penalties:
+        why = f"executed the monarch of {kingdom}"
+        out.add(PenaltyIncurred(player=command.actor, kingdom=kingdom, why=why))
+    monarch_dies(out, data, kingdom, f"executed by {command.actor}", dice)
+    return out
+
+
+def free(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The jailor sets his prisoner free (the capture's points are kept)."""
+    kingdom = _jailed(state, command, data)
+    out = Outcome(state)
+    _free(out, data, kingdom, f"set free by {command.actor}")
+    return out
+
+
+answers_pending(CAPTIVE, "prisoner-")
+
+
+# -- trigger 8 -----------------------------------------------------------------------------
+
+
+@at_player_turn_start
+def _inside_enemy_castles(out: Outcome, data: DRData, dice: Dice) -> None:
+    """Trigger 8: the player's heroes inside an enemy castle as his player turn begins."""
+    assert out.state.turn is not None
+    player = out.state.turn.player
+    for hero in sorted(out.state.units.values(), key=lambda u: u.id):
+        if not (is_hero(hero) and hero.inside and out.state.controller(hero) == player):
+            continue
+        standing = castle(out.state, data, hero.hex)
+        enemy = castle_side(out.state, standing) if standing else None
+        if enemy not in (None, player) and hero.id in out.state.units:
+            fate(out, data, dice, hero.id, 8, enemy)
+
+
+# -- evolve --------------------------------------------------------------------------------
+
+
+def _close_captive(state: State) -> State:
+    pending = state.turn.progress.pending if state.turn else None
+    if pending is not None and pending.kind == CAPTIVE:
+        return state.with_progress(pending=None)
+    return state
+
+
+@handles(HeroFateRolled)
+def _rolled(state: State, event: HeroFateRolled) -> State:
+    if state.turn is None or event.trigger not in FORCED_BY_ENEMY:
+        return state
+    return state.with_progress(fated=(*state.turn.progress.fated, event.hero))
+
+
+@handles(MonarchCaptured)
+def _taken(state: State, event: MonarchCaptured) -> State:
+    if event.prison is not None:
+        state = state.without_units([monarch_id(event.kingdom)])
+    return state.with_kingdom(event.kingdom, captive_of=event.captor, prison=event.prison)
+
+
+@handles(CaptiveFateAsked)
+def _asked(state: State, event: CaptiveFateAsked) -> State:
+    pending = Pending(
+        kind=CAPTIVE,
+        player=event.player,
+        options=_choices(event.kingdom),
+        why=f"{event.player} has no castle to hold the monarch of {event.kingdom}: "
+        "execute him or set him free",
+    )
+    return state.with_progress(pending=pending)
+
+
+@handles(PrisonerExecuted)
+def _executed(state: State, event: PrisonerExecuted) -> State:
+    state = state.without_units([monarch_id(event.kingdom)])
+    return _close_captive(state.with_kingdom(event.kingdom, captive_of=None, prison=None))
+
+
+@handles(PrisonerFreed)
+def _freed(state: State, event: PrisonerFreed) -> State:
+    unit = Unit(id=monarch_id(event.kingdom), kingdom=event.kingdom, kind=HERO, hex=event.hex)
+    state = state.with_units([unit]).with_kingdom(event.kingdom, captive_of=None, prison=None)
+    return _close_captive(state)
+
+
+@handles(HeroCastAway)
+def _cast_away(state: State, event: HeroCastAway) -> State:
+    unit = dataclasses.replace(state.units[event.hero], hex=event.hex, aboard=None, inside=False)
+    return state.with_units([unit])
+
+
+@handles(CargoLost)
+def _cargo_lost(state: State, event: CargoLost) -> State:
+    return remove(state, event.units)

@@ -1,0 +1,107 @@
+"""Inactive kingdoms and movement: the grace of one Movement Phase after a deactivation or
+forced peace (Inactive Kingdoms; Kingdoms › Forced Peace), and the activation of an
+invaded inactive kingdom whose castle is besieged (Activation of Invaded Inactive
+Kingdoms). The penalty for entering one is `diplomacy.penalty`, called by the moves.
+
+Readings: units of the player still inside a kingdom that went inactive before his
+Movement Phase began incur the penalty as that phase ends; units of an invaded kingdom
+whose deployment space the enemy holds (other than the castle besieged) are set up in a
+randomly picked free space of their kingdom (the rulebook lets the new ally choose).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from warscribe.engine.dice import Dice
+
+from .data import DRData
+from .diplomacy import penalty
+from .events import UnitsRelocated
+from .evolving import Outcome, handles
+from .forces import castle, enemies, is_fleet
+from .kingdoms import activate, crown
+from .places import label
+from .state import Hex, State
+from .terrain import all_sea, geography
+from .turn import at_phase_end
+
+
+@at_phase_end("movement")
+def _lingering(out: Outcome, data: DRData, dice: Dice) -> None:
+    """The player's units still in a kingdom that went inactive before this Movement Phase
+    incur the penalty now."""
+    turn = out.state.turn
+    assert turn is not None
+    player = turn.player
+    for kingdom in _lingered_in(out.state, data, player):
+        why = f"{player}'s units stayed in {kingdom} after the Movement Phase to leave it"
+        out.add(*penalty(out.state, player, kingdom, why))
+
+
+def _lingered_in(state: State, data: DRData, player: str) -> list[str]:
+    assert state.turn is not None
+    found = set()
+    for unit in state.units.values():
+        place = data.map.get(*unit.hex)
+        if place is None or place.kingdom is None or state.controller(unit) != player:
+            continue
+        standing = state.kingdoms.get(place.kingdom)
+        inactive = standing is not None and standing.status not in ("player", "active")
+        if inactive and standing is not None and standing.deactivated_at != state.turn.label:
+            found.add(place.kingdom)
+    return sorted(found)
+
+
+def invaded(out: Outcome, data: DRData, castle_name: str, besieger: str, dice: Dice) -> None:
+    """A player besieges a castle of an inactive kingdom (even one in Confusion or under
+    Forced Peace): it activates at once for another player picked at random; a kingdom in
+    Confusion crowns a new monarch first."""
+    kingdom = data.place(castle_name).kingdom
+    if kingdom is None:
+        return
+    standing = out.state.kingdoms[kingdom]
+    others = [p for p in out.state.active_players() if p != besieger]
+    if standing.status in ("player", "active") or not others:
+        return
+    ally = others[0]
+    if len(others) > 1:
+        rolled, ally = dice.pick(f"which other player the invaded {kingdom} joins", others)
+        out.add(rolled)
+    if standing.confusion_until is not None:
+        crown(out, kingdom, dice)
+    why = f"invaded: {besieger} besieged {castle_name}"
+    activate(out, data, kingdom, ally, why, dice)
+    _relocate(out, data, kingdom, ally, dice)
+
+
+def _relocate(out: Outcome, data: DRData, kingdom: str, ally: str, dice: Dice) -> None:
+    """Units set up in an enemy-held space that is not a standing castle go elsewhere in
+    their kingdom."""
+    spaces: dict[Hex, list[str]] = {}
+    for unit in out.state.units_of(kingdom):
+        if castle(out.state, data, unit.hex) is None and enemies(out.state, ally, unit.hex):
+            spaces.setdefault(unit.hex, []).append(unit.id)
+    for hex_, ids in sorted(spaces.items()):
+        fleets = is_fleet(out.state.units[ids[0]])
+        free = _free_spaces(out.state, data, kingdom, ally, fleets)
+        rolled, target = dice.pick(f"where {kingdom}'s units from {label(data, hex_)} set up", free)
+        why = f"{label(data, hex_)} is held by the enemy"
+        out.add(rolled, UnitsRelocated(units=tuple(ids), hex=target, why=why))
+
+
+def _free_spaces(state: State, data: DRData, kingdom: str, ally: str, fleets: bool) -> list[Hex]:
+    geo = geography(data)
+    return [
+        h.coord
+        for h in data.map.hexes
+        if h.kingdom == kingdom
+        and not enemies(state, ally, h.coord)
+        and (geo.floats(h) if fleets else not all_sea(h))
+    ]
+
+
+@handles(UnitsRelocated)
+def _relocated(state: State, event: UnitsRelocated) -> State:
+    units = [dataclasses.replace(state.units[u], hex=event.hex) for u in event.units]
+    return state.with_units(units)

@@ -1,0 +1,73 @@
+"""Naming the spaces of the map: a hex as players call it, and a hex from what they typed
+(a castle, a location or a named hex, or `COL,ROW`)."""
+
+from __future__ import annotations
+
+from warscribe.engine.errors import InvalidCommand
+
+from .data import DRData
+from .state import Hex
+
+
+def label(data: DRData, hex_: Hex) -> str:
+    """A hex as players name it: its map name, else `COL,ROW`."""
+    found = data.map.get(*hex_)
+    return found.name if found is not None and found.name else f"{hex_[0]},{hex_[1]}"
+
+
+def hex_arg(data: DRData, text: str, rule: str) -> Hex:
+    """The hex `text` names: `COL,ROW`, a castle or location, or a hex the map names."""
+    col, sep, row = text.partition(",")
+    if sep and col.strip().isdigit() and row.strip().isdigit():
+        return (int(col), int(row))
+    try:
+        return data.place(text.strip()).hex
+    except KeyError:
+        pass
+    try:
+        return data.map.named(text.strip()).coord
+    except KeyError:
+        raise InvalidCommand(
+            f"no place or hex {text!r} (name a castle, a port or COL,ROW)", rule
+        ) from None
+
+
+def path_arg(data: DRData, value: object, rule: str) -> tuple[Hex, ...]:
+    """A path: hexes separated by commas (or semicolons), each a name or `COL,ROW`
+    (`12,7,13,7,Pennol` is three hexes), or a sequence of hexes already read."""
+    if isinstance(value, tuple | list):
+        return tuple(_one_hex(data, item, rule) for item in value)
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidCommand("give the path: hexes by name or COL,ROW, separated by commas", rule)
+    tokens = [t.strip() for t in value.replace(";", ",").split(",") if t.strip()]
+    hexes: list[Hex] = []
+    while tokens:
+        token = tokens.pop(0)
+        if token.isdigit():
+            if not tokens or not tokens[0].isdigit():
+                raise InvalidCommand(f"{token!r} in the path is not COL,ROW nor a name", rule)
+            hexes.append((int(token), int(tokens.pop(0))))
+        else:
+            hexes.append(hex_arg(data, token, rule))
+    return tuple(hexes)
+
+
+def _one_hex(data: DRData, item: object, rule: str) -> Hex:
+    if isinstance(item, tuple | list) and len(item) == 2 and all(isinstance(v, int) for v in item):
+        return (int(item[0]), int(item[1]))
+    return hex_arg(data, str(item), rule)
+
+
+def names(value: object, rule: str, what: str = "unit") -> tuple[str, ...]:
+    """Ids given as `A,B,...` or a sequence, each once."""
+    if isinstance(value, str):
+        found = tuple(v.strip() for v in value.split(",") if v.strip())
+    elif isinstance(value, tuple | list):
+        found = tuple(str(v) for v in value)
+    else:
+        found = ()
+    if not found:
+        raise InvalidCommand(f"name the {what}(s): A,B,...", rule)
+    if len(set(found)) != len(found):
+        raise InvalidCommand(f"a {what} is named twice", rule)
+    return found

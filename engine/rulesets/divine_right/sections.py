@@ -1,0 +1,23 @@
+"""The rulebook sections the movement and hero rules cite (`Section › Subsection`)."""
+
+from __future__ import annotations
+
+PHASE = "movement"
+MOVEMENT = "Movement Phase"
+STACKING = "Movement Phase › Stacking"
+TERRAIN = "Movement Phase › Movement and Terrain"
+CHART = "Movement Phase › Terrain Effects Chart"
+NAVIGABLE = "Movement Phase › Navigable Rivers"
+RESTRICTIONS = "Movement Phase › Movement Restrictions"
+ENEMY = "Movement Phase › Enemy Units and Movement"
+CASTLES = "Movement Phase › Castles"
+FLEETS = "Movement Phase › Fleet Movement"
+RIVER_FLEETS = "Movement Phase › Fleets and Navigable Rivers"
+TRANSPORT = "Movement Phase › Transporting Troops"
+LEADING = "Heroes › Hero Movement Bonus and Terrain Bonus"
+FATE = "Heroes › Hero Fate Roll"
+SHIPWRECK = "Heroes › Shipwrecked Heroes"
+CAPTURE = "Heroes › Capture of a Monarch"
+FIRST_TURN = "Kingdoms › Activation of Kingdoms"
+PERSONALITY = "Personality Cards"
+BOOM = "Special Rules for Select Kingdoms › Hothior"

@@ -1,0 +1,93 @@
+"""ASCII armor: bytes as text that survives the trip through an email body and back.
+
+An armored block is a BEGIN line naming its kind, a `Checksum:` line (the first 16 hex
+digits of SHA-256 of the bytes), a blank line, the bytes in unpadded base64 at 64 columns,
+and an END line. Reading it undoes what mail does to text: surrounding text, quoting with
+"> " (at any depth), CRLF line ends, trailing spaces, lines re-wrapped shorter, and
+quoted-printable transfer encoding (soft line breaks ending in "=", escapes such as
+"=3D"). Unpadded base64 has no "=" of its own, so every "=" met in the block is mail's;
+older blocks written with padding still read.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+
+from warscribe.engine.errors import LogError
+
+WIDTH = 64
+_QUOTING = re.compile(r"^(\s*>)+ ?")
+_QP_ESCAPE = re.compile(r"=([0-9A-Fa-f]{2})")
+_HEADER = re.compile(r"^([A-Za-z][A-Za-z-]*):\s*(\S*)")
+
+
+class ArmorError(LogError):
+    """An armored block is missing or damaged."""
+
+
+def begin(kind: str) -> str:
+    return f"-----BEGIN WARSCRIBE {kind}-----"
+
+
+def end(kind: str) -> str:
+    return f"-----END WARSCRIBE {kind}-----"
+
+
+def armor(data: bytes, kind: str) -> str:
+    text = base64.b64encode(data).decode().rstrip("=")
+    lines = [text[i : i + WIDTH] for i in range(0, len(text), WIDTH)]
+    check = hashlib.sha256(data).hexdigest()[:16]
+    return "\n".join([begin(kind), f"Checksum: {check}", "", *lines, end(kind), ""])
+
+
+def is_armored(data: bytes, kind: str) -> bool:
+    return begin(kind).encode() in data
+
+
+def _lines(text: str) -> list[str]:
+    return [_QUOTING.sub("", line).strip() for line in text.splitlines()]
+
+
+def _block(text: str, kind: str) -> list[str]:
+    lines = _lines(text)
+    try:
+        start = lines.index(begin(kind))
+        stop = lines.index(end(kind), start)
+    except ValueError:
+        raise ArmorError(f"no {begin(kind)} ... {end(kind)} block found") from None
+    return lines[start + 1 : stop]
+
+
+def _unmail(lines: list[str]) -> str:
+    """Undo quoted-printable: join soft line breaks, decode =XX escapes."""
+    joined = ""
+    for line in lines:
+        joined += line[:-1] if line.endswith("=") else line + "\n"
+    return _QP_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), joined)
+
+
+def dearmor(text: str, kind: str) -> bytes:
+    """The bytes of the armored block of `kind` in `text`; ArmorError if damaged."""
+    headers: dict[str, str] = {}
+    payload = []
+    for line in _unmail(_block(text, kind)).splitlines():
+        line = line.strip()
+        header = _HEADER.match(line)
+        if header:
+            headers[header.group(1).lower()] = header.group(2)
+        else:
+            payload.append(line.replace("=", ""))
+    chars = "".join(payload)
+    try:
+        data = base64.b64decode(chars + "=" * (-len(chars) % 4), validate=True)
+    except binascii.Error as exc:
+        raise ArmorError(f"the armored {kind.lower()} is damaged (not base64): {exc}") from None
+    check = headers.get("checksum")
+    if check is not None and hashlib.sha256(data).hexdigest()[:16] != check:
+        raise ArmorError(
+            f"the armored {kind.lower()} is damaged: its checksum does not match its content"
+        )
+    return data

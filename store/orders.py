@@ -1,0 +1,165 @@
+"""Signed orders files and player key files, and the referee's checks on receiving orders.
+
+A key file is ``{"format": "warscribe-key", "kind": "public"|"private", "player", "key"}``
+(raw Ed25519 bytes), armored as `PUBLIC KEY` / `PRIVATE KEY`. An orders file is
+``{"format": "warscribe-signed-orders", "orders": signed bytes, "signature"}``, armored as
+`ORDERS`; the signed bytes are `warscribe.engine.orders.Orders` encoded.
+
+Receiving orders checks, in this order, and refuses with the reason (nothing recorded):
+the game is in the store; the player has a recorded key and the signature is theirs
+(else *forged*); the orders were not recorded already (else *replayed*); they were written
+against this log (the entry they name has the chain hash they name) and against its last
+entry (else *stale*); it is that player's turn (else *out of turn*). Then the rules decide
+every command, all or nothing, with dice derived by the record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from warscribe.engine import codec, rulesets
+from warscribe.engine.events import OrdersReceived
+from warscribe.engine.orders import Orders, OrdersError, sign, signature_ok
+from warscribe.engine.record import Entry, Head
+
+from . import armor
+from .app import Warscribe
+
+KEY_FORMAT = "warscribe-key"
+ORDERS_FORMAT = "warscribe-signed-orders"
+ORDERS_KIND = "ORDERS"
+KEY_KINDS = {"public": "PUBLIC KEY", "private": "PRIVATE KEY"}
+
+
+@dataclass(frozen=True)
+class KeyFile:
+    """A player's key as a file holds it."""
+
+    kind: str
+    player: str
+    key: bytes
+
+
+def write_key(key: KeyFile) -> str:
+    data = codec.encode(
+        {"format": KEY_FORMAT, "kind": key.kind, "player": key.player, "key": key.key}
+    )
+    return armor.armor(data, KEY_KINDS[key.kind])
+
+
+def read_key(text: str, kind: str) -> KeyFile:
+    """A key file of `kind` ("public" or "private"), armored or pasted from a mail."""
+    body = _decoded(armor.dearmor(text, KEY_KINDS[kind]), KEY_FORMAT)
+    if body.get("kind") != kind or not isinstance(body.get("key"), bytes):
+        raise OrdersError(f"not a {kind} key file")
+    return KeyFile(kind=kind, player=str(body.get("player")), key=body["key"])
+
+
+def _decoded(data: bytes, fmt: str) -> dict[str, Any]:
+    try:
+        body = codec.decode(data)
+    except codec.CodecError as exc:
+        raise OrdersError(f"unreadable file: {exc}") from None
+    if not isinstance(body, dict) or body.get("format") != fmt:
+        raise OrdersError(f"not a {fmt} file")
+    return body
+
+
+@dataclass(frozen=True)
+class SignedOrders:
+    """Orders as received: what they say, the exact bytes signed, and the signature."""
+
+    orders: Orders
+    signed: bytes
+    signature: bytes
+
+
+def write_orders(orders: Orders, private: KeyFile) -> str:
+    """The armored orders file, signed with the player's private key."""
+    if private.player != orders.player:
+        raise OrdersError(f"this is {private.player}'s key, not {orders.player}'s")
+    signed = orders.encode()
+    data = codec.encode(
+        {"format": ORDERS_FORMAT, "orders": signed, "signature": sign(private.key, signed)}
+    )
+    return armor.armor(data, ORDERS_KIND)
+
+
+def read_orders(raw: bytes) -> SignedOrders:
+    data = raw
+    if armor.is_armored(raw, ORDERS_KIND):
+        data = armor.dearmor(raw.decode("utf-8", errors="replace"), ORDERS_KIND)
+    body = _decoded(data, ORDERS_FORMAT)
+    signed, signature = body.get("orders"), body.get("signature")
+    if not isinstance(signed, bytes) or not isinstance(signature, bytes):
+        raise OrdersError("the orders file lacks its orders or its signature")
+    return SignedOrders(Orders.decode(signed), signed, signature)
+
+
+def receive(app: Warscribe, received: SignedOrders) -> list[Entry]:
+    """Check signed orders against the store's game and record them (or refuse them)."""
+    orders = received.orders
+    game_id = app.find(str(orders.game_id)).game_id
+    head = app.head(game_id)
+    _check_signature(head, received)
+    _check_not_replayed(app, game_id, head, received)
+    _check_position(app, game_id, head, orders)
+    _check_turn(head, orders)
+    return app.record_orders(game_id, orders, received.signed, received.signature)
+
+
+def _check_signature(head: Head, received: SignedOrders) -> None:
+    player = received.orders.player
+    key = dict(head.keys).get(player)
+    if key is None:
+        raise OrdersError(
+            f"the game records no key for {player!r}: orders can be checked only for players "
+            "whose public key was given to `new --key`"
+        )
+    if not signature_ok(key, received.signed, received.signature):
+        raise OrdersError(
+            f"forged: the signature is not {player}'s (altered after signing, or signed "
+            "with another key)"
+        )
+
+
+def _check_not_replayed(app: Warscribe, game_id: UUID, head: Head, received: SignedOrders) -> None:
+    if received.orders.seq >= head.seq:
+        return
+    for entry in app.entries(game_id, received.orders.seq + 1):
+        event = entry.event
+        if isinstance(event, OrdersReceived) and event.signature == received.signature:
+            raise OrdersError(f"replayed: these orders were already recorded at #{entry.seq}")
+
+
+def _check_position(app: Warscribe, game_id: UUID, head: Head, orders: Orders) -> None:
+    if orders.seq > head.seq:
+        raise OrdersError(
+            f"written against entry #{orders.seq}, but this log ends at #{head.seq}: "
+            "import the log the player had first"
+        )
+    named = next(app.entries(game_id, orders.seq, orders.seq), None)
+    if named is None or named.chain != orders.chain:
+        raise OrdersError(
+            f"written against another log: entry #{orders.seq} here is not the one the "
+            "orders name (another line of play, or an altered copy)"
+        )
+    if orders.seq < head.seq:
+        position = rulesets.get(head.ruleset).position(head.state)
+        raise OrdersError(
+            f"stale: written at #{orders.seq} ({orders.position}), but the game has moved on "
+            f"to #{head.seq} ({position}); the player must write them again against the "
+            "current log"
+        )
+
+
+def _check_turn(head: Head, orders: Orders) -> None:
+    ruleset = rulesets.get(head.ruleset)
+    whose = ruleset.whose_turn(head.state)
+    if whose != orders.player:
+        position = ruleset.position(head.state)
+        raise OrdersError(
+            f"out of turn: it is {whose or 'nobody'}'s turn ({position}), not {orders.player}'s"
+        )

@@ -1,0 +1,72 @@
+"""Arranging the Divine Right board for movement tests: units put where earlier play
+would have brought them, kingdoms activated, the table brought to a Movement Phase."""
+
+from __future__ import annotations
+
+import dataclasses
+from uuid import UUID
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.rulesets.divine_right.data import load_builtin
+from warscribe.engine.rulesets.divine_right.evolving import Outcome
+from warscribe.engine.rulesets.divine_right.kingdoms import activate
+from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Unit
+
+from .play import Table
+
+DATA = load_builtin()
+
+
+def hex_of(place: str | Hex) -> Hex:
+    if isinstance(place, tuple):
+        return place
+    try:
+        return DATA.place(place).hex
+    except KeyError:
+        return DATA.map.named(place).coord
+
+
+def put(table: Table, unit: str, at: str | Hex, **changes: object) -> None:
+    """Move a unit already on the map to `at` (as earlier movement would have)."""
+    moved = dataclasses.replace(table.state.units[unit], hex=hex_of(at), **changes)  # type: ignore[arg-type]
+    table.set_state(table.state.with_units([moved]))
+
+
+def hire(table: Table, unit: str, at: str | Hex, owner: str) -> None:
+    """A common mercenary from the pool into `owner`'s forces at `at`."""
+    kind = str(DATA.mercenary(unit).kind)
+    state = table.state.with_units([Unit(unit, MERCENARY, kind, hex_of(at), owner)])
+    pool = tuple(m for m in state.mercenary_pool if m != unit)
+    table.set_state(state.replace(mercenary_pool=pool))
+
+
+def ally(table: Table, kingdom: str, player: str, fresh: bool = False) -> None:
+    """The kingdom activated into `player`'s alliance (as diplomacy would); unless `fresh`,
+    as if on an earlier turn (no first-turn limits)."""
+    out = Outcome(table.state)
+    dice = Dice(table.key, UUID(int=7), bytes(32), 10_000)
+    activate(out, DATA, kingdom, player, "test", dice)
+    table.set_state(out.state)
+    if not fresh:
+        table.set_kingdom(kingdom, activated_on=0)
+
+
+def clear_hex(table: Table, at: str | Hex) -> None:
+    """Take every unit off a space (to make room for a test's own stack)."""
+    here = hex_of(at)
+    gone = [u.id for u in table.state.units.values() if u.hex == here]
+    table.set_state(table.state.without_units(gone))
+
+
+def movement(table: Table, player: str) -> None:
+    table.to_phase(1, player, "movement")
+
+
+def where(table: Table, unit: str) -> Hex:
+    return table.state.units[unit].hex
+
+
+def spent(table: Table, unit: str) -> int:
+    assert table.state.turn is not None
+    record = table.state.turn.progress.moved(unit)
+    return record.spent if record else 0

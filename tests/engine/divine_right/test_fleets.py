@@ -1,0 +1,227 @@
+"""Movement Phase (fleets): fleet movement, the navigable river (upriver, control of its
+hexsides), transporting troops, and the special waters of Hothior's Boom and
+Rombune's canals. Each test names its rulebook section."""
+
+from __future__ import annotations
+
+import pytest
+
+from warscribe.engine.errors import IllegalCommand
+from warscribe.engine.rulesets.divine_right import sieges, special_kingdoms
+from warscribe.engine.rulesets.divine_right.events import (
+    StackMoved,
+    UnitsDebarked,
+    UnitsEmbarked,
+)
+
+from .board import DATA, ally, hire, movement, put, spent, where
+from .play import Table, of
+
+ME = "carol"
+
+
+@pytest.fixture
+def table() -> Table:
+    game = Table()
+    movement(game, ME)
+    return game
+
+
+def test_fleets_pay_one_a_space_and_two_upriver(table: Table) -> None:
+    """Movement Phase › Fleet Movement; Terrain Effects Chart, Navigable River: 2 points
+    moving upriver, 1 downriver."""
+    hire(table, "K", (12, 19), ME)
+    moved = of(table.do("move", units="K", path="13,19,14,19,14,18"), StackMoved)[0]
+    assert moved.spent == (("K", 4),)
+    table.do("move", units="K", path="14,19")
+    assert spent(table, "K") == 5
+
+
+def test_fleets_keep_to_water_and_follow_the_river(table: Table) -> None:
+    """Movement Phase › Movement Restrictions: fleets do not cross land; Fleets and
+    Navigable Rivers: along the river's banks."""
+    hire(table, "K", (13, 19), ME)
+    table.refuse(
+        IllegalCommand,
+        r"step 1 \(14,20\): fleets may not enter land",
+        "move",
+        units="K",
+        path="14,20",
+    )
+    hire(table, "L", (3, 24), ME)
+    table.refuse(
+        IllegalCommand,
+        "fleets enter the Isle of Fright only to rescue a hero",
+        "move",
+        units="L",
+        path="Isle of Fright",
+    )
+
+
+def test_fleets_may_pass_but_not_stop_among_enemy_land_units(table: Table) -> None:
+    """Movement Phase › Enemy Units and Movement: fleets enter spaces with enemy land units
+    but may not stop there, nor enter spaces with enemy fleets."""
+    hire(table, "K", (12, 19), ME)
+    put(table, "Hothior-A1", (13, 19))
+    table.refuse(IllegalCommand, "fleets may not stop at 13,19", "move", units="K", path="13,19")
+    table.do("move", units="K", path="13,19,Freeport")
+    put(table, "Hothior-F1", (12, 19))
+    table.refuse(IllegalCommand, "enemy fleets hold 12,19", "move", units="K", path="12,19")
+
+
+def test_river_control_makes_enemy_fleets_stop_space_by_space() -> None:
+    """Movement Phase › Fleets and Navigable Rivers, EXAMPLE: a fleet in B controls the river
+    hexsides between B and E and between B and F; an enemy fleet moving up the river stops
+    in E, next turn in F, and the turn after proceeds freely."""
+    table = Table()
+    put(table, "Hothior-F1", (14, 18))  # B
+    hire(table, "K", (12, 19), ME)
+    movement(table, ME)
+    table.refuse(
+        IllegalCommand,
+        r"step 2 \(14,19\): 14,19 shares a river hexside controlled "
+        "by an enemy fleet: fleets stop on entering it",
+        "move",
+        units="K",
+        path="13,19,14,19,15,18",
+    )
+    table.do("move", units="K", path="13,19,14,19")  # E
+    table.to_phase(2, ME, "movement")
+    table.refuse(IllegalCommand, r"step 1 \(15,18\)", "move", units="K", path="15,18,15,17")
+    table.do("move", units="K", path="15,18")  # F
+    table.to_phase(3, ME, "movement")
+    table.do("move", units="K", path="15,17,16,16")
+    assert where(table, "K") == (16, 16)
+
+
+def test_a_fleet_carries_one_combat_unit_and_any_heroes(table: Table) -> None:
+    """Movement Phase › Transporting Troops: one combat unit and any number of heroes per
+    fleet; embarking and debarking cost the fleet nothing; units transported by sea may not
+    move further that turn."""
+    hire(table, "K", (19, 12), ME)
+    for unit in ("Muetar-A1", "Muetar-A2", "Muetar-monarch"):
+        put(table, unit, (19, 12))
+    table.refuse(
+        IllegalCommand,
+        "K may carry one combat unit",
+        "embark",
+        fleet="K",
+        units="Muetar-A1,Muetar-A2",
+    )
+    embarked = of(table.do("embark", fleet="K", units="Muetar-A1,Muetar-monarch"), UnitsEmbarked)
+    assert embarked[0].units == ("Muetar-A1", "Muetar-monarch")
+    moved = of(table.do("move", units="K", path="18,12,18,11"), StackMoved)[0]
+    assert moved.carried == ("Muetar-A1", "Muetar-monarch")
+    assert where(table, "Muetar-A1") == (18, 11)
+    debarked = of(table.do("debark", fleet="K"), UnitsDebarked)[0]
+    assert debarked.units == ("Muetar-A1", "Muetar-monarch") and spent(table, "K") == 2
+    table.refuse(
+        IllegalCommand, "transported by sea this turn", "move", units="Muetar-A1", path="18,10"
+    )
+    table.refuse(
+        IllegalCommand, "transported by sea this turn", "embark", fleet="K", units="Muetar-A1"
+    )
+
+
+def test_no_embarking_on_a_coast_with_mountains(table: Table) -> None:
+    """Movement Phase › Transporting Troops: not in a coastal space that contains
+    mountains."""
+    hire(table, "K", (6, 14), ME)
+    put(table, "Muetar-A1", (6, 14))
+    table.refuse(
+        IllegalCommand, "coastal space with mountains", "embark", fleet="K", units="Muetar-A1"
+    )
+
+
+def test_no_debarking_into_an_enemy_castle_port_without_a_siege(table: Table) -> None:
+    """Movement Phase › Transporting Troops: not in an enemy castle-port unless the units
+    meet the requirements to besiege it."""
+    hire(table, "K", (13, 19), ME)
+    put(table, "Muetar-A1", (13, 19), aboard="K")
+    table.refuse(
+        IllegalCommand,
+        "unbesieged enemy or neutral castle",
+        "move",
+        units="K",
+        path="Castle Lapspell",
+    )
+
+
+def test_the_boom_stops_enemy_fleets_before_port_lork(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Special Rules for Select Kingdoms › Hothior: in enemy turns the Boom is closed:
+    enemy fleets stop in it for a turn before entering Port Lork; it is open when Port
+    Lork is besieged or enemy-occupied."""
+    monkeypatch.setattr(sieges, "may_besiege", lambda *args: True)
+    for unit in ("Hothior-A1", "Hothior-A2"):
+        put(table, unit, (9, 16))
+    for unit in ("Hothior-F1", "Hothior-F2"):
+        put(table, unit, (9, 20))
+    hire(table, "K", (8, 19), ME)
+    table.refuse(
+        IllegalCommand,
+        "the Boom is closed in enemy turns: enemy fleets stop in it",
+        "move",
+        units="K",
+        path="The Boom,Port Lork",
+    )
+    table.do("move", units="K", path="The Boom")
+    table.refuse(
+        IllegalCommand,
+        "enter Port Lork only from the Boom, after stopping there",
+        "move",
+        units="K",
+        path="Port Lork",
+    )
+    table.to_phase(2, ME, "movement")
+    table.do("move", units="K", path="Port Lork")
+    assert where(table, "K") == (9, 17)
+
+
+def test_the_boom_is_open_when_port_lork_is_besieged(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Special Rules for Select Kingdoms › Hothior: open if Port Lork is under siege."""
+    lork = (9, 17)
+    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: hex_ == lork)
+    monkeypatch.setattr(sieges, "besieger", lambda state, hex_: ME if hex_ == lork else None)
+    for unit in ("Hothior-A1", "Hothior-A2"):
+        put(table, unit, (9, 16))
+    for unit in ("Hothior-F1", "Hothior-F2"):
+        put(table, unit, (9, 20))
+    hire(table, "K", (8, 19), ME)
+    table.do("move", units="K", path="The Boom,Port Lork")
+
+
+def test_crossing_the_canals_of_parros_costs_two_more_unless_it_is_friendly(
+    table: Table,
+) -> None:
+    """Special Rules for Select Kingdoms › Rombune: +2 to cross the canal hexsides of
+    Parros, unless Parros is a friendly castle."""
+    table.set_state(table.state.replace(plundered=frozenset({"Parros"})))
+    put(table, "Muetar-A1", (10, 28))
+    moved = of(table.do("move", units="Muetar-A1", path="Parros"), StackMoved)[0]
+    assert moved.spent == (("Muetar-A1", 3),)
+    put(table, "Muetar-A2", (10, 28))
+    assert of(table.do("move", units="Muetar-A2", path="Parros"), StackMoved)[0].spent == (
+        ("Muetar-A2", 1),
+    )
+
+
+def test_the_canals_cost_nothing_more_when_parros_is_friendly(table: Table) -> None:
+    """Special Rules for Select Kingdoms › Rombune."""
+    ally(table, "Rombune", ME)
+    put(table, "Muetar-A1", (10, 28))
+    moved = of(table.do("move", units="Muetar-A1", path="Parros,10,29"), StackMoved)[0]
+    assert moved.spent == (("Muetar-A1", 3),)
+
+
+def test_the_canals_help_the_defender_outside_parros_unless_fleets_support() -> None:
+    """Special Rules for Select Kingdoms › Rombune: +2 to the combat roll of the stack
+    defending outside Parros, unless the invader has fleets enough to carry his attackers
+    (a seam for the combat rules)."""
+    parros = DATA.place("Parros").hex
+    assert special_kingdoms.canal_defence(DATA, parros, land_attackers=3, fleets=2) == 2
+    assert special_kingdoms.canal_defence(DATA, parros, land_attackers=3, fleets=3) == 0
+    assert special_kingdoms.canal_defence(DATA, (10, 28), land_attackers=3, fleets=0) == 0

@@ -1,0 +1,372 @@
+"""Heroes: one test per Hero Fate Roll trigger (Heroes › Hero Fate Roll, 1-10), death and
+capture of player and non-player monarchs with their victory points (Victory), prisoners
+held, executed and freed the three ways, shipwreck to the Isle of Fright and rescue, and
+the -1 combat modifier of a captive or shipwrecked monarch.
+
+In play.Table's game carol (Muetar) moves first on turn 1; alice holds Hothior, bob
+Mivior. Dice are entered by hand.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import pytest
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand
+from warscribe.engine.rulesets.divine_right import heroes, sieges
+from warscribe.engine.rulesets.divine_right.events import (
+    CaptiveFateAsked,
+    HeroCastAway,
+    HeroFateRolled,
+    HeroRescued,
+    MonarchCaptured,
+    MonarchDied,
+    PenaltyIncurred,
+    PlayerEliminated,
+    PrisonerExecuted,
+    PrisonerFreed,
+    StackMoved,
+)
+from warscribe.engine.rulesets.divine_right.evolving import Outcome
+from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
+
+from .board import DATA, ally, hex_of, hire, movement, put, where
+from .play import Table, of
+
+ME = "carol"
+LAPSPELL = (13, 18)
+
+
+@pytest.fixture
+def table() -> Table:
+    game = Table()
+    movement(game, ME)
+    return game
+
+
+def dice(table: Table, *rolls: int) -> Dice:
+    """Dice for a rule called directly, thrown by hand."""
+    return Dice(table.key, UUID(int=7), bytes(32), 10_000, list(rolls), "test")
+
+
+def fate_of(events: list[object]) -> tuple[int, str, str | None]:
+    rolled = of(events, HeroFateRolled)
+    assert len(rolled) == 1
+    return rolled[0].trigger, rolled[0].result, rolled[0].by
+
+
+def points(table: Table) -> list[tuple[str, int]]:
+    return [(d.player, d.points) for d in table.state.ledger]
+
+
+# -- the ten triggers ------------------------------------------------------------------------
+
+
+def test_trigger_1_units_of_the_heros_stack_lost_in_combat(table: Table) -> None:
+    """Heroes › Hero Fate Roll 1 (a seam for the combat rules): once per phase."""
+    out = Outcome(table.state)
+    heroes.stack_losses(out, DATA, dice(table, 4), hex_of("Port Lork"), "alice", ME)
+    assert fate_of(out.events) == (1, "no effect", ME)
+    heroes.stack_losses(out, DATA, dice(table), hex_of("Port Lork"), "alice", ME)
+    assert len(of(out.events, HeroFateRolled)) == 1
+
+
+def test_trigger_2_a_lone_hero_passes_through_an_enemy_stack(table: Table) -> None:
+    """Heroes › Hero Fate Roll 2; Enemy Units and Movement: a hero may enter a space with
+    enemy combat units, rolling; spared, he goes on."""
+    put(table, "Muetar-monarch", (20, 11))
+    put(table, "Hothior-A1", (21, 11))
+    events = table.do("move", 3, units="Muetar-monarch", path="21,11,21,12")
+    assert fate_of(events) == (2, "no effect", "alice")
+    assert [m.path for m in of(events, StackMoved)] == [((21, 11),), ((21, 12),)]
+    assert where(table, "Muetar-monarch") == (21, 12)
+
+
+def test_a_player_monarch_killed_eliminates_his_player_and_scores_70(table: Table) -> None:
+    """Heroes › Death of a Monarch; Victory: killing an enemy player monarch, 70; the
+    player is eliminated (Kingdoms › Fate of Player Kingdoms: Confusion rolled)."""
+    put(table, "Muetar-monarch", (20, 11))
+    put(table, "Hothior-A1", (21, 11))
+    events = table.do("move", 1, 4, units="Muetar-monarch", path="21,11,21,12")
+    assert fate_of(events) == (2, "killed", "alice")
+    assert of(events, PlayerEliminated)[0].player == ME
+    assert points(table) == [("alice", 70)]
+    assert len(of(events, StackMoved)) == 1
+
+
+def test_trigger_3_enemy_combat_units_land_on_a_lone_hero(table: Table) -> None:
+    """Heroes › Hero Fate Roll 3 (a search); Capture of a Player Monarch: captured, his
+    player is out; capturing an enemy player monarch scores 70."""
+    put(table, "Hothior-monarch", (21, 11))
+    put(table, "Muetar-A1", (20, 11))
+    events = table.do("move", 6, 2, units="Muetar-A1", path="21,11")
+    assert fate_of(events) == (3, "captured", ME)
+    assert of(events, PlayerEliminated)[0].player == "alice"
+    assert points(table) == [(ME, 70)]
+
+
+def test_trigger_3_a_search_costs_the_spaces_terrain_and_is_made_once(table: Table) -> None:
+    """Heroes › Hero Fate Roll 3: a stack that begins its turn with an enemy hero spends the
+    terrain cost of the space to search (a forest: clear to a unit at home); one roll per
+    hero each enemy movement."""
+    put(table, "Hothior-monarch", (22, 11))
+    put(table, "Muetar-A1", (22, 11))
+    events = table.do("search", 5, units="Muetar-A1")
+    assert fate_of(events) == (3, "no effect", ME)
+    assert table.state.turn is not None
+    assert table.state.turn.progress.moved("Muetar-A1").spent == 1  # type: ignore[union-attr]
+    table.refuse(IllegalCommand, "no lone enemy hero at 22,11", "search", units="Muetar-A1")
+
+
+def test_trigger_4_a_hero_leaves_the_enemy_stack_he_began_his_turn_in(table: Table) -> None:
+    """Heroes › Hero Fate Roll 4."""
+    put(table, "Muetar-monarch", (21, 11))
+    put(table, "Hothior-A1", (21, 11))
+    events = table.do("move", 2, units="Muetar-monarch", path="20,11")
+    assert fate_of(events) == (4, "no effect", "alice")
+
+
+def test_trigger_5_a_castle_containing_the_hero_falls(table: Table) -> None:
+    """Heroes › Hero Fate Roll 5 (a seam for the siege rules)."""
+    put(table, "Hothior-monarch", LAPSPELL, inside=True)
+    out = Outcome(table.state)
+    heroes.castle_falls(out, DATA, dice(table, 3), "Castle Lapspell", ME)
+    assert fate_of(out.events) == (5, "no effect", ME)
+
+
+def test_trigger_6_a_lone_hero_enters_a_besieged_castle(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heroes › Hero Fate Roll 6: entering and passing the walls is one roll."""
+    tadafat = hex_of("Tadafat")
+    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: hex_ == tadafat)
+    monkeypatch.setattr(sieges, "besieger", lambda state, hex_: "bob" if hex_ == tadafat else None)
+    put(table, "Muetar-monarch", (9, 14))
+    events = table.do("move", 5, units="Muetar-monarch", path="Tadafat")
+    assert fate_of(events) == (6, "no effect", "bob")
+
+
+def test_trigger_6_a_lone_hero_leaves_his_besieged_castle(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heroes › Hero Fate Roll 6; Siege Phase › Effects of a Siege: besieged combat units
+    stay (until a breakout); a lone hero may go, rolling."""
+    pennol = hex_of("Pennol")
+    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: hex_ == pennol)
+    monkeypatch.setattr(sieges, "besieger", lambda state, hex_: "alice" if hex_ == pennol else None)
+    table.do("inside", units="Muetar-A1,Muetar-monarch")
+    table.refuse(
+        IllegalCommand, "Muetar-A1 is under siege", "move", units="Muetar-A1", path="20,11"
+    )
+    events = table.do("move", 4, units="Muetar-monarch", path="20,11")
+    assert fate_of(events) == (6, "no effect", "alice")
+
+
+def test_trigger_7_a_hero_enters_and_leaves_an_enemy_castle(table: Table) -> None:
+    """Heroes › Hero Fate Roll 7; Siege Phase: heroes may always enter an enemy castle; a
+    lone hero in a castle not his side's is inside its walls."""
+    put(table, "Muetar-monarch", (13, 17))
+    events = table.do("move", 4, units="Muetar-monarch", path="Castle Lapspell")
+    assert fate_of(events) == (7, "no effect", "alice")
+    assert table.state.units["Muetar-monarch"].inside
+    events = table.do("move", 2, units="Muetar-monarch", path="13,17")
+    assert fate_of(events) == (7, "no effect", "alice")
+    assert not table.state.units["Muetar-monarch"].inside
+
+
+def test_trigger_7_nobody_captures_a_hero_in_a_neutral_castle(table: Table) -> None:
+    """Heroes › Hero Fate Roll 7: a neutral castle; with no enemy player to take him a 6
+    has no effect. Entering the inactive kingdom costs the diplomatic penalty."""
+    put(table, "Muetar-monarch", (19, 22))
+    table.set_state(table.state.with_player(ME, penalties=frozenset()))
+    events = table.do("move", 6, units="Muetar-monarch", path="Kuzdol")
+    assert fate_of(events) == (7, "no effect", None)
+    assert not of(events, PenaltyIncurred)  # already inside Shucassam: no border crossed
+
+
+def test_trigger_8_a_hero_inside_an_enemy_castle_as_his_turn_begins() -> None:
+    """Heroes › Hero Fate Roll 8: rolled as the hero's own player turn begins."""
+    table = Table()
+    put(table, "Mivior-monarch", LAPSPELL, inside=True)
+    table.to_phase(1, ME, "combat")
+    events = table.do("end-phase", 2)
+    assert fate_of(events) == (8, "no effect", "alice")
+    assert table.player == "bob"
+
+
+def test_trigger_9_shipwreck_casts_the_hero_away_on_the_isle_of_fright() -> None:
+    """Heroes › Hero Fate Roll 9; Shipwrecked Heroes; Random Events Phase › Storms: a hero
+    left without a fleet on the open sea is cast away on the Isle of Fright (a 6 too, with
+    no enemy fleet responsible); land units aboard are lost with the fleet; a friendly
+    fleet entering the Isle rescues him."""
+    table = Table()
+    hire(table, "K", (3, 25), ME)
+    put(table, "Muetar-monarch", (3, 25), aboard="K")
+    put(table, "Muetar-A1", (3, 25), aboard="K")
+    table.do("events-roll", 1, 2)
+    assert table.state.turn.progress.pending.kind == "storm"  # type: ignore[union-attr]
+    events = table.do("events-lose", 6, unit="K")
+    assert fate_of(events) == (9, "castaway", None)
+    assert of(events, HeroCastAway)[0].hex == hex_of("Isle of Fright")
+    assert "Muetar-A1" in table.state.kingdoms["Muetar"].eliminated
+    assert heroes.absent_monarch_modifiers(table.state, DATA, [table.state.units["Muetar-A2"]]) == (
+        ("the monarch of Muetar is shipwrecked", -1),
+    )
+    table.do("end-phase")
+    movement(table, ME)
+    table.refuse(
+        IllegalCommand,
+        "cast away on the Isle of Fright",
+        "move",
+        units="Muetar-monarch",
+        path="3,24",
+    )
+    hire(table, "L", (3, 24), ME)
+    events = table.do("move", units="L", path="Isle of Fright,3,24")
+    assert of(events, HeroRescued)[0].heroes == ("Muetar-monarch",)
+    assert table.state.units["Muetar-monarch"].aboard == "L"
+    assert where(table, "Muetar-monarch") == (3, 24)
+
+
+def test_a_castaway_on_an_inland_water_washes_up_on_its_nearest_shore(table: Table) -> None:
+    """Heroes › Shipwrecked Heroes: on an inland body of water, the closest non-port shore
+    space of the same body (equally close ones: decided at random)."""
+    hire(table, "K", (25, 25), ME)
+    put(table, "Muetar-monarch", (25, 25), aboard="K")
+    out = Outcome(table.state)
+    lost = table.state.units["K"]
+    heroes.shipwreck(out, DATA, lost, dice(table, 3))
+    landed = of(out.events, HeroCastAway)[0].hex
+    assert landed in {(24, 25), (25, 26), (26, 25), (26, 26)}
+    assert DATA.map.distance((25, 25), landed) == 1
+
+
+def test_trigger_10_a_hero_crosses_a_river_hexside_enemy_fleets_control(table: Table) -> None:
+    """Heroes › Hero Fate Roll 10; Fleets and Navigable Rivers: one roll even with enemy
+    fleets on both sides."""
+    put(table, "Hothior-F1", (18, 15))
+    put(table, "Hothior-F2", (19, 16))
+    put(table, "Muetar-A13", (20, 16))
+    put(table, "Muetar-monarch", (19, 16))
+    events = table.do("move", 3, units="Muetar-monarch", path="18,15")
+    assert fate_of(events) == (10, "no effect", "alice")
+
+
+# -- capture, prisoners, victory points -----------------------------------------------------
+
+
+def capture_neuth(table: Table, *rolls: int) -> list[object]:
+    """carol's army lands on the lone monarch of Neuth (alice's ally): a search."""
+    ally(table, "Neuth", "alice")
+    put(table, "Neuth-monarch", (21, 11))
+    put(table, "Muetar-A1", (20, 11))
+    return table.do("move", *rolls, units="Muetar-A1", path="21,11")
+
+
+def test_a_captured_allied_monarch_goes_to_the_captors_nearest_castle(table: Table) -> None:
+    """Heroes › Capture of a Monarch; Victory: capturing an enemy allied monarch, 30; he is
+    held in the captor's nearest non-plundered, non-besieged castle; his units fight at -1
+    while he is captive."""
+    events = capture_neuth(table, 6)
+    assert fate_of(events) == (3, "captured", ME)
+    assert of(events, MonarchCaptured)[0].prison == "Pennol"
+    assert points(table) == [(ME, 30)]
+    assert table.state.kingdoms["Neuth"].captive_of == ME
+    assert "Neuth-monarch" not in table.state.units
+    neuth = [table.state.units["Neuth-A1"], table.state.units["Muetar-A2"]]
+    assert heroes.absent_monarch_modifiers(table.state, DATA, neuth) == ()
+    neuth.append(table.state.units["Neuth-A2"])
+    assert heroes.absent_monarch_modifiers(table.state, DATA, neuth) == (
+        ("the monarch of Neuth is captive", -1),
+    )
+
+
+def test_killing_an_allied_monarch_scores_40_and_brings_confusion(table: Table) -> None:
+    """Heroes › Death of a Monarch; Victory: 40 for killing an enemy allied monarch."""
+    events = capture_neuth(table, 1, 3)
+    assert fate_of(events) == (3, "killed", ME)
+    assert of(events, MonarchDied)[0].kingdom == "Neuth"
+    assert points(table) == [(ME, 40)]
+    assert table.state.kingdoms["Neuth"].status == "confusion"
+
+
+def test_a_captor_without_a_castle_executes_his_prisoner_for_no_points(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heroes › Capture of a Monarch, Executing a Prisoner: no castle to hold him: execute
+    him (no points beyond the capture's; a permanent diplomatic penalty) or free him."""
+    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: True)
+    events = capture_neuth(table, 6)
+    assert of(events, CaptiveFateAsked)[0].player == ME
+    table.refuse(IllegalCommand, "must first decide", "end-phase")
+    table.refuse(IllegalCommand, "holds no monarch of Zorn", "prisoner-execute", kingdom="Zorn")
+    events = table.do("prisoner-execute", 4, kingdom="Neuth")
+    assert of(events, PrisonerExecuted) and of(events, MonarchDied)
+    assert of(events, PenaltyIncurred)[0].kingdom == "Neuth"
+    assert points(table) == [(ME, 30)]
+    assert table.state.turn.progress.pending is None  # type: ignore[union-attr]
+
+
+def test_a_prisoner_set_free_goes_to_his_nearest_friendly_castle(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heroes › Freeing a Prisoner; Victory: the captor keeps the capture's points. The
+    nearest castle of his alliance (alice's) is Hothior's Castle Lapspell."""
+    besieged = {"on": True}
+    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: besieged["on"])
+    capture_neuth(table, 6)
+    besieged["on"] = False
+    freed = of(table.do("prisoner-free", kingdom="Neuth"), PrisonerFreed)[0]
+    assert freed.hex == LAPSPELL
+    assert where(table, "Neuth-monarch") == LAPSPELL
+    assert points(table) == [(ME, 30)]
+
+
+def test_a_prisoner_may_be_executed_in_a_later_diplomacy_phase(table: Table) -> None:
+    """Heroes › Executing a Prisoner: in any of the captor's later Diplomacy Phases."""
+    capture_neuth(table, 6)
+    table.refuse(
+        IllegalCommand, "belongs to the Diplomacy Phase", "prisoner-execute", kingdom="Neuth"
+    )
+    table.to_phase(2, ME, "diplomacy")
+    table.do("diplomacy-draw")
+    events = table.do("prisoner-execute", 5, kingdom="Neuth")
+    assert of(events, MonarchDied)[0].kingdom == "Neuth"
+
+
+def test_a_prisoner_is_released_when_the_kingdom_holding_him_deactivates(table: Table) -> None:
+    """Heroes › Capture of a Monarch, way 2: the kingdom he is held in deactivates."""
+    ally(table, "Neuth", "alice")
+    ally(table, "Shucassam", ME)
+    table.set_state(table.state.without_units(["Neuth-monarch"]))
+    table.set_kingdom("Neuth", captive_of=ME, prison="Kuzdol")
+    out = Outcome(table.state)
+    deactivate(out, DATA, "Shucassam", "test")
+    freed = of(out.events, PrisonerFreed)[0]
+    assert freed.kingdom == "Neuth" and freed.hex == LAPSPELL
+    assert out.state.kingdoms["Neuth"].captive_of is None
+
+
+@pytest.mark.parametrize(
+    ("plunderer", "freed_at"), [("alice", "Castle Lapspell"), ("bob", "Kuzdol")]
+)
+def test_a_plundered_prison_frees_its_captive(table: Table, plunderer: str, freed_at: str) -> None:
+    """Heroes › Capture of a Monarch, ways 1 and 3: plundered by his own or allied troops
+    he goes to his nearest friendly castle; by other enemies of his jailor he is freed but
+    stays where he is (a seam for the siege rules)."""
+    ally(table, "Neuth", "alice")
+    table.set_state(table.state.without_units(["Neuth-monarch"]))
+    table.set_kingdom("Neuth", captive_of=ME, prison="Kuzdol")
+    out = Outcome(table.state)
+    heroes.castle_falls(out, DATA, dice(table), "Kuzdol", plunderer)
+    assert of(out.events, PrisonerFreed)[0].hex == hex_of(freed_at)
+
+
+def test_storm_without_heroes_aboard_records_no_fate(table: Table) -> None:
+    """Random Events Phase › Storms: a fleet carrying nobody is simply lost."""
+    out = Outcome(table.state)
+    hire(table, "K", (3, 25), ME)
+    heroes.shipwreck(out, DATA, table.state.units["K"], dice(table))
+    assert out.events == []
