@@ -23,8 +23,8 @@ ws referee.db export --armor > "$work/demo.txt"
 ws bob.db import "$work/demo.txt"
 ws bob.db verify
 echo
-echo "== the board as turn 1 began, from bob's copy"
-ws bob.db show --at 1.1.random-events
+echo "== the kingdoms as turn 1 began, from bob's copy (any position works: --at TURN.PLAYER.PHASE)"
+ws bob.db kingdoms --at 1.1.random-events
 echo
 echo "== the example log shipped with warscribe replays and verifies too"
 ws example.db import "$here/demo-setup.wlog"
