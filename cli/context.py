@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import click
@@ -70,7 +71,25 @@ class Context:
 
 pass_ctx = click.make_pass_decorator(Context)
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+dice_option = click.option(
+    "--dice",
+    default="host",
+    show_default=True,
+    metavar="host|table|seeded:SEED",
+    help="host: secret dice with a commitment; table: physical dice entered by hand; "
+    "seeded:SEED: reproducible dice for tests and examples.",
+)
+
+
+def name_option(ruleset: str) -> Callable[[F], F]:
+    """`--name` for `new RULESET`."""
+    return click.option(
+        "--name", default=None, help=f"A name for the game (default: {ruleset}-ID)."
+    )
 
 
 def emit(data: Any, as_json: bool, text: str | None = None) -> None:

@@ -24,7 +24,7 @@ from warscribe.engine.rulesets.eu_pop.arguments import CommandSpec
 from warscribe.engine.rulesets.eu_pop.state import POWER_TYPES, ducats_text
 from warscribe.store.app import GameListing
 
-from .context import Context, emit, json_option, parse_player, pass_ctx
+from .context import Context, dice_option, emit, json_option, name_option, parse_player, pass_ctx
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
@@ -230,15 +230,8 @@ def eu_pop_game(ctx: Context, command_name: str) -> GameListing:
     metavar="FILE",
     help="The starting-position file (JSON; see docs/eu-pop.md).",
 )
-@click.option("--name", default=None, help="A name for the game (default: eu-pop-ID).")
-@click.option(
-    "--dice",
-    default="host",
-    show_default=True,
-    metavar="host|table|seeded:SEED",
-    help="host: secret dice with a commitment; table: physical dice entered by hand; "
-    "seeded:SEED: reproducible dice for tests and examples.",
-)
+@name_option("eu-pop")
+@dice_option
 @key_option
 @json_option
 @pass_ctx

@@ -15,7 +15,7 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store import logfile
 from warscribe.store.views import describe, entry_json, event_name
 
-from .context import Context, emit, json_option, parse_player, pass_ctx
+from .context import Context, dice_option, emit, json_option, name_option, parse_player, pass_ctx
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
@@ -81,15 +81,8 @@ DATA_FILE = click.Path(exists=True, dir_okay=False)
     metavar="NAME[=KINGDOM]",
     help="A player (2-6); =KINGDOM chooses the identity card instead of drawing it.",
 )
-@click.option("--name", default=None, help="A name for the game (default: divine-right-ID).")
-@click.option(
-    "--dice",
-    default="host",
-    show_default=True,
-    metavar="host|table|seeded:SEED",
-    help="host: secret dice with a commitment; table: physical dice entered by hand; "
-    "seeded:SEED: reproducible dice for tests and examples.",
-)
+@name_option("divine-right")
+@dice_option
 @click.option(
     "--reentry",
     is_flag=True,

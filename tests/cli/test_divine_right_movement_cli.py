@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner, Result
-
-from warscribe.cli.main import cli
+from .club import Club, answer
 
 # A unit of each kingdom and a legal one-step path for it (Movement Phase).
 FIRST_MOVES = {
@@ -17,35 +14,6 @@ FIRST_MOVES = {
     "Mivior": ("Boran", "4,15", "Mivior-A9"),
     "Muetar": ("Plibba", "16,13", "Muetar-A9"),
 }
-
-
-class Club:
-    def __init__(self, folder: Path) -> None:
-        self.store = str(folder / "club.db")
-        self.runner = CliRunner()
-
-    def run(self, *args: str) -> Result:
-        return self.runner.invoke(cli, ["--store", self.store, *args], catch_exceptions=False)
-
-    def ok(self, *args: str) -> str:
-        result = self.run(*args)
-        assert result.exit_code == 0, (args, result.output)
-        return result.stdout
-
-    def json(self, *args: str) -> Any:
-        return json.loads(self.ok(*args, "--json"))
-
-
-def answer(club: Club, pending: dict[str, Any]) -> None:
-    """The player takes the first options the random event offers."""
-    if pending["kind"] in ("storm", "mutiny", "epidemic", "desertion"):
-        club.ok("events", "lose", *pending["options"][: pending["count"]])
-        return
-    what, _, place = pending["options"][0].partition(" at ")
-    if what in ("army", "fleet"):
-        club.ok("events", "reinforce", "--kind", what, "--at", place)
-    else:
-        club.ok("events", "replace", what, "--at", place)
 
 
 def to_movement(club: Club) -> dict[str, Any]:

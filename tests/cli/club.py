@@ -1,0 +1,46 @@
+"""A store in a temporary folder driven through the command line, and a player who
+answers the Random Events Phase's questions with the first options offered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from warscribe.cli.main import cli
+
+
+class Club:
+    """A store in a folder and a way to run commands in it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.store = str(folder / "club.db")
+        self.runner = CliRunner()
+
+    def run(self, *args: str) -> Result:
+        return self.runner.invoke(cli, ["--store", self.store, *args], catch_exceptions=False)
+
+    def ok(self, *args: str) -> str:
+        result = self.run(*args)
+        assert result.exit_code == 0, (args, result.output)
+        return result.stdout
+
+    def json(self, *args: str) -> Any:
+        return json.loads(self.ok(*args, "--json"))
+
+
+def answer(club: Club, pending: dict[str, Any]) -> None:
+    """The player takes the first options the rules offer."""
+    kind, options, count = pending["kind"], pending["options"], pending["count"]
+    if kind in ("storm", "mutiny", "epidemic", "desertion"):
+        club.ok("events", "lose", *options[:count])
+        return
+    what, _, place = options[0].partition(" at ")
+    if what.startswith("steal "):
+        club.ok("events", "reinforce", "--unit", what.split()[1], "--at", place)
+    elif what in ("army", "fleet"):
+        club.ok("events", "reinforce", "--kind", what, "--at", place)
+    elif club.run("events", "replace", what, "--at", place).exit_code != 0:
+        club.ok("events", "reinforce", "--unit", what, "--at", place)
