@@ -163,13 +163,8 @@ def _create(
 
 
 def _status_text(rs: Any, state: Any) -> str:
-    from .context import render
-
-    return (
-        f"position: {rs.position(state)}\n"
-        + render(rs.summary(state))
-        + (f"\ncommands now: {', '.join(rs.legal_commands(state))}")
-    )
+    summary = {"position": rs.position(state), **rs.summary(state)}
+    return render(summary) + f"\ncommands now: {', '.join(rs.legal_commands(state))}"
 
 
 @cli.command()
