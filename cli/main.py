@@ -15,7 +15,16 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store import logfile
 from warscribe.store.views import describe, entry_json, event_name
 
-from .context import Context, dice_option, emit, json_option, name_option, parse_player, pass_ctx
+from .context import (
+    Context,
+    dice_option,
+    emit,
+    json_option,
+    name_option,
+    parse_player,
+    pass_ctx,
+    render,
+)
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
