@@ -6,16 +6,19 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from warscribe.engine import rulesets
+from warscribe.engine import record, rulesets
 from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
 from warscribe.engine.common import event_from
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.orders import Orders, new_key_pair
+from warscribe.engine.record import Entry
+from warscribe.store import logfile
 from warscribe.store import orders as orders_file
 from warscribe.store.views import describe, event_name
 
@@ -202,22 +205,44 @@ def import_orders(ctx: Context, file: str) -> None:
 @click.option("--turn", type=click.IntRange(min=1), default=None, help="Only this game turn.")
 @click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First entry.")
 @click.option("--to", "stop", type=click.IntRange(min=1), default=None, help="Last entry.")
+@click.option(
+    "--file",
+    "log_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Audit a whole log file (binary or armored) instead of a game of the store.",
+)
 @json_option
 @pass_ctx
 def audit_command(
-    ctx: Context, turn: int | None, start: int, stop: int | None, as_json: bool
+    ctx: Context,
+    turn: int | None,
+    start: int,
+    stop: int | None,
+    log_file: str | None,
+    as_json: bool,
 ) -> None:
     """Re-decide every recorded command from the recorded state and dice, and show each
     difference from the record with its entry and rule. Exit 1 when the rules disagree.
+    `import` refuses a log whose outcomes differ; `--file` audits such a log as it came.
 
     \b
     Example:
       warscribe audit --turn 3
       warscribe audit --from 120 --to 180 --json
+      warscribe audit --file disputed.txt
     """
     if turn is not None and (start != 1 or stop is not None):
         raise click.UsageError("give --turn or --from/--to, not both")
-    report = audit(ctx.app.entries(ctx.game_id()), first=start, last=stop, turn=turn)
+    if log_file is not None:
+        parsed = logfile.read(Path(log_file).read_bytes())
+        if parsed.from_seq != 1:
+            raise click.UsageError("--file needs a whole log, from entry #1")
+        record.verify(parsed.entries)
+        entries: Iterable[Entry] = parsed.entries
+    else:
+        entries = ctx.app.entries(ctx.game_id())
+    report = audit(entries, first=start, last=stop, turn=turn)
     emit(_audit_json(report), as_json, _audit_text(report))
     if report.differences:
         click.get_current_context().exit(1)

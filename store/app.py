@@ -19,6 +19,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError, Transcod
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from warscribe.engine import codec, record, rulesets
+from warscribe.engine.audit import audit
 from warscribe.engine.dice import new_key, parse_mode
 from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import Command, CommandIssued, GameCreated, GameForked, OrdersReceived
@@ -439,6 +440,7 @@ class Warscribe(Application[UUID]):
                     first,
                 )
             record.verify(entries)
+            _redecide(entries, 1)
             game = Game.start(entries, game_id=game_id)
             listing = dataclasses.replace(listing, parent=_lineage(entries))
             self._save(game, self._listed(self._catalog(), listing), what="the import")
@@ -447,6 +449,7 @@ class Warscribe(Application[UUID]):
         self._verify_run(game_id, game.head, entries)
         new = _continuation(self, game_id, game.head, entries)
         if new:
+            _redecide([*self.entries(game_id, 1, new[0].seq - 1), *new], new[0].seq)
             game.append(new)
             self._save(game, what="the import")
         return len(new)
@@ -478,6 +481,16 @@ def _lineage(entries: Sequence[Entry]) -> tuple[UUID, int] | None:
     """(parent game, entry) of the last fork in a log, if it is a fork."""
     forks = [e.event for e in entries if isinstance(e.event, GameForked)]
     return (forks[-1].parent, forks[-1].at_seq) if forks else None
+
+
+def _redecide(log: Sequence[Entry], first: int) -> None:
+    """Re-decide the commands from `first` on with their recorded dice: a file whose
+    outcomes are not what the rules give is refused at the first such entry."""
+    report = audit(log, first=first)
+    if report.differences:
+        found = report.differences[0]
+        what = found.refusal or "the rules give a different outcome than the file records"
+        raise LogError(f"{what} ({found.rule}); see `audit` for every difference", found.seq)
 
 
 def _continuation(

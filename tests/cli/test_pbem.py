@@ -407,15 +407,16 @@ def test_the_audit_catches_a_hand_edited_outcome(run: Callable[..., Result]) -> 
     edited = rechained(list(log.entries), attempt.seq, flipped)
     data = logfile.write(log.game_id, log.name, log.ruleset, log.players, edited)
     Path("edited.wlog").write_bytes(data)
-    run("import", "edited.wlog", store="judge.db")
-    assert run("verify", store="judge.db").exit_code == 0, "the rebuilt chain verifies"
-    result = run("audit", store="judge.db", ok=False)
-    assert result.exit_code == 1
+    refused = run("import", "edited.wlog", store="judge.db", ok=False)
+    assert refused.exit_code == 1 and f"#{attempt.seq}:" in refused.stderr, "import re-decides"
+    assert "no game" in run("status", store="judge.db", ok=False).stderr, "nothing was written"
+    result = run("audit", "--file", "edited.wlog", store="judge.db", ok=False)
+    assert result.exit_code == 1, "the rebuilt chain verifies, the audit does not"
     assert f"#{attempt.seq} difference [Diplomacy Phase › Activation Attempts]" in result.stdout
     assert "recorded:" in result.stdout and "rules give:" in result.stdout
-    turn = as_json(run("audit", "--turn", "2", "--json", store="judge.db", ok=False))
+    turn = as_json(run("audit", "--file", "edited.wlog", "--turn", "2", "--json", ok=False))
     assert [f["seq"] for f in turn["findings"]] == [attempt.seq]
-    assert as_json(run("audit", "--turn", "1", "--json", store="judge.db"))["ok"]
+    assert as_json(run("audit", "--file", "edited.wlog", "--turn", "1", "--json"))["ok"]
 
 
 def test_fork_at_a_phase_and_both_lines_go_on(run: Callable[..., Result]) -> None:
