@@ -30,3 +30,19 @@ def test_importing_the_same_log_twice_adds_nothing(tmp_path: Path) -> None:
     assert runner.invoke(cli, ["--store", store, "import", golden]).exit_code == 0
     again = runner.invoke(cli, ["--store", store, "import", golden])
     assert again.exit_code == 0 and "imported 0 new entries" in again.output
+
+
+def test_three_played_turns_replay_to_the_recorded_answers(store_url: str) -> None:
+    """Three turns of random events and diplomacy (seeded dice), recorded once: every
+    backend rebuilds the same kingdoms, victory points and banishments at each position."""
+    runner = CliRunner()
+    log = str(DATA / "golden-three-turns.wlog")
+    assert runner.invoke(cli, ["--store", store_url, "import", log]).exit_code == 0
+    assert runner.invoke(cli, ["--store", store_url, "verify"]).exit_code == 0
+    expected = json.loads((DATA / "golden-three-turns.json").read_text())
+    for at, answers in expected.items():
+        where = [] if at == "end" else ["--at", at]
+        for query, answer in answers.items():
+            result = runner.invoke(cli, ["--store", store_url, query, *where, "--json"])
+            assert result.exit_code == 0, result.output
+            assert json.loads(result.stdout) == answer, (at, query)
