@@ -503,7 +503,17 @@ def rejoin(ctx: Context, consent: bool, actor: str | None) -> None:
 
 def register(cli: click.Group) -> None:
     """Add the Divine Right commands and queries to the CLI."""
+    from . import divine_right_battle as battle
+
     for command in (
+        *battle.COMMANDS,
+        _query(
+            "sieges",
+            "Each siege: castle, besieger, besieging and inside strengths, defence, whether "
+            "it is still valid and whether it is displaced at the end of the game turn.",
+            "sieges --at 3.2.siege --json",
+            battle.sieges_text,
+        ),
         events,
         diplomacy,
         discard,

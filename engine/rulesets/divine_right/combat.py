@@ -103,10 +103,13 @@ class SiegeResult:
     result: str
 
 
-def siege_attack(roll: int, besiegers: int, defence: int, inside: int) -> SiegeResult:
-    """Resolving a Siege: 1 fails (a natural 1 always), 2-5 nothing, 6 or more plunders."""
+def siege_attack(
+    roll: int, besiegers: int, defence: int, inside: int, bonus: int = 0
+) -> SiegeResult:
+    """Resolving a Siege: 1 fails (a natural 1 always), 2-5 nothing, 6 or more plunders;
+    `bonus` adds the roll's other modifiers (a captive monarch's -1, say)."""
     modifier = siege_modifier(besiegers, defence, inside)
-    total = roll + modifier
+    total = roll + modifier + bonus
     if roll == 1:
         result = "failed"
     elif total >= PLUNDER:

@@ -37,7 +37,16 @@ from .events import (
     PersonalityRevealed,
 )
 from .evolving import Outcome, handles
-from .kingdoms import activate, besiegers, deactivate, effects, force_peace, monarch_dies
+from .kingdoms import (
+    DEACTIVATE,
+    FORCED,
+    activate,
+    deactivate,
+    effects,
+    force_peace,
+    held_up,
+    monarch_dies,
+)
 from .state import Banishment, KingdomState, State
 from .turn import current
 
@@ -242,7 +251,7 @@ def _diplomacy_roll(
     if card is not None:
         out.add(CardsDiscarded(player=player, cards=(card.id,), why="played"))
     if succeeded:
-        _succeed(out, data, dice, player, kingdom, attempt, found)
+        _succeed(out, data, dice, player, kingdom, attempt)
     else:
         _fail(out, player, kingdom, card, found)
     return out
@@ -301,29 +310,24 @@ def _alliance_size(
 
 
 def _succeed(
-    out: Outcome,
-    data: DRData,
-    dice: Dice,
-    player: str,
-    kingdom: str,
-    attempt: str,
-    found: tuple[object, ...],
+    out: Outcome, data: DRData, dice: Dice, player: str, kingdom: str, attempt: str
 ) -> None:
     if attempt == "activate":
         activate(out, data, kingdom, player, f"{player}'s ambassador", dice)
         return
-    if besiegers(out.state, kingdom):
+    if held_up(out, kingdom, DEACTIVATE, f"{player}'s ambassador", by=player):
         return
+    deactivated_by(out, data, dice, player, kingdom)
+
+
+def deactivated_by(out: Outcome, data: DRData, dice: Dice, player: str, kingdom: str) -> None:
+    """The kingdom leaves its alliance by the player's diplomacy; a personality that joins
+    the deactivating ambassador's alliance does so at once."""
+    joins = any(isinstance(e, JoinsDeactivator) for e in effects(out.state, data, kingdom))
     deactivate(out, data, kingdom, f"{player}'s ambassador")
-    if any(isinstance(e, JoinsDeactivator) for e in found):
-        activate(
-            out,
-            data,
-            kingdom,
-            player,
-            "personality: joins the deactivating ambassador's alliance",
-            dice,
-        )
+    if joins:
+        why = "personality: joins the deactivating ambassador's alliance"
+        activate(out, data, kingdom, player, why, dice)
 
 
 def _fail(
@@ -493,7 +497,7 @@ def forced_peace(state: State, command: Command, data: DRData, dice: Dice) -> Ou
             player=player, kingdom=standing.name, roll=roll.values[0], succeeded=succeeded
         ),
     )
-    if succeeded and not besiegers(out.state, standing.name):
+    if succeeded and not held_up(out, standing.name, FORCED, f"{player} forced peace"):
         force_peace(out, data, standing.name, dice)
     return out
 

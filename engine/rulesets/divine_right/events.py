@@ -5,7 +5,7 @@ from __future__ import annotations
 from warscribe.engine.codec import record
 from warscribe.engine.events import Event, Leaf, private
 
-from .state import Hex
+from .state import Attack, Hex
 
 
 @record("dr.IdentityTaken")
@@ -408,12 +408,13 @@ class UnitsEmbarked(Event):
 
 @record("dr.UnitsDebarked")
 class UnitsDebarked(Event):
-    """Units left the fleet into its space; those it carried while moving may not move
-    again this turn."""
+    """Units left the fleet into its space (within the walls of a castle-port whose port the
+    fleet is in, if `inside`); those it carried while moving may not move again this turn."""
 
     fleet: str
     units: tuple[str, ...]
     hex: Hex
+    inside: bool = False
 
 
 @record("dr.UnitsWalled")
@@ -524,3 +525,293 @@ class TrollRegenerated(Event):
     unit: str
     hex: Hex
     place: str
+
+
+# -- decisions asked of a player (sieges, combat) ---------------------------------------------
+
+
+@record("dr.DecisionAsked")
+class DecisionAsked(Event):
+    """Play waits on `player`'s decision of `kind` (`count` among `options` where units are
+    chosen); decisions asked while another waits are queued and asked in turn."""
+
+    player: str
+    kind: str
+    options: tuple[str, ...]
+    count: int
+    why: str
+
+
+# -- sieges (Siege Phase) --------------------------------------------------------------------
+
+
+@record("dr.SiegeDeclared")
+class SiegeDeclared(Event):
+    """A stack entered an enemy (or neutral) castle space meeting the conditions of a siege:
+    `besieging` combat units against the castle's `defence` plus the `inside` units."""
+
+    castle: str
+    kingdom: str | None
+    hex: Hex
+    besieger: str
+    units: tuple[str, ...]
+    besieging: int
+    inside: int
+    defence: int
+    how: str
+
+    def rule_section(self) -> str | None:
+        return "Siege Phase › Declaring a Siege"
+
+
+@record("dr.SiegeInvalidated")
+class SiegeInvalidated(Event):
+    """The besiegers fell below the castle's defence plus the units inside: no more siege
+    rolls, and they are displaced at the end of the game turn."""
+
+    castle: str
+    besieger: str
+    besieging: int
+    inside: int
+    defence: int
+    why: str
+
+    def rule_section(self) -> str | None:
+        return "Siege Phase › Besieger Displacement"
+
+
+@record("dr.SiegeEnded")
+class SiegeEnded(Event):
+    castle: str
+    besieger: str
+    why: str
+
+    def rule_section(self) -> str | None:
+        return "Siege Phase › Ending a Siege"
+
+
+@record("dr.SiegeAttacked")
+class SiegeAttacked(Event):
+    """A Siege Roll: every combat unit of the besieging stack attacks; 1 fails (a natural 1
+    always), 6 or more plunders."""
+
+    castle: str
+    besieger: str
+    units: tuple[str, ...]
+    roll: int
+    modifiers: tuple[tuple[str, int], ...]
+    total: int
+    result: str
+    besieging: int
+    inside: int
+    defence: int
+
+    def rule_section(self) -> str | None:
+        return "Siege Phase › Resolving a Siege (Siege Attack)"
+
+
+@record("dr.CastlePlundered")
+class CastlePlundered(Event):
+    """The castle is taken: the combat units inside are eliminated; it stays plundered for
+    the rest of the game."""
+
+    castle: str
+    kingdom: str | None
+    by: str
+    eliminated: tuple[str, ...]
+
+    def rule_section(self) -> str | None:
+        return "Siege Phase › Resolving a Siege (Siege Attack)"
+
+
+@record("dr.UnitsDisplaced")
+class UnitsDisplaced(Event):
+    """Units displaced from `start` to the adjacent space `hex` (outside any walls)."""
+
+    player: str
+    units: tuple[str, ...]
+    start: Hex
+    hex: Hex
+    why: str
+
+    def rule_section(self) -> str | None:
+        return "Siege Phase › Besieger Displacement"
+
+
+@record("dr.SiegeVetoAsked")
+class SiegeVetoAsked(Event):
+    """A `change` (deactivation, forced peace, confusion) of a kingdom with castles under
+    siege waits on its besiegers: each keeps or gives up his siege."""
+
+    kingdom: str
+    change: str
+    why: str
+    by: str | None
+    besiegers: tuple[str, ...]
+
+    def rule_section(self) -> str | None:
+        return "Kingdoms › Deactivation of Kingdoms"
+
+
+@record("dr.SiegeKept")
+class SiegeKept(Event):
+    """A besieger refused to give up his siege: the change does not happen."""
+
+    player: str
+    kingdom: str
+    change: str
+
+    def rule_section(self) -> str | None:
+        return "Kingdoms › Deactivation of Kingdoms"
+
+
+@record("dr.SiegeGivenUp")
+class SiegeGivenUp(Event):
+    player: str
+    kingdom: str
+
+    def rule_section(self) -> str | None:
+        return "Kingdoms › Deactivation of Kingdoms"
+
+
+# -- combat (Combat Phase; breakouts) ----------------------------------------------------------
+
+
+@record("dr.AttacksDeclared")
+class AttacksDeclared(Event):
+    """Every attack of the player's Combat Phase, declared before any is resolved."""
+
+    player: str
+    attacks: tuple[Attack, ...]
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase"
+
+
+@record("dr.AttackBegun")
+class AttackBegun(Event):
+    """Attack `number` (0: a breakout) is resolved now: these units against those."""
+
+    number: int
+    kind: str
+    attacker: str
+    defender: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    spaces: tuple[Hex, ...]
+    relief: str | None = None
+    helpers: tuple[str, ...] = ()
+
+
+@record("dr.RetreatRolled")
+class RetreatRolled(Event):
+    """A retreat roll before combat for the land units (or fleets) of a defending space:
+    the groups tested, what each needs, and those the roll lets go."""
+
+    player: str
+    space: Hex
+    fleets: bool
+    groups: tuple[tuple[str, int], ...]
+    roll: int
+    allowed: tuple[str, ...]
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase › Retreat Before Combat"
+
+
+@record("dr.UnitsRetreated")
+class UnitsRetreated(Event):
+    player: str
+    units: tuple[str, ...]
+    start: Hex
+    hex: Hex
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase › Retreat Before Combat"
+
+
+@record("dr.DefendersStood")
+class DefendersStood(Event):
+    """The defender tries no (further) retreat: the attack is fought."""
+
+    player: str
+    number: int
+
+
+@record("dr.BattleFought")
+class BattleFought(Event):
+    """The Combat Roll of both sides: strengths, odds and every modifier, totals, and the
+    losses each side must take."""
+
+    number: int
+    kind: str
+    attacker: str
+    defender: str
+    attacking: int
+    defending: int
+    attacker_roll: int
+    defender_roll: int
+    attacker_modifiers: tuple[tuple[str, int], ...]
+    defender_modifiers: tuple[tuple[str, int], ...]
+    attacker_total: int
+    defender_total: int
+    attacker_losses: int
+    defender_losses: int
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase › Making Attacks"
+
+
+@record("dr.UnitsEliminated")
+class UnitsEliminated(Event):
+    """Combat units lost (chosen by their owner, or all of them): regulars become eliminated
+    units of their kingdom, common mercenaries go back to the pool; `losses` when they
+    are the losses a battle or a siege roll asked of the player."""
+
+    player: str
+    units: tuple[str, ...]
+    why: str
+    losses: bool = False
+
+
+@record("dr.UnitsAdvanced")
+class UnitsAdvanced(Event):
+    """Attacking units advanced after combat into `hex` (inside its walls if `inside`),
+    with the units their fleets carry (landed there if `landed`)."""
+
+    player: str
+    units: tuple[str, ...]
+    start: Hex
+    hex: Hex
+    inside: bool
+    carried: tuple[str, ...] = ()
+    landed: bool = False
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase › Advance After Combat"
+
+
+@record("dr.AdvanceDeclined")
+class AdvanceDeclined(Event):
+    player: str
+    number: int
+
+
+@record("dr.AttackEnded")
+class AttackEnded(Event):
+    number: int
+    why: str
+
+
+@record("dr.WithdrawalLosses")
+class WithdrawalLosses(Event):
+    """A lost amphibious attack: half the surviving attackers (rounded down) are also lost
+    withdrawing."""
+
+    number: int
+    player: str
+    survivors: int
+    count: int
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase › Amphibious Attacks"

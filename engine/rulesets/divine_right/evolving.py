@@ -1,7 +1,8 @@
 """How each Divine Right event changes the state, and a decision's running outcome.
 
 Rule modules register an `evolve` handler per event class with `@handles`; `evolve` folds
-one event; `Outcome` lets a decision see the state as its own events change it (a
+one event (and asks the next queued decision once the one asked is answered); `Outcome`
+lets a decision see the state as its own events change it (a
 deactivation after an elimination sees the eliminated player's allies, say).
 """
 
@@ -30,7 +31,15 @@ def handles(cls: type[E]) -> Callable[[Callable[[State, E], State]], Callable[[S
 
 def evolve(state: State, event: Event) -> State:
     handler = _HANDLERS.get(type(event))
-    return handler(state, event) if handler else state
+    return _next_decision(handler(state, event)) if handler else state
+
+
+def _next_decision(state: State) -> State:
+    """Once the decision asked is answered, the first one queued behind it is asked."""
+    progress = state.turn.progress if state.turn else None
+    if progress is None or progress.pending is not None or not progress.queue:
+        return state
+    return state.with_progress(pending=progress.queue[0], queue=progress.queue[1:])
 
 
 class Outcome:

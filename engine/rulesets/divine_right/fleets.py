@@ -126,20 +126,26 @@ def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
             raise IllegalCommand(f"{unit.id} is not aboard {fleet.id}", TRANSPORT)
     if not units:
         raise IllegalCommand(f"{fleet.id} carries nobody", TRANSPORT)
-    _check_landing(state, data, player, fleet.hex, units)
+    _check_landing(state, data, player, fleet, units)
     out = Outcome(state)
-    out.add(UnitsDebarked(fleet=fleet.id, units=tuple(u.id for u in units), hex=fleet.hex))
+    ids = tuple(u.id for u in units)
+    out.add(UnitsDebarked(fleet=fleet.id, units=ids, hex=fleet.hex, inside=fleet.inside))
     kingdom = data.map.get(*fleet.hex)
     if kingdom is not None and kingdom.kingdom:
         why = f"{', '.join(u.id for u in units)} landed at {label(data, fleet.hex)}"
         out.add(*penalty(out.state, player, kingdom.kingdom, why))
     if any(not is_hero(u) for u in units):
+        if hostile_castle(out.state, data, player, fleet.hex) and not sieges.besieged(
+            out.state, fleet.hex
+        ):
+            sieges.declare(out, data, dice, player, fleet.hex, "landing")
         for hero in lone_heroes(out.state, player, fleet.hex):
             fate(out, data, dice, hero.id, 3, player)
     return out
 
 
-def _check_landing(state: State, data: DRData, player: str, hex_: Hex, units: list[Unit]) -> None:
+def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: list[Unit]) -> None:
+    hex_ = fleet.hex
     place = geography(data).place(hex_)
     assert place is not None
     where = label(data, hex_)
@@ -154,10 +160,14 @@ def _check_landing(state: State, data: DRData, player: str, hex_: Hex, units: li
         )
     hostile = combat and hostile_castle(state, data, player, hex_)
     if hostile and not sieges.may_besiege(state, data, player, hex_, combat):
+        refused = sieges.refusal(state, data, player, hex_, combat)
         raise IllegalCommand(
-            f"{where} is an enemy castle-port: units debark there only to besiege it", TRANSPORT
+            f"{where} is an enemy castle-port: units debark there only to besiege it, and "
+            f"{refused}",
+            TRANSPORT,
         )
-    if combat and enemy_land(state, player, hex_):
+    relief = fleet.inside and sieges.relieving(state, data, player, hex_)
+    if combat and enemy_land(state, player, hex_) and not relief:
         raise IllegalCommand(f"enemy land units hold {where}", ENEMY)
     limited = first_turn_limit(state, data, units, hex_)
     if limited is not None:
@@ -206,7 +216,10 @@ def _embarked(state: State, event: UnitsEmbarked) -> State:
 
 @handles(UnitsDebarked)
 def _debarked(state: State, event: UnitsDebarked) -> State:
-    units = [dataclasses.replace(state.units[u], aboard=None, hex=event.hex) for u in event.units]
+    units = [
+        dataclasses.replace(state.units[u], aboard=None, hex=event.hex, inside=event.inside)
+        for u in event.units
+    ]
     return state.with_units(units)
 
 

@@ -72,10 +72,12 @@ def fate(
     trigger: int,
     by: str | None,
     spared: str = NO_EFFECT,
+    prison: str | None = None,
 ) -> str | None:
     """Roll for `hero` on the Hero Fate Table and carry out the result; `by` is the
-    enemy player who captures on a 6 and scores the deed. Returns the result, None when
-    an enemy has already forced a roll on the hero this phase."""
+    enemy player who captures on a 6 and scores the deed (holding a captive monarch in
+    `prison` if named: a castle whose siege failed). Returns the result, None when an
+    enemy has already forced a roll on the hero this phase."""
     unit = out.state.units[hero]
     assert out.state.turn is not None
     if trigger in FORCED_BY_ENEMY and hero in out.state.turn.progress.fated:
@@ -93,7 +95,7 @@ def fate(
     if result == KILLED:
         _killed(out, data, dice, unit, by)
     elif result == CAPTURED and by is not None:
-        _captured(out, data, dice, unit, by)
+        _captured(out, data, dice, unit, by, prison)
     return result
 
 
@@ -113,10 +115,12 @@ def _killed(out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str | None) 
     monarch_dies(out, data, hero.kingdom, "killed (Hero Fate Roll)", dice)
 
 
-def _captured(out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str) -> None:
+def _captured(
+    out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str, held: str | None
+) -> None:
     """Capture of a Monarch: a player monarch's capture eliminates his player; a
-    non-player monarch goes to the captor's nearest standing, unbesieged castle, or the
-    captor must execute or free him."""
+    non-player monarch goes to `held` if named, else the captor's nearest standing,
+    unbesieged castle, or the captor must execute or free him."""
     standing = out.state.kingdoms[hero.kingdom]
     owner = standing.player
     if owner is not None:
@@ -127,9 +131,9 @@ def _captured(out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str) -> No
         deed = f"captured the monarch of {hero.kingdom}, {standing.ally}'s ally"
         score(out, by, deed, POINTS[CAPTURED])
     prison = nearest(data, hero.hex, _prisons(out.state, data, by))
-    name = prison.name if prison else None
+    name = held or (prison.name if prison else None)
     out.add(MonarchCaptured(kingdom=hero.kingdom, captor=by, hex=hero.hex, prison=name))
-    if prison is None:
+    if name is None:
         out.add(CaptiveFateAsked(player=by, kingdom=hero.kingdom))
 
 
@@ -209,11 +213,11 @@ def castle_falls(out: Outcome, data: DRData, dice: Dice, castle_name: str, plund
 
 
 def absent_monarch_modifiers(
-    state: State, data: DRData, units: Iterable[Unit]
+    state: State, data: DRData, units: Iterable[Unit], attacking: bool = True
 ) -> tuple[tuple[str, int], ...]:
     """-1 on combat and siege rolls of a force more than half of whose units are the
-    combat units of a monarch held captive or cast away (Capture of a Monarch;
-    Shipwrecked Heroes)."""
+    combat units of a monarch held captive (attacking or defending) or cast away (its
+    offensive rolls only) (Capture of a Monarch; Shipwrecked Heroes)."""
     force = [u for u in units if not is_hero(u)]
     mods = []
     for kingdom in sorted({u.kingdom for u in force}):
@@ -222,7 +226,7 @@ def absent_monarch_modifiers(
         monarch = state.units.get(monarch_id(kingdom))
         captive = standing is not None and standing.captive_of is not None
         marooned = monarch is not None and castaway(state, data, monarch)
-        if share * 2 > len(force) and (captive or marooned):
+        if share * 2 > len(force) and (captive or (marooned and attacking)):
             why = "captive" if captive else "shipwrecked"
             mods.append((f"the monarch of {kingdom} is {why}", -1))
     return tuple(mods)

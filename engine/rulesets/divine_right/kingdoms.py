@@ -23,6 +23,7 @@ from .events import (
     MonarchDied,
     PlayerEliminated,
     PointsScored,
+    SiegeVetoAsked,
 )
 from .evolving import Outcome, handles
 from .placement import deployment, monarch_id
@@ -61,11 +62,24 @@ def _deactivated_now(out: Outcome, data: DRData, kingdom: str) -> None:
         reaction(out, data, kingdom)
 
 
+DEACTIVATE, FORCED, CONFUSED = "deactivation", "forced peace", "confusion"
+
+
 def besiegers(state: State, kingdom: str) -> tuple[str, ...]:
     """Players besieging a castle of the kingdom, who may refuse to give up the siege
-    (Kingdoms › Deactivation of Kingdoms, ONGOING SIEGES). Sieges are recorded by the
-    siege rules; until a siege exists nobody can veto."""
-    return ()
+    (Kingdoms › Deactivation of Kingdoms, ONGOING SIEGES)."""
+    side = state.kingdoms[kingdom].controller()
+    return tuple(sorted({s.besieger for s in state.sieges if s.kingdom == kingdom} - {side}))
+
+
+def held_up(out: Outcome, kingdom: str, change: str, why: str, by: str | None = None) -> bool:
+    """Whether the `change` of the kingdom waits on its besiegers: if any, each is asked in
+    turn to keep or give up his siege (the siege rules carry the change out once all
+    have given up)."""
+    players = besiegers(out.state, kingdom)
+    if players:
+        out.add(SiegeVetoAsked(kingdom=kingdom, change=change, why=why, by=by, besiegers=players))
+    return bool(players)
 
 
 def activate(out: Outcome, data: DRData, kingdom: str, ally: str, why: str, dice: Dice) -> None:
@@ -122,15 +136,19 @@ def _mercenary_leaves(
 
 
 def monarch_dies(out: Outcome, data: DRData, kingdom: str, cause: str, dice: Dice) -> None:
-    """Death of a non-player monarch: deactivation into Confusion for 1d6 turns (unless a
-    besieger keeps his siege, when a new monarch is crowned at once); banishments that
-    last until his death end; kingdoms whose personality deactivates on such a death go."""
-    standing = out.state.kingdoms[kingdom]
-    alliance = standing.ally
+    """Death of a non-player monarch: banishments that last until his death end; the
+    kingdom goes into Confusion, unless its besiegers are asked first (a besieger who
+    keeps his siege has a new monarch crowned at once)."""
     out.add(MonarchDied(kingdom=kingdom, cause=cause), BanishmentsLifted(kingdom=kingdom))
-    if besiegers(out.state, kingdom):
-        crown(out, kingdom, dice)
+    if held_up(out, kingdom, CONFUSED, cause):
         return
+    confusion(out, data, kingdom, cause, dice)
+
+
+def confusion(out: Outcome, data: DRData, kingdom: str, cause: str, dice: Dice) -> None:
+    """A kingdom whose monarch died deactivates into Confusion for 1d6 turns; allied
+    kingdoms whose personality deactivates on such a death go too."""
+    alliance = out.state.kingdoms[kingdom].ally
     if alliance is not None:
         deactivate(out, data, kingdom, f"its monarch died ({cause})")
     roll = dice.roll(f"Confusion of {kingdom}")

@@ -83,6 +83,7 @@ from .terrain import (
 from .turn import current, phase_commands
 
 HALF_HOME = 2
+BESIEGED_CASTLE = 6  # the Hero Fate trigger of a lone hero leaving a besieged castle: one roll
 
 
 # -- the stack and how it moves --------------------------------------------------------------
@@ -144,11 +145,9 @@ def _check_free(state: State, data: DRData, unit: Unit) -> None:
         raise IllegalCommand(
             f"{unit.id} was transported by sea this turn: it may not move further", TRANSPORT
         )
-    if not is_hero(unit) and unit.inside and sieges.besieged(state, unit.hex):
-        raise IllegalCommand(
-            f"{unit.id} is under siege: it leaves only after a breakout attack",
-            "Siege Phase › Effects of a Siege",
-        )
+    held = sieges.movement_refusal(state, unit)
+    if held is not None:
+        raise IllegalCommand(held, sieges.EFFECTS)
     if MovementRule.MONARCH_STAYS_IN_ROYAL_CASTLE in rules_of(state, data, unit):
         raise IllegalCommand(f"{unit.id} may not leave his royal castle", PERSONALITY)
 
@@ -241,7 +240,8 @@ def _check_end(state: State, data: DRData, moving: Stack, path: tuple[Hex, ...])
     """Where the stack stops: fleets not with enemy land units; a Paranoid monarch's
     kingdom keeping half its regulars at home."""
     end = path[-1]
-    if moving.fleets and enemy_land(state, moving.player, end):
+    relief = sieges.relieving(state, data, moving.player, end)
+    if moving.fleets and enemy_land(state, moving.player, end) and not relief:
         raise IllegalCommand(
             f"fleets may not stop at {label(data, end)}, where enemy land units are", ENEMY
         )
@@ -343,20 +343,20 @@ class Walk:
         return self.pay(where, b, place, extra)
 
     def blocking(self, b: Hex) -> list[Unit]:
-        held = enemy_land(self.state, self.player, b)
-        if sieges.besieger(self.state, b) == self.player:
-            return [u for u in held if not u.inside]
-        return held
+        """Enemy land combat units holding the space (those within a castle's walls do not
+        prevent entry: Siege Phase › "Inside" and "Outside" of Castles)."""
+        return [u for u in enemy_land(self.state, self.player, b) if not u.inside]
 
     def check_castle(self, where: str, b: Hex, combat: list[Unit]) -> None:
         found = hostile_castle(self.state, self.data, self.player, b)
         if found is None or sieges.besieger(self.state, b) == self.player:
             return
         if not sieges.may_besiege(self.state, self.data, self.player, b, combat):
+            refused = sieges.refusal(self.state, self.data, self.player, b, combat)
             raise IllegalCommand(
                 f"{where}: {found.name} is an unbesieged enemy or neutral castle: hostile "
-                "units enter it only to besiege it",
-                CASTLES,
+                f"units enter it only to besiege it, and {refused}",
+                sieges.DECLARING,
             )
 
     def check_first_turn(self, where: str, units: list[Unit], b: Hex) -> None:
@@ -496,9 +496,9 @@ class Walk:
             return
         fresh = all(moved(self.state, u) is None for u in self.ids)
         held = enemy_land(self.state, self.player, a)
-        if number == 1 and fresh and held:
-            self.rolls(4, self.state.controller(held[0]))
         trigger, by = self.castle_trigger(a)
+        if number == 1 and fresh and held and trigger != BESIEGED_CASTLE:
+            self.rolls(4, self.state.controller(held[0]))
         if trigger:
             self.rolls(trigger, by)
         if self.data.map.is_river_side(a, b):
@@ -518,8 +518,10 @@ class Walk:
             if is_isle(place):
                 self.interject()
                 rescue(self.out, self.units(), self.player)
+            self.besiege(b)
             return
         if not self.moving.lone:
+            self.besiege(b)
             self.search(b)
             return
         trigger, by = self.castle_trigger(b)
@@ -527,6 +529,18 @@ class Walk:
             trigger, by = 2, self.state.controller(enemy_land(self.state, self.player, b)[0])
         if trigger:
             self.rolls(trigger, by)
+
+    def besiege(self, b: Hex) -> None:
+        """Entering an enemy or neutral castle space declares its siege; if the siege
+        turns invalid at once (a neutral kingdom's units set up inside), the stack stops
+        there to be displaced."""
+        found = hostile_castle(self.state, self.data, self.player, b)
+        if found is None or sieges.besieger(self.state, b) == self.player:
+            return
+        self.interject()
+        sieges.declare(self.out, self.data, self.dice, self.player, b, "movement")
+        if self.state.turn is not None and self.state.turn.progress.pending is not None:
+            self.ids = []
 
     def castle_trigger(self, hex_: Hex) -> tuple[int, str | None]:
         """The roll a lone hero makes entering or leaving the castle in `hex_`: 6 for a
@@ -574,7 +588,8 @@ class Walk:
 
     def record(self) -> None:
         walled = hostile_castle(self.state, self.data, self.player, self.here) is not None
-        inside = self.moving.lone and walled
+        relief = sieges.relieving(self.state, self.data, self.player, self.here)
+        inside = (self.moving.lone and walled) or relief
         leader = self.moving.leader
         self.out.add(
             StackMoved(
@@ -670,6 +685,10 @@ def walls(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         raise IllegalCommand(f"{found.name} is not a friendly castle", CASTLES)
     if any(is_fleet(u) for u in units) and not found.port:
         raise IllegalCommand(f"{found.name} is not a castle-port", CASTLES)
+    if sieges.relieving(state, data, player, hex_):
+        raise IllegalCommand(
+            f"{found.name} is under siege: its defenders stay within the walls", sieges.EFFECTS
+        )
     out = Outcome(state)
     out.add(UnitsWalled(player=player, units=tuple(u.id for u in units), inside=inside))
     return out

@@ -71,3 +71,8 @@ def names(value: object, rule: str, what: str = "unit") -> tuple[str, ...]:
     if len(set(found)) != len(found):
         raise InvalidCommand(f"a {what} is named twice", rule)
     return found
+
+
+def flag(value: object) -> bool:
+    """A yes/no argument: True, or "true", "yes", "1"."""
+    return value is True or str(value).lower() in ("true", "yes", "1")

@@ -7,6 +7,7 @@ from typing import Any
 
 from .kingdoms import totals
 from .mapview import board, stacks
+from .sieges import listing as sieges
 from .state import PHASE_TITLES, State
 
 
@@ -141,4 +142,5 @@ PROJECTIONS: dict[str, Callable[[State], Any]] = {
     "units": units,
     "stacks": stacks,
     "map": board,
+    "sieges": sieges,
 }

@@ -11,7 +11,9 @@ from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.ruleset import GameSpec
 
 from . import (
+    battle,
     diplomacy,
+    fighting,
     fleets,
     heroes,
     movement,
@@ -19,6 +21,7 @@ from . import (
     projections,
     random_events,
     reentry,
+    siege,
     special_kingdoms,
     turn,
 )
@@ -47,6 +50,9 @@ COMMANDS: dict[str, Decision] = {
     "debark": fleets.debark,
     "prisoner-execute": heroes.execute,
     "prisoner-free": heroes.free,
+    **siege.COMMANDS,
+    **battle.COMMANDS,
+    "losses": fighting.take_losses,
 }
 
 # Modules whose rules act through hooks only (phase ends, turn starts, deactivations).
@@ -79,6 +85,19 @@ ARGS: dict[str, tuple[str, ...]] = {
     "disband": ("units",),
     "prisoner-execute": ("kingdom",),
     "prisoner-free": ("kingdom",),
+    "siege-attack": ("castles",),
+    "siege-displace": ("units", "to", "lose"),
+    "siege-keep": ("kingdom",),
+    "siege-lift": ("kingdom", "to"),
+    "breakout": ("castle",),
+    "attack-declare": ("attacks",),
+    "attack-resolve": ("number", "retreated"),
+    "retreat-roll": ("space", "fleets", "groups"),
+    "retreat-to": ("to", "space", "fleets", "groups"),
+    "retreat-stand": (),
+    "losses": ("units",),
+    "advance-into": ("to", "units", "inside"),
+    "advance-none": (),
 }
 
 
@@ -116,7 +135,10 @@ class DivineRight:
                 turn.GAME_TURN,
             )
         _check_args(command)
-        return decision(state, command, data_of(state), dice).events
+        data = data_of(state)
+        out = decision(state, command, data, dice)
+        turn.settle(out, data, dice)
+        return out.events
 
     def evolve(self, state: State | None, event: Event) -> State:
         if state is None:

@@ -141,6 +141,85 @@ class Moved:
     done: bool = False
 
 
+@record("dr.Siege")
+class Siege:
+    """A castle under siege (Siege Phase): whose castle, who besieges it since which game
+    turn, its intrinsic defence; `doomed` once the besiegers became too weak to keep a
+    valid siege (`why`): they are displaced at the end of the game turn."""
+
+    castle: str
+    kingdom: str | None
+    hex: Hex
+    besieger: str
+    defence: int
+    declared_on: int
+    doomed: bool = False
+    why: str = ""
+
+
+@record("dr.Veto")
+class Veto:
+    """A deactivation, forced peace or Confusion of `kingdom` that waits on the players
+    besieging its castles, asked in turn (Kingdoms › Deactivation of Kingdoms, ONGOING
+    SIEGES); `by` the player whose diplomacy brought it about."""
+
+    kingdom: str
+    change: str
+    why: str
+    by: str | None
+    waiting: tuple[str, ...]
+
+
+@record("dr.Attack")
+class Attack:
+    """An attack declared for the Combat Phase: attacking units, defending spaces and
+    player, `kind` land, fleet or amphibious; `relief` the castle whose besiegers it
+    attacks to relieve it, `helpers` the units inside that castle joining in."""
+
+    number: int
+    units: tuple[str, ...]
+    spaces: tuple[Hex, ...]
+    defender: str
+    kind: str
+    relief: str | None = None
+    helpers: tuple[str, ...] = ()
+    resolved: bool = False
+
+
+@record("dr.RetreatTry")
+class RetreatTry:
+    """A retreat roll made for the land units (or the fleets) of a defending space: the
+    groups it let go, those it failed; `gone` once a retreat (or standing) used it."""
+
+    space: Hex
+    fleets: bool
+    allowed: tuple[str, ...]
+    failed: tuple[str, ...]
+    gone: bool = False
+
+
+@record("dr.Fight")
+class Fight:
+    """The attack (or breakout, number 0) being resolved: its sides, the stage it is at
+    (retreat, losses, withdrawal, advance), the losses still to be chosen (`due`), and
+    the retreat rolls made before it and the defenders that retreated from it."""
+
+    number: int
+    kind: str
+    attacker: str
+    defender: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    spaces: tuple[Hex, ...]
+    stage: str
+    relief: str | None = None
+    helpers: tuple[str, ...] = ()
+    due: tuple[tuple[str, int], ...] = ()
+    failed: bool = False
+    tries: tuple[RetreatTry, ...] = ()
+    retreated: tuple[str, ...] = ()
+
+
 @record("dr.Progress")
 class Progress:
     """What the player whose turn it is has done in the current phase; `moves` records
@@ -154,6 +233,12 @@ class Progress:
     pending: Pending | None = None
     moves: tuple[Moved, ...] = ()
     fated: tuple[str, ...] = ()
+    queue: tuple[Pending, ...] = ()
+    attacks: tuple[Attack, ...] = ()
+    declared: bool = False
+    fight: Fight | None = None
+    siege_rolled: bool = False
+    retreated: tuple[str, ...] = ()
 
     def moved(self, unit: str) -> Moved | None:
         return next((m for m in self.moves if m.unit == unit), None)
@@ -169,6 +254,12 @@ class Turn:
     player_turn: int = 1
     phase: str = PHASES[0]
     progress: Progress = Progress()
+    engaged: tuple[tuple[str, str], ...] = ()
+
+    def engaged_in(self, unit: str) -> str | None:
+        """What the unit did this game turn that limits it (a siege declared or attacked,
+        a breakout), if anything."""
+        return next((why for u, why in self.engaged if u == unit), None)
 
     @property
     def player(self) -> str:
@@ -209,6 +300,8 @@ class State:
     reentry: bool = False
     data: tuple[tuple[str, str], ...] = ()
     custom_data: tuple[tuple[str, str], ...] = ()
+    sieges: tuple[Siege, ...] = ()
+    veto: Veto | None = None
 
     def replace(self, **changes: Any) -> State:
         return dataclasses.replace(self, **changes)

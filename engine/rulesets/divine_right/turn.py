@@ -11,11 +11,11 @@ from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Command
 
 from .data import DRData
-from .events import PhaseEnded, PlayerOrderDrawn
+from .events import DecisionAsked, PhaseEnded, PlayerOrderDrawn
 from .evolving import Outcome, handles
 from .kingdoms import finish, turn_starts
 from .setup import player_order
-from .state import LAST_TURN, PHASE_TITLES, PHASES, TURN_OVER, Progress, State, Turn
+from .state import LAST_TURN, PHASE_TITLES, PHASES, TURN_OVER, Pending, Progress, State, Turn
 
 GAME_TURN = "The Game Turn"
 HAND_LIMIT = 4
@@ -44,16 +44,51 @@ def current(state: State, command: Command, phase: str | None = None) -> Turn:
     return turn
 
 
-_PENDING_PREFIX: dict[str, str] = {}
+_PENDING_PREFIX: dict[str, str | tuple[str, ...]] = {}
 
 
-def answers_pending(kind: str, prefix: str) -> None:
-    """Declare that commands starting with `prefix` answer a pending decision `kind`."""
+def answers_pending(kind: str, prefix: str | tuple[str, ...]) -> None:
+    """Declare that commands starting with `prefix` (or one of several) answer a pending
+    decision `kind`."""
     _PENDING_PREFIX[kind] = prefix
 
 
+def answering(state: State, command: Command, kinds: tuple[str, ...], rule: str) -> Pending:
+    """The decision `command` answers, after checking one of `kinds` is asked of its actor
+    (who need not be the player whose turn it is)."""
+    turn = state.turn
+    if state.outcome is not None or turn is None:
+        raise IllegalCommand("the game is over", "Victory")
+    pending = turn.progress.pending
+    if pending is None or pending.kind not in kinds:
+        asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
+        raise IllegalCommand(f"`{command.name}` answers no decision now; {asked}", rule)
+    if command.actor != pending.player:
+        raise NotYourTurn(f"{pending.player} must decide: {pending.why}", rule)
+    return pending
+
+
+def ask(state: State, pending: Pending) -> State:
+    """The state with `pending` asked now, or queued behind the decision already asked."""
+    assert state.turn is not None
+    progress = state.turn.progress
+    if progress.pending is None:
+        return state.with_progress(pending=pending)
+    return state.with_progress(queue=(*progress.queue, pending))
+
+
+def asked(state: State, kind: str) -> bool:
+    """Whether a decision of `kind` is asked now or queued."""
+    progress = state.turn.progress if state.turn else Progress()
+    waiting = (progress.pending, *progress.queue)
+    return any(p is not None and p.kind == kind for p in waiting)
+
+
 Hook = Callable[[Outcome, DRData, Dice], None]
+Due = Callable[[State, DRData], list[DecisionAsked]]
 _PHASE_END: dict[str, list[Hook]] = {}
+_DUE: dict[str, list[Due]] = {}
+_AFTER_DECISION: list[Hook] = []
 _GAME_TURN_START: list[Hook] = []
 _PLAYER_TURN_START: list[Hook] = []
 _PHASE_COMMANDS: dict[str, tuple[str, ...]] = {}
@@ -82,6 +117,30 @@ def at_player_turn_start(hook: Hook) -> Hook:
     return hook
 
 
+def due_before_phase_end(phase: str) -> Callable[[Due], Due]:
+    """Register a check made before the player may close `phase`: `due(state, data)`
+    raises when something must be done first, or returns the decisions other players
+    must make first (asked by the refused `end-phase`, which is then given again)."""
+
+    def register(due: Due) -> Due:
+        _DUE.setdefault(phase, []).append(due)
+        return due
+
+    return register
+
+
+def after_decision(hook: Hook) -> Hook:
+    """Register what is settled after every decision (sieges become invalid, say)."""
+    _AFTER_DECISION.append(hook)
+    return hook
+
+
+def settle(out: Outcome, data: DRData, dice: Dice) -> None:
+    """Run the after-decision hooks on a decision's outcome."""
+    for hook in _AFTER_DECISION:
+        hook(out, data, dice)
+
+
 def phase_commands(phase: str, names: tuple[str, ...]) -> None:
     """Declare the commands (as the CLI spells them) a player may give in `phase`."""
     _PHASE_COMMANDS[phase] = _PHASE_COMMANDS.get(phase, ()) + names
@@ -93,6 +152,10 @@ def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outco
     turn = current(state, command)
     _check_phase_done(state, turn)
     out = Outcome(state)
+    due = [ask for check in _DUE.get(turn.phase, ()) for ask in check(state, data)]
+    if due:
+        out.add(*due)
+        return out
     for hook in _PHASE_END.get(turn.phase, ()):
         hook(out, data, dice)
     out.add(PhaseEnded(player=turn.player, phase=turn.phase))
@@ -140,7 +203,9 @@ def legal_commands(state: State) -> tuple[str, ...]:
         return ()
     progress = turn.progress
     if progress.pending is not None:
-        return (_PENDING_PREFIX.get(progress.pending.kind, "") + " ...",)
+        prefix = _PENDING_PREFIX.get(progress.pending.kind, "")
+        first = prefix if isinstance(prefix, str) else prefix[0]
+        return (first + " ...",)
     if turn.phase == "random-events":
         return ("end-phase",) if progress.rolled else ("events roll",)
     if turn.phase == "diplomacy":
@@ -180,6 +245,18 @@ def _phase_ended(state: State, event: PhaseEnded) -> State:
             )
         )
     return state.replace(turn=dataclasses.replace(turn, phase=TURN_OVER, progress=Progress()))
+
+
+@handles(DecisionAsked)
+def _decision_asked(state: State, event: DecisionAsked) -> State:
+    pending = Pending(
+        kind=event.kind,
+        player=event.player,
+        options=event.options,
+        count=event.count,
+        why=event.why,
+    )
+    return ask(state, pending)
 
 
 @handles(PlayerOrderDrawn)

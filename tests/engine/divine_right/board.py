@@ -10,7 +10,7 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import activate
-from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Unit
+from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Siege, Unit
 
 from .play import Table
 
@@ -70,3 +70,17 @@ def spent(table: Table, unit: str) -> int:
     assert table.state.turn is not None
     record = table.state.turn.progress.moved(unit)
     return record.spent if record else 0
+
+
+def besiege(table: Table, castle: str, player: str, since: int | None = None) -> None:
+    """A siege of `castle` by `player` standing (as if declared on an earlier turn)."""
+    found = DATA.castles[castle]
+    siege = Siege(
+        castle=found.name,
+        kingdom=found.kingdom,
+        hex=found.hex,
+        besieger=player,
+        defence=found.defence,
+        declared_on=table.state.number - 1 if since is None else since,
+    )
+    table.set_state(table.state.replace(sieges=(*table.state.sieges, siege)))

@@ -32,7 +32,7 @@ from warscribe.engine.rulesets.divine_right.events import (
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
 
-from .board import DATA, ally, hex_of, hire, movement, put, where
+from .board import DATA, ally, besiege, hex_of, hire, movement, put, where
 from .play import Table, of
 
 ME = "carol"
@@ -148,15 +148,13 @@ def test_trigger_6_a_lone_hero_enters_a_besieged_castle(
     assert fate_of(events) == (6, "no effect", "bob")
 
 
-def test_trigger_6_a_lone_hero_leaves_his_besieged_castle(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_trigger_6_a_lone_hero_leaves_his_besieged_castle(table: Table) -> None:
     """Heroes › Hero Fate Roll 6; Siege Phase › Effects of a Siege: besieged combat units
     stay (until a breakout); a lone hero may go, rolling."""
-    pennol = hex_of("Pennol")
-    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: hex_ == pennol)
-    monkeypatch.setattr(sieges, "besieger", lambda state, hex_: "alice" if hex_ == pennol else None)
     table.do("inside", units="Muetar-A1,Muetar-monarch")
+    for unit in ("Hothior-A1", "Hothior-A2", "Hothior-A3", "Hothior-A4", "Hothior-A5"):
+        put(table, unit, "Pennol")
+    besiege(table, "Pennol", "alice")
     table.refuse(
         IllegalCommand, "Muetar-A1 is under siege", "move", units="Muetar-A1", path="20,11"
     )

@@ -1,0 +1,246 @@
+"""Resolving the Combat Phase's attacks (rulebook: Combat Phase, Making Attacks,
+Advance After Combat, Amphibious Attacks, Relieving Forces at Sieges; Siege Phase ›
+Non-siege Attacks by Besiegers).
+
+- `attack-resolve number=N [retreated=true]`: resolve declared attack N now (any order);
+  the defender is first asked whether to retreat (see `retreats`); with `retreated`,
+  units that retreated this phase next to its attackers are attacked too. The battle
+  itself, the losses each owner chooses (`losses`) and heroes' fates: see `fighting`.
+- the attacker's `advance-into to=HEX [units=...] [inside=true]` or `advance-none`: into a
+  vacated space (declaring a siege of an enemy castle space), or into a relieved castle.
+
+Readings (docs/divine-right.md): an attack whose defenders have all gone (a kingdom
+deactivated) is cancelled, except an amphibious attack on a castle-port; the units a
+relieving fleet carries land within the walls with it.
+"""
+
+from __future__ import annotations
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command
+
+from .attacks import declare_attacks, targets
+from .data import DRData, hex_distance
+from .events import (
+    AdvanceDeclined,
+    AttackBegun,
+    AttackEnded,
+    UnitsAdvanced,
+)
+from .evolving import Outcome
+from .fighting import (
+    ADVANCE,
+    AMPHIBIOUS,
+    attackers_left,
+    fight_now,
+    vacated,
+)
+from .fleets import aboard
+from .forces import (
+    castle,
+    castle_side,
+    hostile_castle,
+    is_fleet,
+    is_hero,
+    lone_heroes,
+)
+from .heroes import fate
+from .places import flag, hex_arg, label, names
+from .retreats import before_battle, first_turn, retreat_roll, retreat_stand, retreat_to
+from .sieges import besieger, declare, refusal
+from .state import Attack, Fight, Hex, State, Unit
+from .turn import answering, answers_pending, current
+
+PHASE = "combat"
+COMBAT = "Combat Phase"
+TERRAIN_RULE = "Combat Phase › Effects of Terrain on Combat"
+ADVANCING = "Combat Phase › Advance After Combat"
+FIRST_TURN = "Kingdoms › Activation of Kingdoms"
+
+
+# -- resolving ---------------------------------------------------------------------------------
+
+
+def resolve(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Resolve a declared attack: the defender may first try to retreat."""
+    turn = current(state, command, PHASE)
+    attack = _declared(state, command.arg("number"))
+    attackers = [u.id for u in attackers_of(state, attack)]
+    defenders = [u.id for s in attack.spaces for u in targets(state, turn.player, attack.kind, s)]
+    if command.arg("retreated"):
+        defenders += _retreated_nearby(state, attack, attackers, defenders)
+    out = Outcome(state)
+    if not attackers or (not defenders and attack.kind != AMPHIBIOUS):
+        why = "cancelled: its attackers are gone" if not attackers else "cancelled: no defender"
+        out.add(AttackEnded(number=attack.number, why=why))
+        return out
+    out.add(
+        AttackBegun(
+            number=attack.number,
+            kind=attack.kind,
+            attacker=turn.player,
+            defender=attack.defender,
+            attackers=tuple(attackers),
+            defenders=tuple(defenders),
+            spaces=attack.spaces,
+            relief=attack.relief,
+            helpers=tuple(u for u in attack.helpers if u in state.units),
+        )
+    )
+    before_battle(out, data, dice)
+    return out
+
+
+def attackers_of(state: State, attack: Attack) -> list[Unit]:
+    return [state.units[u] for u in attack.units if u in state.units]
+
+
+def _declared(state: State, value: object) -> Attack:
+    assert state.turn is not None
+    progress = state.turn.progress
+    if progress.fight is not None:
+        raise IllegalCommand(f"attack {progress.fight.number} is being resolved", COMBAT)
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise InvalidCommand(f"name the attack by its number, not {value!r}", COMBAT) from None
+    attack = next((a for a in progress.attacks if a.number == number), None)
+    if attack is None:
+        raise IllegalCommand(f"no attack {number} was declared this phase", COMBAT)
+    if attack.resolved:
+        raise IllegalCommand(f"attack {number} is resolved already", COMBAT)
+    return attack
+
+
+def _retreated_nearby(
+    state: State, attack: Attack, attackers: list[str], defenders: list[str]
+) -> list[str]:
+    """Units that retreated this phase next to every attacker of this attack."""
+    assert state.turn is not None
+    return [
+        u
+        for u in state.turn.progress.retreated
+        if u in state.units
+        and u not in defenders
+        and state.controller(state.units[u]) == attack.defender
+        and not is_hero(state.units[u])
+        and all(hex_distance(state.units[u].hex, state.units[a].hex) == 1 for a in attackers)
+    ]
+
+
+# -- advance after combat -----------------------------------------------------------------------
+
+
+def advance_into(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Attacking units advance into a vacated space (besieging it if it is an enemy
+    castle), or a relieving force enters the castle it relieved."""
+    pending = answering(state, command, (ADVANCE,), ADVANCING)
+    current_fight = fight_now(state)
+    to = hex_arg(data, str(command.arg("to", "")), ADVANCING)
+    if label(data, to) not in pending.options and not _relieved(data, current_fight, to):
+        raise IllegalCommand(
+            f"advance into {' or '.join(pending.options)}, not {label(data, to)}", ADVANCING
+        )
+    units = _advancing(state, command, current_fight)
+    inside = _inside(state, data, current_fight, to, flag(command.arg("inside")))
+    _check_advance(state, data, pending.player, units, to, inside)
+    carried = [c.id for u in units if is_fleet(u) for c in aboard(state, u)]
+    landed = inside or current_fight.kind == AMPHIBIOUS
+    out = Outcome(state)
+    out.add(
+        UnitsAdvanced(
+            player=pending.player,
+            units=tuple(u.id for u in units),
+            start=units[0].hex,
+            hex=to,
+            inside=inside,
+            carried=tuple(carried),
+            landed=landed,
+        )
+    )
+    _arrive(out, data, dice, pending.player, to)
+    out.add(AttackEnded(number=current_fight.number, why="resolved"))
+    return out
+
+
+def _relieved(data: DRData, current_fight: Fight, to: Hex) -> bool:
+    return current_fight.relief is not None and data.place(current_fight.relief).hex == to
+
+
+def _advancing(state: State, command: Command, current_fight: Fight) -> list[Unit]:
+    survivors = attackers_left(state, current_fight, helpers=False)
+    named = command.arg("units")
+    if named is None:
+        return [u for u in survivors if u.aboard is None]
+    ids = names(named, ADVANCING)
+    alive = {u.id: u for u in survivors}
+    wrong = [u for u in ids if u not in alive]
+    if wrong:
+        raise IllegalCommand(
+            f"{', '.join(wrong)} did not attack in attack {current_fight.number} (or is lost)",
+            ADVANCING,
+        )
+    return [alive[u] for u in ids]
+
+
+def _inside(state: State, data: DRData, current_fight: Fight, to: Hex, wanted: bool) -> bool:
+    """Relieving units go within the walls (they may choose once the besiegers are all
+    gone); elsewhere only into a castle of their own side, if they wish."""
+    if _relieved(data, current_fight, to) and not vacated(state, current_fight, to):
+        return True
+    if not wanted:
+        return False
+    standing = castle(state, data, to)
+    if standing is None or castle_side(state, standing) != current_fight.attacker:
+        raise IllegalCommand("units go inside only the walls of their own castle", ADVANCING)
+    return True
+
+
+def _check_advance(
+    state: State, data: DRData, player: str, units: list[Unit], to: Hex, inside: bool
+) -> None:
+    for unit in units:
+        if not is_fleet(unit) and data.map.is_river_side(unit.hex, to):
+            raise IllegalCommand(
+                f"{unit.id} may not advance across the navigable river", TERRAIN_RULE
+            )
+    limited = first_turn(state, data, units, to)
+    if limited is not None:
+        raise IllegalCommand(f"no advance into {label(data, to)}: {limited}", FIRST_TURN)
+    if not inside and hostile_castle(state, data, player, to) and besieger(state, to) != player:
+        refused = refusal(state, data, player, to, units)
+        if refused is not None:
+            raise IllegalCommand(
+                f"advancing into {label(data, to)} would have to declare a siege, and {refused}",
+                "Siege Phase › Declaring a Siege",
+            )
+
+
+def _arrive(out: Outcome, data: DRData, dice: Dice, player: str, to: Hex) -> None:
+    """Entering an enemy castle space declares its siege; lone enemy heroes there roll."""
+    if hostile_castle(out.state, data, player, to) and besieger(out.state, to) != player:
+        declare(out, data, dice, player, to, "advance after combat")
+    for hero in lone_heroes(out.state, player, to):
+        fate(out, data, dice, hero.id, 3, player)
+
+
+def advance_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    pending = answering(state, command, (ADVANCE,), ADVANCING)
+    current_fight = fight_now(state)
+    out = Outcome(state)
+    out.add(AdvanceDeclined(player=pending.player, number=current_fight.number))
+    out.add(AttackEnded(number=current_fight.number, why="resolved"))
+    return out
+
+
+COMMANDS = {
+    "attack-declare": declare_attacks,
+    "attack-resolve": resolve,
+    "retreat-roll": retreat_roll,
+    "retreat-to": retreat_to,
+    "retreat-stand": retreat_stand,
+    "advance-into": advance_into,
+    "advance-none": advance_none,
+}
+answers_pending(ADVANCE, "advance-")

@@ -1,0 +1,295 @@
+"""Retreat before combat (rulebook: Combat Phase › Retreat Before Combat): the defender,
+asked before the combat dice, rolls for the land units (or the fleets) of a defending
+space, `retreat-roll space=HEX [fleets=true] [groups=...]` (the group with the least
+chance is tested first: humans and every fleet 4-6, non-humans 3-6), takes the groups the
+roll let go to one adjacent space, `retreat-to to=HEX [groups=...]`, and lets the rest
+stand and fight, `retreat-stand`.
+
+Readings (docs/divine-right.md): after a failed roll only groups with a better chance
+than one that failed roll once more; heroes ride away with a retreat that leaves no
+combat unit of theirs behind; a unit retreats once a phase.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command
+
+from .combat import retreat_needs, retreating_groups
+from .data import DRData
+from .events import (
+    DecisionAsked,
+    DefendersStood,
+    RetreatRolled,
+    UnitsRetreated,
+)
+from .evolving import Outcome, handles
+from .fighting import (
+    RETREAT,
+    after_battle,
+    defenders_left,
+    fight,
+    fight_now,
+)
+from .fleets import first_turn_limit
+from .forces import (
+    at,
+    enemies,
+    hostile_castle,
+    is_fleet,
+    is_hero,
+)
+from .places import flag, hex_arg, label, names
+from .sieges import besieger
+from .state import MERCENARY, Fight, Hex, RetreatTry, State, Unit
+from .terrain import all_sea, geography, is_isle
+from .turn import answering, answers_pending
+
+RETREATING = "Combat Phase › Retreat Before Combat"
+HUMANS = "humans"
+
+
+# -- may the defender retreat? -----------------------------------------------------------------
+
+
+def before_battle(out: Outcome, data: DRData, dice: Dice) -> None:
+    current_fight = fight_now(out.state)
+    if _may_retreat(out.state, data, current_fight):
+        why = (
+            f"attack {current_fight.number}: try to retreat before combat "
+            "(retreat roll SPACE [--fleets]), or stand (retreat stand)"
+        )
+        out.add(DecisionAsked(current_fight.defender, RETREAT, (), 0, why))
+        return
+    fight(out, data, dice)
+
+
+def _may_retreat(state: State, data: DRData, current_fight: Fight) -> bool:
+    for space in current_fight.spaces:
+        for fleets in (False, True):
+            units = _retreaters(state, current_fight, space, fleets)
+            if units and _destinations(state, data, current_fight, units, space):
+                return True
+    return False
+
+
+def _retreaters(state: State, current_fight: Fight, space: Hex, fleets: bool) -> list[Unit]:
+    """The defenders of the space of one type that may still retreat (none retreats twice
+    in a phase)."""
+    return [
+        u
+        for u in defenders_left(state, current_fight)
+        if u.hex == space and is_fleet(u) == fleets and u.id not in _once(state)
+    ]
+
+
+def _once(state: State) -> set[str]:
+    """Units that already retreated, or were attacked after retreating, this phase."""
+    return set(state.turn.progress.retreated) if state.turn else set()
+
+
+def _destinations(
+    state: State, data: DRData, current_fight: Fight, units: list[Unit], start: Hex
+) -> list[Hex]:
+    return [
+        h
+        for h in data.map.neighbours(*start)
+        if _retreat_problem(state, data, current_fight, units, start, h) is None
+    ]
+
+
+def _retreat_problem(
+    state: State, data: DRData, current_fight: Fight, units: list[Unit], start: Hex, to: Hex
+) -> str | None:
+    """Why the units may not retreat from `start` to `to` (None: they may)."""
+    player = current_fight.defender
+    geo = geography(data)
+    place = geo.place(to)
+    if place is None or to not in data.map.neighbours(*start) or is_isle(place):
+        return f"{label(data, to)} is not a space next to {label(data, start)} to retreat into"
+    fleets = any(is_fleet(u) for u in units)
+    if fleets and not geo.floats(place):
+        return "fleets retreat only onto water"
+    if not fleets and (all_sea(place) or data.map.is_river_side(start, to)):
+        return "land units retreat neither onto open water nor across the navigable river"
+    if any(not is_hero(u) for u in enemies(state, player, to)):
+        return "enemy combat units are there"
+    if hostile_castle(state, data, player, to) and besieger(state, to) != player:
+        return "it is an enemy or neutral castle not besieged by the retreating side"
+    if _awaiting(state, current_fight, to):
+        return "friendly units there are awaiting an attack"
+    limited = first_turn(state, data, units, to)
+    return limited
+
+
+def _awaiting(state: State, current_fight: Fight, hex_: Hex) -> bool:
+    assert state.turn is not None
+    return any(
+        hex_ in a.spaces
+        for a in state.turn.progress.attacks
+        if not a.resolved and a.number != current_fight.number
+    )
+
+
+def first_turn(state: State, data: DRData, units: list[Unit], hex_: Hex) -> str | None:
+    limited = first_turn_limit(state, data, units, hex_)
+    return f"{limited}'s kingdom was activated this turn" if limited else None
+
+
+# -- retreat before combat ---------------------------------------------------------------------
+
+
+def retreat_roll(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """One die for the land units (or fleets) of a defending space: the group with the
+    least chance (humans 4+, non-humans 3+) is tested first; each group the roll meets
+    may retreat. After a failure, groups with a better chance may roll once more."""
+    pending = answering(state, command, (RETREAT,), RETREATING)
+    current_fight = fight_now(state)
+    space = _space(data, current_fight, command.arg("space"))
+    fleets = flag(command.arg("fleets"))
+    units = _retreaters(state, current_fight, space, fleets)
+    groups = _groups(data, units)
+    tested = _tested(command, current_fight, space, fleets, groups)
+    moving = [u for u in units if _group(data, u) in tested]
+    if not _destinations(state, data, current_fight, moving, space):
+        raise IllegalCommand(f"no space next to {label(data, space)} to retreat into", RETREATING)
+    rolled = dice.roll(f"retreat before combat from {label(data, space)}")
+    allowed = retreating_groups({g: groups[g] for g in tested}, rolled.values[0])
+    out = Outcome(state)
+    out.add(
+        rolled,
+        RetreatRolled(
+            player=pending.player,
+            space=space,
+            fleets=fleets,
+            groups=tuple((g, retreat_needs(groups[g])) for g in tested),
+            roll=rolled.values[0],
+            allowed=allowed,
+        ),
+    )
+    return out
+
+
+def _space(data: DRData, current_fight: Fight, value: object) -> Hex:
+    if value is None:
+        if len(current_fight.spaces) == 1:
+            return current_fight.spaces[0]
+        raise InvalidCommand("name the defending space (space=HEX)", RETREATING)
+    hex_ = hex_arg(data, str(value), RETREATING)
+    if hex_ not in current_fight.spaces:
+        raise IllegalCommand(f"{label(data, hex_)} is not attacked now", RETREATING)
+    return hex_
+
+
+def _group(data: DRData, unit: Unit) -> str:
+    """Humans (most kingdoms, mercenaries, every fleet), or the non-human kingdom."""
+    if is_fleet(unit) or unit.kingdom == MERCENARY or data.kingdom(unit.kingdom).human:
+        return HUMANS
+    return unit.kingdom
+
+
+def _groups(data: DRData, units: list[Unit]) -> dict[str, bool]:
+    """Each group of the units: name -> human?"""
+    return {g: g == HUMANS for g in sorted({_group(data, u) for u in units})}
+
+
+def _tested(
+    command: Command, current_fight: Fight, space: Hex, fleets: bool, groups: dict[str, bool]
+) -> tuple[str, ...]:
+    """The groups this roll tests: those named (default: all present), after checking a
+    second roll is made only by groups with a better chance than one that failed."""
+    named = command.arg("groups")
+    tested = names(named, RETREATING, "group") if named else tuple(groups)
+    unknown = [g for g in tested if g not in groups]
+    if unknown:
+        present = ", ".join(groups) or "none"
+        raise IllegalCommand(f"no group {', '.join(unknown)} here (groups: {present})", RETREATING)
+    tries = [t for t in current_fight.tries if t.space == space and t.fleets == fleets]
+    if not tries:
+        return tested
+    failed = tries[0].failed
+    worst = max((retreat_needs(g == HUMANS) for g in failed), default=0)
+    better = {g for g in failed if retreat_needs(g == HUMANS) < worst}
+    if len(tries) > 1 or not set(tested) <= better:
+        raise IllegalCommand(
+            "no further retreat roll: only groups with a better chance than one that failed "
+            "may roll once more",
+            RETREATING,
+        )
+    return tested
+
+
+def retreat_to(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The groups a roll let go (all, or those named) retreat to one adjacent space."""
+    pending = answering(state, command, (RETREAT,), RETREATING)
+    current_fight = fight_now(state)
+    space = _space(data, current_fight, command.arg("space"))
+    fleets = flag(command.arg("fleets"))
+    chance = _open_try(current_fight, space, fleets)
+    named = command.arg("groups")
+    groups = names(named, RETREATING, "group") if named else chance.allowed
+    if not set(groups) <= set(chance.allowed):
+        raise IllegalCommand(f"the roll let only {', '.join(chance.allowed)} go", RETREATING)
+    units = [
+        u for u in _retreaters(state, current_fight, space, fleets) if _group(data, u) in groups
+    ]
+    to = hex_arg(data, str(command.arg("to", "")), RETREATING)
+    problem = _retreat_problem(state, data, current_fight, units, space, to)
+    if problem is not None:
+        raise IllegalCommand(f"no retreat to {label(data, to)}: {problem}", RETREATING)
+    ids = [u.id for u in units] + _riders(state, current_fight, units, space)
+    out = Outcome(state)
+    out.add(UnitsRetreated(player=pending.player, units=tuple(ids), start=space, hex=to))
+    if not defenders_left(out.state, fight_now(out.state)):
+        after_battle(out, data, dice)
+    return out
+
+
+def _open_try(current_fight: Fight, space: Hex, fleets: bool) -> RetreatTry:
+    tries = [
+        t
+        for t in current_fight.tries
+        if t.space == space and t.fleets == fleets and t.allowed and not t.gone
+    ]
+    if not tries:
+        raise IllegalCommand("no retreat roll has let any group go", RETREATING)
+    return tries[-1]
+
+
+def _riders(state: State, current_fight: Fight, units: list[Unit], space: Hex) -> list[str]:
+    """The defender's heroes in the space ride away when no combat unit of his is left."""
+    going = {u.id for u in units}
+    side = current_fight.defender
+    here = [u for u in at(state, space) if state.controller(u) == side and not u.inside]
+    if any(not is_hero(u) and u.id not in going and u.aboard is None for u in here):
+        return []
+    return [u.id for u in here if is_hero(u) and u.aboard is None]
+
+
+def retreat_stand(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The defenders still there stand: the attack is fought."""
+    pending = answering(state, command, (RETREAT,), RETREATING)
+    out = Outcome(state)
+    out.add(DefendersStood(player=pending.player, number=fight_now(state).number))
+    fight(out, data, dice)
+    return out
+
+
+answers_pending(RETREAT, "retreat-")
+
+
+# -- evolve ---------------------------------------------------------------------------------------
+
+
+@handles(RetreatRolled)
+def _rolled(state: State, event: RetreatRolled) -> State:
+    current_fight = fight_now(state)
+    failed = tuple(g for g, _ in event.groups if g not in event.allowed)
+    chance = RetreatTry(
+        space=event.space, fleets=event.fleets, allowed=event.allowed, failed=failed
+    )
+    updated = dataclasses.replace(current_fight, tries=(*current_fight.tries, chance))
+    return state.with_progress(fight=updated)

@@ -1,0 +1,636 @@
+"""The Siege Phase (rulebook: Siege Phase, all subsections) and the sieges' part in
+deactivations (Kingdoms › Deactivation of Kingdoms, ONGOING SIEGES).
+
+Commands, each the player's recorded decision:
+
+- `siege-displace units=STACK to=HEX [lose=A,B]`: before any siege attack, besieging
+  units (or the whole stack, ending the siege) go to an adjacent space, free to move
+  later. Also the answer when a displacement is asked: an invalid siege at the end of the
+  game turn, a neutral castle's siege made invalid by its kingdom's deployment, enemy
+  units a fighting-out stack pushed aside. A stack whose every route is barred by enemy
+  units fights its way out into one of them, losing (`lose`) one combat unit per enemy
+  combat unit there, whose owner then displaces them; with no route, or facing as many
+  enemies as it has units, it is eliminated (`to` left out when there is no route).
+- `siege-attack castles=A,B`: the castles attacked this phase, pointed out at once; each
+  gets its Siege Roll with every besieging combat unit.
+- `breakout castle=NAME`: the besieged player's units inside attack all the besiegers
+  (land units and fleets in one battle); win or lose, they may then leave.
+- `siege-keep kingdom=K` / `siege-lift kingdom=K to=HEX,...`: a besieger asked about a
+  deactivation, forced peace or Confusion of the kingdom whose castle he besieges keeps
+  his siege (the change does not happen) or gives it up (his besiegers displaced).
+
+Readings (docs/divine-right.md): the castles attacked are named in one command and no
+displacement follows it; a land unit displaces only onto land (an empty fleet carrying
+it to sea is not modelled); enemy units a fighting-out stack displaces are routed by
+their owner; breakout battles have no retreat before combat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command
+
+from .combat import plunder_points, siege_attack
+from .data import Castle, DRData
+from .diplomacy import deactivated_by
+from .events import (
+    AttackBegun,
+    CastlePlundered,
+    DecisionAsked,
+    SiegeAttacked,
+    SiegeEnded,
+    SiegeGivenUp,
+    SiegeKept,
+    SiegeVetoAsked,
+    UnitsDisplaced,
+)
+from .evolving import Outcome, handles
+from .fighting import BREAKOUT_KIND, LOSSES, eliminate, fight, modifiers
+from .forces import (
+    at,
+    castle,
+    castle_side,
+    enemy_fleets,
+    enemy_land,
+    hostile_castle,
+    is_army,
+    is_fleet,
+    is_hero,
+    remove,
+)
+from .heroes import castle_falls, fate
+from .kingdoms import CONFUSED, DEACTIVATE, FORCED, confusion, crown, force_peace, score
+from .places import hex_arg, label, names, path_arg
+from .sieges import (
+    BREAKOUT,
+    DISPLACE,
+    DISPLACEMENT,
+    MAKE_WAY,
+    SIEGE_ATTACK,
+    besieger,
+    besieging_units,
+    engage,
+    inside_units,
+    omened,
+    siege_at,
+    strengths,
+)
+from .stacks import stack
+from .state import Hex, Pending, Siege, State, Unit, Veto
+from .terrain import all_sea, geography, is_isle
+from .turn import (
+    answering,
+    answers_pending,
+    ask,
+    current,
+    due_before_phase_end,
+    phase_commands,
+)
+
+PHASE = "siege"
+RESOLVING = "Siege Phase › Resolving a Siege (Siege Attack)"
+MODIFYING = "Siege Phase › Modifying the Siege Roll"
+BREAKOUTS = "Siege Phase › Breakouts"
+OMENS = "Random Events Phase › Bad Omens"
+ONGOING = "Kingdoms › Deactivation of Kingdoms"
+VETO = "siege-veto"
+
+
+# -- siege attacks ---------------------------------------------------------------------------
+
+
+def attack(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The castles the player attacks this phase, each with its Siege Roll."""
+    turn = current(state, command, PHASE)
+    if turn.progress.siege_rolled:
+        raise IllegalCommand("the castles attacked this phase were already pointed out", RESOLVING)
+    chosen = names(command.arg("castles"), RESOLVING, "castle")
+    sieges = [_own_siege(state, data, turn.player, name) for name in chosen]
+    for siege in sieges:
+        _check_attack(state, siege)
+    out = Outcome(state)
+    for siege in sieges:
+        _siege_roll(out, data, dice, siege)
+    return out
+
+
+def _own_siege(state: State, data: DRData, player: str, name: str) -> Siege:
+    found = _castle_named(data, name, RESOLVING)
+    siege = siege_at(state, found.hex)
+    if siege is None or siege.besieger != player:
+        raise IllegalCommand(f"{player} does not besiege {found.name}", RESOLVING)
+    return siege
+
+
+def _castle_named(data: DRData, name: object, rule: str) -> Castle:
+    try:
+        found = data.place(str(name))
+    except KeyError:
+        raise InvalidCommand(f"no castle {name!r}", rule) from None
+    if not isinstance(found, Castle):
+        raise InvalidCommand(f"{found.name} is not a castle", rule)
+    return found
+
+
+def _check_attack(state: State, siege: Siege) -> None:
+    if siege.doomed:
+        raise IllegalCommand(
+            f"the siege of {siege.castle} is no longer valid ({siege.why}): no Siege Roll",
+            DISPLACEMENT,
+        )
+    omens = sorted({u.kingdom for u in besieging_units(state, siege) if omened(state, u)})
+    if omens:
+        raise IllegalCommand(
+            f"{', '.join(omens)}'s regulars have Bad Omens and will not attack: displace them "
+            f"from {siege.castle} first",
+            OMENS,
+        )
+
+
+def _siege_roll(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
+    """Every combat unit of the besieging stack attacks: a natural 1 fails (a besieger
+    lost, besieging heroes roll), 6 or more plunders."""
+    units = besieging_units(out.state, siege)
+    besieging, inside = strengths(out.state, siege)
+    heroes = _heroes_at(out.state, siege.besieger, siege.hex)
+    extra = modifiers(out.state, data, units, heroes, attacking=True, siege=True)
+    rolled = dice.roll(f"Siege Roll: {siege.castle}")
+    result = siege_attack(
+        rolled.values[0], besieging, siege.defence, inside, sum(v for _, v in extra)
+    )
+    odds = f"{besieging} besiegers over defence {siege.defence} and {inside} inside, less one"
+    out.add(
+        rolled,
+        SiegeAttacked(
+            castle=siege.castle,
+            besieger=siege.besieger,
+            units=tuple(u.id for u in units),
+            roll=result.roll,
+            modifiers=((odds, result.modifier), *extra),
+            total=result.total,
+            result=result.result,
+            besieging=besieging,
+            inside=inside,
+            defence=siege.defence,
+        ),
+    )
+    if result.result == "failed":
+        _failed(out, data, dice, siege)
+    elif result.result == "plundered":
+        _plunder(out, data, dice, siege)
+
+
+def _heroes_at(state: State, player: str, hex_: Hex) -> list[Unit]:
+    return sorted(
+        (
+            u
+            for u in at(state, hex_)
+            if is_hero(u) and state.controller(u) == player and not u.inside and u.aboard is None
+        ),
+        key=lambda u: u.id,
+    )
+
+
+def _failed(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
+    """The besieging heroes roll (a captured one is held in the castle); one besieging
+    combat unit is lost, the besieger's choice."""
+    side = castle_side(out.state, data.castles[siege.castle])
+    for hero in _heroes_at(out.state, siege.besieger, siege.hex):
+        if hero.id in out.state.units:
+            fate(out, data, dice, hero.id, 1, side, prison=siege.castle)
+    left = besieging_units(out.state, siege)
+    if len(left) > 1:
+        why = f"the siege roll at {siege.castle} failed: choose the besieging unit lost"
+        out.add(DecisionAsked(siege.besieger, LOSSES, tuple(u.id for u in left), 1, why))
+    elif left:
+        eliminate(out, data, dice, siege.besieger, left, side, "a failed siege roll", True)
+
+
+def _plunder(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
+    """The castle is taken: the units inside are eliminated, the heroes there roll,
+    prisoners held there are freed, and the plunderer scores 5 x its defence (10 x for a
+    royal castle) when it was an enemy's (Victory)."""
+    found = data.castles[siege.castle]
+    side = castle_side(out.state, found)
+    inside = inside_units(out.state, siege.hex, siege.besieger)
+    fleets = {u.id for u in inside if is_fleet(u)}
+    cargo = [u.id for u in out.state.units.values() if u.aboard in fleets]
+    eliminated = tuple(sorted({u.id for u in inside} | set(cargo)))
+    out.add(
+        CastlePlundered(
+            castle=found.name, kingdom=found.kingdom, by=siege.besieger, eliminated=eliminated
+        )
+    )
+    castle_falls(out, data, dice, found.name, siege.besieger)
+    if side not in (None, siege.besieger):
+        royal = " (a royal castle)" if found.royal else ""
+        deed = f"plundered {found.name}{royal}, {side}'s"
+        score(out, siege.besieger, deed, plunder_points(found.defence, found.royal))
+
+
+# -- displacement ------------------------------------------------------------------------------
+
+
+def displace(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """Besieging units to an adjacent space (voluntarily, or as asked)."""
+    player, units, why = _displacing(state, command, data)
+    to = command.arg("to")
+    target = None if to is None else hex_arg(data, str(to), DISPLACEMENT)
+    lose = names(command.arg("lose"), DISPLACEMENT) if command.arg("lose") else ()
+    out = Outcome(state)
+    move_out(out, data, dice, player, units, target, lose, why)
+    return out
+
+
+def _displacing(state: State, command: Command, data: DRData) -> tuple[str, list[Unit], str]:
+    """Who displaces which units, and why: answering a displacement asked of him, or by
+    his own choice before his siege attacks."""
+    pending = state.turn.progress.pending if state.turn else None
+    if pending is not None and pending.kind in (DISPLACE, MAKE_WAY):
+        return _asked_displacement(state, command, data)
+    turn = current(state, command, PHASE)
+    if turn.progress.siege_rolled:
+        raise IllegalCommand("displacements come before any siege attack", DISPLACEMENT)
+    units = stack(state, data, command.arg("units"), turn.player)
+    siege = siege_at(state, units[0].hex)
+    if siege is None or siege.besieger != turn.player:
+        where = label(data, units[0].hex)
+        raise IllegalCommand(f"{turn.player} besieges no castle at {where}", DISPLACEMENT)
+    return turn.player, units, "displaced before the siege attacks"
+
+
+def _asked_displacement(
+    state: State, command: Command, data: DRData
+) -> tuple[str, list[Unit], str]:
+    pending = answering(state, command, (DISPLACE, MAKE_WAY), DISPLACEMENT)
+    start = hex_arg(data, pending.options[0], DISPLACEMENT)
+    named = command.arg("units")
+    units = (
+        stack(state, data, named, pending.player)
+        if named is not None
+        else [u for u in at(state, start) if state.controller(u) == pending.player]
+    )
+    if any(u.hex != start or u.inside for u in units):
+        raise IllegalCommand(
+            f"displace units from {label(data, start)}, outside its walls", DISPLACEMENT
+        )
+    why = "an invalid siege displaced" if pending.kind == DISPLACE else "pushed aside"
+    return pending.player, [u for u in units if u.aboard is None], why
+
+
+def move_out(
+    out: Outcome,
+    data: DRData,
+    dice: Dice,
+    player: str,
+    units: list[Unit],
+    to: Hex | None,
+    lose: tuple[str, ...],
+    why: str,
+) -> None:
+    """Displace the stack to `to`: free, or fighting out through enemy units barring
+    every route; eliminated when it has no route, or too few units to fight out."""
+    start = units[0].hex
+    combat = [u for u in units if not is_hero(u)]
+    routes = _routes(out.state, data, player, units, start)
+    enemy = _castle_enemy(out.state, data, start, player)
+    if to is None:
+        if routes:
+            free = ", ".join(label(data, h) for h in sorted(routes))
+            raise InvalidCommand(f"say where the units go (to=HEX): {free}", DISPLACEMENT)
+        eliminate(out, data, dice, player, combat, enemy, f"{why}: no route of displacement")
+        return
+    if to not in routes:
+        raise IllegalCommand(_no_route(out.state, data, player, units, start, to), DISPLACEMENT)
+    barring = routes[to]
+    if barring:
+        _fight_out(out, data, dice, player, units, to, lose, routes)
+        return
+    if lose:
+        raise IllegalCommand(f"{label(data, to)} is free: no losses to take", DISPLACEMENT)
+    _moved(out, player, units, start, to, why)
+
+
+def _moved(out: Outcome, player: str, units: list[Unit], start: Hex, to: Hex, why: str) -> None:
+    fleets = {u.id for u in units if is_fleet(u)}
+    cargo = [u.id for u in out.state.units.values() if u.aboard in fleets]
+    ids = tuple(sorted({u.id for u in units} | set(cargo)))
+    out.add(UnitsDisplaced(player=player, units=ids, start=start, hex=to, why=why))
+
+
+def _fight_out(
+    out: Outcome,
+    data: DRData,
+    dice: Dice,
+    player: str,
+    units: list[Unit],
+    to: Hex,
+    lose: tuple[str, ...],
+    routes: dict[Hex, int],
+) -> None:
+    """Every route is barred: the stack displaces the enemy units in `to`, losing as many
+    combat units as they are; with as many enemies as it has units it is eliminated."""
+    free = [h for h, barring in routes.items() if not barring]
+    if free:
+        where = ", ".join(label(data, h) for h in sorted(free))
+        raise IllegalCommand(
+            f"enemy units bar {label(data, to)}, but {where} is free: displace there", DISPLACEMENT
+        )
+    start = units[0].hex
+    combat = [u for u in units if not is_hero(u)]
+    blockers = _barring(out.state, player, units, to)
+    owner = out.state.controller(blockers[0])
+    why = "fighting its way out of encirclement"
+    if len(blockers) >= len(combat):
+        eliminate(out, data, dice, player, combat, owner, f"{why}: outnumbered")
+        return
+    if len(lose) != len(blockers) or any(u not in {c.id for c in combat} for u in lose):
+        raise IllegalCommand(
+            f"{len(blockers)} enemy combat unit(s) bar {label(data, to)}: name as many of the "
+            f"displacing combat units to lose (lose=A,B,...)",
+            DISPLACEMENT,
+        )
+    lost = [out.state.units[u] for u in lose]
+    eliminate(out, data, dice, player, lost, owner, why, True)
+    _moved(out, player, [u for u in units if u.id not in lose], start, to, why)
+    if owner is not None:
+        asked = f"{player}'s besiegers fought their way out into {label(data, to)}: displace your "
+        out.add(
+            DecisionAsked(
+                player=owner,
+                kind=MAKE_WAY,
+                options=(f"{to[0]},{to[1]}",),
+                count=0,
+                why=asked + f"units from there (siege displace {to[0]},{to[1]} --to HEX)",
+            )
+        )
+
+
+def _castle_enemy(state: State, data: DRData, hex_: Hex, player: str) -> str | None:
+    found = castle(state, data, hex_)
+    side = castle_side(state, found) if found else None
+    return side if side != player else None
+
+
+def _routes(
+    state: State, data: DRData, player: str, units: list[Unit], start: Hex
+) -> dict[Hex, int]:
+    """The adjacent spaces the stack may displace into, and how many enemy combat units
+    bar each (land units bar land units, fleets fleets)."""
+    return {
+        hex_: len(_barring(state, player, units, hex_))
+        for hex_ in data.map.neighbours(*start)
+        if _route_problem(state, data, player, units, start, hex_) is None
+    }
+
+
+def _barring(state: State, player: str, units: list[Unit], hex_: Hex) -> list[Unit]:
+    found: list[Unit] = []
+    if any(is_army(u) for u in units) or all(is_hero(u) for u in units):
+        found += [u for u in enemy_land(state, player, hex_) if not u.inside]
+    if any(is_fleet(u) for u in units):
+        found += [u for u in enemy_fleets(state, player, hex_) if not u.inside]
+    return found
+
+
+def _route_problem(
+    state: State, data: DRData, player: str, units: list[Unit], start: Hex, hex_: Hex
+) -> str | None:
+    geo = geography(data)
+    place = geo.place(hex_)
+    if place is None or is_isle(place):
+        return "it is not a space units may enter"
+    land = any(not is_fleet(u) for u in units)
+    if land and all_sea(place):
+        return "land units do not displace onto open water"
+    if land and data.map.is_river_side(start, hex_):
+        return "land units do not cross the navigable river"
+    if any(is_fleet(u) for u in units) and not geo.floats(place):
+        return "fleets do not displace onto land"
+    if hostile_castle(state, data, player, hex_) and besieger(state, hex_) != player:
+        return "it is an unbesieged enemy or neutral castle"
+    return None
+
+
+def _no_route(
+    state: State, data: DRData, player: str, units: list[Unit], start: Hex, to: Hex
+) -> str:
+    if to not in data.map.neighbours(*start):
+        return f"{label(data, to)} is not next to {label(data, start)}"
+    problem = _route_problem(state, data, player, units, start, to)
+    return f"the units may not displace to {label(data, to)}: {problem}"
+
+
+# -- breakouts -----------------------------------------------------------------------------------
+
+
+def breakout(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The player's combat units inside a besieged castle attack all its besiegers."""
+    player = current(state, command, PHASE).player
+    found = _castle_named(data, command.arg("castle"), BREAKOUTS)
+    siege = siege_at(state, found.hex)
+    if siege is None or siege.besieger == player:
+        raise IllegalCommand(f"{found.name} is not besieged by an enemy", BREAKOUTS)
+    units = [
+        u
+        for u in inside_units(state, found.hex, siege.besieger)
+        if state.controller(u) == player and u.aboard is None
+    ]
+    if not units:
+        raise IllegalCommand(f"{player} has no combat unit inside {found.name}", BREAKOUTS)
+    assert state.turn is not None
+    if any(state.turn.engaged_in(u.id) == BREAKOUT for u in units):
+        raise IllegalCommand(f"{player}'s units broke out of {found.name} already", BREAKOUTS)
+    omens = sorted({u.kingdom for u in units if omened(state, u)})
+    if omens:
+        raise IllegalCommand(f"{', '.join(omens)}'s regulars will not attack this turn", OMENS)
+    besiegers = besieging_units(state, siege)
+    out = Outcome(state)
+    out.add(
+        AttackBegun(
+            number=0,
+            kind=BREAKOUT_KIND,
+            attacker=player,
+            defender=siege.besieger,
+            attackers=tuple(u.id for u in units),
+            defenders=tuple(u.id for u in besiegers),
+            spaces=(found.hex,),
+        )
+    )
+    fight(out, data, dice)
+    return out
+
+
+# -- ongoing sieges: keep or give up -------------------------------------------------------------
+
+
+def keep(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The besieger keeps his siege: the deactivation, forced peace or Confusion does not
+    happen (a dead monarch's successor is crowned at once)."""
+    veto = _veto(state, command, data)
+    out = Outcome(state)
+    out.add(SiegeKept(player=command.actor, kingdom=veto.kingdom, change=veto.change))
+    if veto.change == CONFUSED:
+        crown(out, veto.kingdom, dice)
+    return out
+
+
+def lift(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The besieger gives up his sieges of the kingdom's castles: his besiegers are
+    displaced (`to`: a space next to each castle); once every besieger has, the change
+    happens."""
+    veto = _veto(state, command, data)
+    player = command.actor
+    mine = [s for s in state.sieges if s.kingdom == veto.kingdom and s.besieger == player]
+    targets = _targets(data, command.arg("to"), mine)
+    out = Outcome(state)
+    out.add(SiegeGivenUp(player=player, kingdom=veto.kingdom))
+    for siege in mine:
+        units = [u for u in at(out.state, siege.hex) if out.state.controller(u) == player]
+        units = [u for u in units if not u.inside and u.aboard is None]
+        why = f"gave up the siege of {siege.castle}"
+        move_out(out, data, dice, player, units, targets.get(siege.castle), (), why)
+        if siege_at(out.state, siege.hex) is not None:
+            out.add(SiegeEnded(castle=siege.castle, besieger=player, why="given up"))
+    rest = veto.waiting[1:]
+    if rest:
+        out.add(_veto_question(veto.kingdom, veto.change, veto.why, rest[0]))
+    else:
+        _carry_out(out, data, dice, veto)
+    return out
+
+
+def _veto(state: State, command: Command, data: DRData) -> Veto:
+    answering(state, command, (VETO,), ONGOING)
+    veto = state.veto
+    assert veto is not None
+    named = command.arg("kingdom")
+    if named is not None and str(named) != veto.kingdom:
+        raise IllegalCommand(f"the question is about {veto.kingdom}, not {named}", ONGOING)
+    return veto
+
+
+def _targets(data: DRData, value: object, sieges: list[Siege]) -> dict[str, Hex]:
+    """Each castle's displacement space: the one given next to it."""
+    given = path_arg(data, value, DISPLACEMENT) if value else ()
+    found = {}
+    for siege in sieges:
+        near = [h for h in given if h in data.map.neighbours(*siege.hex)]
+        if near:
+            found[siege.castle] = near[0]
+    return found
+
+
+def _carry_out(out: Outcome, data: DRData, dice: Dice, veto: Veto) -> None:
+    if veto.change == DEACTIVATE and veto.by is not None:
+        deactivated_by(out, data, dice, veto.by, veto.kingdom)
+    elif veto.change == FORCED:
+        force_peace(out, data, veto.kingdom, dice)
+    elif veto.change == CONFUSED:
+        confusion(out, data, veto.kingdom, veto.why, dice)
+
+
+def _veto_question(kingdom: str, change: str, why: str, player: str) -> DecisionAsked:
+    return DecisionAsked(
+        player=player,
+        kind=VETO,
+        options=(f"siege keep {kingdom}", f"siege lift {kingdom}"),
+        count=0,
+        why=f"the {change} of {kingdom} ({why}) waits on its besiegers: keep your siege "
+        f"(siege keep {kingdom}) or give it up (siege lift {kingdom} --to HEX)",
+    )
+
+
+# -- the end of the game turn ------------------------------------------------------------------
+
+
+@due_before_phase_end("combat")
+def _invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
+    """As the game turn ends, the besiegers of invalid sieges are displaced (each
+    besieger routes his own)."""
+    turn = state.turn
+    assert turn is not None
+    if turn.player_turn < len(turn.order):
+        return []
+    return [
+        DecisionAsked(
+            player=s.besieger,
+            kind=DISPLACE,
+            options=(s.castle,),
+            count=0,
+            why=f"the siege of {s.castle} is invalid ({s.why}): displace the besiegers as the "
+            f"game turn ends (siege displace {s.castle} --to HEX)",
+        )
+        for s in state.sieges
+        if s.doomed
+    ]
+
+
+COMMANDS = {
+    "siege-attack": attack,
+    "siege-displace": displace,
+    "breakout": breakout,
+    "siege-keep": keep,
+    "siege-lift": lift,
+}
+phase_commands(PHASE, ("siege attack", "siege displace", "breakout"))
+answers_pending(DISPLACE, "siege-displace")
+answers_pending(MAKE_WAY, "siege-displace")
+answers_pending(VETO, ("siege-keep", "siege-lift"))
+
+
+# -- evolve ------------------------------------------------------------------------------------
+
+
+@handles(SiegeAttacked)
+def _attacked(state: State, event: SiegeAttacked) -> State:
+    return engage(state.with_progress(siege_rolled=True), event.units, SIEGE_ATTACK)
+
+
+@handles(CastlePlundered)
+def _plundered(state: State, event: CastlePlundered) -> State:
+    state = remove(state, event.eliminated)
+    hex_ = next(s.hex for s in state.sieges if s.castle == event.castle)
+    opened = [dataclasses.replace(u, inside=False) for u in at(state, hex_)]
+    state = state.with_units(opened)
+    return state.replace(
+        plundered=state.plundered | {event.castle},
+        sieges=tuple(s for s in state.sieges if s.castle != event.castle),
+    )
+
+
+@handles(SiegeVetoAsked)
+def _veto_asked(state: State, event: SiegeVetoAsked) -> State:
+    veto = Veto(
+        kingdom=event.kingdom,
+        change=event.change,
+        why=event.why,
+        by=event.by,
+        waiting=event.besiegers,
+    )
+    question = _veto_question(event.kingdom, event.change, event.why, event.besiegers[0])
+    pending = Pending(kind=VETO, player=question.player, options=question.options, why=question.why)
+    return ask(state.replace(veto=veto), pending)
+
+
+def _answered(state: State) -> State:
+    pending = state.turn.progress.pending if state.turn else None
+    return state.with_progress(pending=None) if pending and pending.kind == VETO else state
+
+
+@handles(SiegeKept)
+def _kept(state: State, event: SiegeKept) -> State:
+    return _answered(state.replace(veto=None))
+
+
+@handles(SiegeGivenUp)
+def _given_up(state: State, event: SiegeGivenUp) -> State:
+    veto = state.veto
+    if veto is None:
+        return _answered(state)
+    waiting = tuple(p for p in veto.waiting if p != event.player)
+    kept = dataclasses.replace(veto, waiting=waiting) if waiting else None
+    return _answered(state.replace(veto=kept))
