@@ -408,6 +408,39 @@ prisoner.add_command(
 )
 
 
+@click.group()
+def castaway() -> None:
+    """Decide for your hero cast upon a neutral kingdom's shore: he stays (a diplomatic
+    penalty) or is eliminated voluntarily.
+
+    \b
+    Example:
+      warscribe castaway stay
+    """
+
+
+for _choice, _summary in (
+    ("stay", "The castaway stays on the neutral shore: you incur the diplomatic penalty."),
+    ("eliminate", "The castaway is eliminated voluntarily (a non-player monarch: Confusion)."),
+):
+
+    @pass_ctx
+    def _castaway(
+        ctx: Context, actor: str | None, entered: tuple[int, ...], name: str = _choice
+    ) -> None:
+        record(ctx, f"castaway-{name}", {}, actor, entered)
+
+    castaway.add_command(
+        as_option(
+            roll_option(
+                click.Command(
+                    _choice, callback=_castaway, help=_help(_summary, f"castaway {_choice}")
+                )
+            )
+        )
+    )
+
+
 def _query(
     name: str, summary: str, example: str, text: Callable[[Any], str] | None = None
 ) -> click.Command:
@@ -501,6 +534,24 @@ def rejoin(ctx: Context, consent: bool, actor: str | None) -> None:
     record(ctx, "rejoin", {"consent": "true" if consent else None}, actor, ())
 
 
+@click.command()
+@click.argument("units", nargs=-1)
+@click.option("--at", "at", required=True, help="The space chosen (name or COL,ROW).")
+@as_option
+@pass_ctx
+def place(ctx: Context, units: tuple[str, ...], at: str, actor: str | None) -> None:
+    """Answer a placement the rules leave to you (which Troll regenerates, where the
+    Trollish monarch, an invaded kingdom's units or a freed captive go, where enemy
+    fleets leave a port for): the units (left out when only the space is chosen) and
+    the space, among the options `status` shows.
+
+    \b
+    Example:
+      warscribe place Trolls-monarch --at "The Crag"
+    """
+    record(ctx, "place", {"units": ",".join(units) or None, "at": at}, actor, ())
+
+
 def register(cli: click.Group) -> None:
     """Add the Divine Right commands and queries to the CLI."""
     from . import divine_right_battle as battle
@@ -519,6 +570,8 @@ def register(cli: click.Group) -> None:
         discard,
         hand,
         rejoin,
+        place,
+        castaway,
         _query(
             "vp",
             "Victory points: totals and the ledger of deeds.",

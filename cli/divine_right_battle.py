@@ -1,6 +1,6 @@
 """Divine Right sieges and battles on the command line: the Siege Phase (`siege`,
 `breakout`), the Combat Phase (`attack`), and the decisions they ask of a player
-(`retreat`, `losses`, `advance`, `siege displace|keep|lift`).
+(`retreat`, `pursue`, `sortie`, `losses`, `advance`, `siege displace|keep|lift`).
 
 A decision asked of a player other than the one whose turn it is (the defender's retreat,
 his losses) goes to him by default; `--as PLAYER` names him explicitly.
@@ -232,6 +232,14 @@ def retreat_roll(
 @click.option("--space", default=None, help="The defending space they leave.")
 @fleets_option
 @group_option
+@click.option(
+    "--hero",
+    "heroes",
+    multiple=True,
+    metavar="HERO",
+    help="A hero riding away with them (`none` for none; default: all of them when no "
+    "combat unit stays).",
+)
 @as_option
 @roll_option
 @pass_ctx
@@ -241,20 +249,23 @@ def retreat_to(
     space: str | None,
     fleets: bool,
     groups: tuple[str, ...],
+    heroes: tuple[str, ...],
     actor: str | None,
     entered: tuple[int, ...],
 ) -> None:
-    """The groups the roll let go (all, or those named) retreat to one adjacent space.
+    """The groups the roll let go (all, or those named) retreat to one adjacent space,
+    with the heroes named.
 
     \b
     Example:
-      warscribe retreat to 23,12 --group Neuth
+      warscribe retreat to 23,12 --group Neuth --hero Hothior-monarch
     """
     args = {
         "to": to,
         "space": space,
         "fleets": True if fleets else None,
         "groups": ",".join(groups) or None,
+        "heroes": ",".join(heroes) or None,
     }
     record(ctx, "retreat-to", args, actor, entered)
 
@@ -271,6 +282,60 @@ def retreat_stand(ctx: Context, actor: str | None, entered: tuple[int, ...]) -> 
       warscribe retreat stand --roll 3 --roll 5
     """
     record(ctx, "retreat-stand", {}, actor, entered)
+
+
+def _answer(
+    ctx: Context,
+    name: str,
+    units: tuple[str, ...],
+    none: bool,
+    actor: str | None,
+    entered: tuple[int, ...],
+) -> None:
+    if none and units:
+        raise click.UsageError("name units or give --none, not both")
+    args: dict[str, Any] = {} if none else {"units": ",".join(units) or None}
+    record(ctx, f"{name}-none" if none else name, args, actor, entered)
+
+
+@click.command()
+@click.argument("units", nargs=-1)
+@click.option("--none", "none", is_flag=True, help="Leave them be.")
+@as_option
+@roll_option
+@pass_ctx
+def pursue(
+    ctx: Context, units: tuple[str, ...], none: bool, actor: str | None, entered: tuple[int, ...]
+) -> None:
+    """Attack too the units that retreated before combat but are still next to your
+    attackers (all unless named); they retreat no more. The combat dice follow.
+
+    \b
+    Example:
+      warscribe pursue --roll 4 --roll 2
+      warscribe pursue --none
+    """
+    _answer(ctx, "pursue", units, none, actor, entered)
+
+
+@click.command()
+@click.argument("fleets", nargs=-1)
+@click.option("--none", "none", is_flag=True, help="The fleets stay within the walls.")
+@as_option
+@roll_option
+@pass_ctx
+def sortie(
+    ctx: Context, fleets: tuple[str, ...], none: bool, actor: str | None, entered: tuple[int, ...]
+) -> None:
+    """Bring your fleets (all unless named) out of the castle-port to defend against an
+    amphibious attack; they stay outside after the battle.
+
+    \b
+    Example:
+      warscribe sortie Rombune-F5
+      warscribe sortie --none
+    """
+    _answer(ctx, "sortie", fleets, none, actor, entered)
 
 
 @click.command()
@@ -355,4 +420,4 @@ def sieges_text(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-COMMANDS = (siege, breakout, attack, retreat, losses, advance)
+COMMANDS = (siege, breakout, attack, retreat, pursue, sortie, losses, advance)

@@ -38,6 +38,9 @@ def answer(club: Club, pending: dict[str, Any]) -> None:
         club.ok("events", "lose", *options[:count])
         return
     what, _, place = options[0].partition(" at ")
+    if club.json("status")["commands"] == ["place ..."]:
+        club.ok("place", *what.split(","), "--at", place)
+        return
     if what.startswith("steal "):
         club.ok("events", "reinforce", "--unit", what.split()[1], "--at", place)
     elif what in ("army", "fleet"):

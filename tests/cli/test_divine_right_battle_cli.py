@@ -104,6 +104,8 @@ def test_every_siege_and_combat_command_has_an_example() -> None:
         ("retreat", "roll"),
         ("retreat", "to"),
         ("retreat", "stand"),
+        ("pursue",),
+        ("sortie",),
         ("losses",),
         ("advance", "into"),
         ("advance", "none"),

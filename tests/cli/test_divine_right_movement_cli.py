@@ -62,3 +62,30 @@ def test_a_move_by_space_and_the_stacks_and_map_queries(tmp_path: Path) -> None:
     assert unit in [u["unit"] for u in placed[0]["units"]]
     assert len(before["rows"]) == 31
     assert "Example:" in club.ok("move", "--help")
+
+
+def test_a_placement_the_rules_leave_to_a_player_is_answered_with_place(tmp_path: Path) -> None:
+    """Special Rules for Select Kingdoms › The Trolls: the Trollish monarch "may enter play
+    in any of the four scenic spaces"; his player answers with `place`, others may not."""
+    club = Club(tmp_path)
+    club.ok(
+        "new",
+        "divine-right",
+        "--player",
+        "alice=Trolls",
+        "--player",
+        "bob=Mivior",
+        "--dice",
+        "seeded:1",
+    )
+    pending = club.json("status")["pending"]
+    assert (pending["player"], pending["kind"]) == ("alice", "troll-monarch")
+    assert "Trolls-monarch at The Crag" in pending["options"]
+    refused = club.run("place", "--at", "The Crag", "--as", "bob")
+    assert refused.exit_code == 1 and "alice must decide" in refused.stderr
+    refused = club.run("place", "--at", "Pennol")
+    assert refused.exit_code == 1 and "choose one of" in refused.stderr
+    club.ok("place", "--at", "The Crag")
+    assert club.json("status")["pending"] is None
+    stacks = club.json("stacks")
+    assert any("Trolls-monarch" in str(s) and "The Crag" in str(s) for s in stacks)

@@ -318,6 +318,16 @@ def _check_kind(unit: Unit, kind: str, units: list[Unit], where: str) -> None:
         )
 
 
+def reaches(state: State, data: DRData, unit: Unit, kind: str, space: Hex) -> bool:
+    """Whether the unit may attack the space in an attack of `kind` (next to it, not across
+    the navigable river by land, a port for an amphibious attack, a new ally's kingdom)."""
+    try:
+        _check_reach(state, data, unit, kind, space, "")
+    except IllegalCommand:
+        return False
+    return True
+
+
 def _check_reach(state: State, data: DRData, unit: Unit, kind: str, space: Hex, where: str) -> None:
     if hex_distance(unit.hex, space) != 1:
         raise IllegalCommand(f"{where}: {unit.id} is not next to {label(data, space)}", WHICH)

@@ -6,6 +6,9 @@ Non-siege Attacks by Besiegers).
   the defender is first asked whether to retreat (see `retreats`); with `retreated`,
   units that retreated this phase next to its attackers are attacked too. The battle
   itself, the losses each owner chooses (`losses`) and heroes' fates: see `fighting`.
+- the defender's `sortie [units=...]` or `sortie-none`, asked first when an amphibious
+  attack falls on his castle-port: its fleets within the walls come out to defend it
+  (and stay out after the battle).
 - the attacker's `advance-into to=HEX [units=...] [inside=true]` or `advance-none`: into a
   vacated space (declaring a siege of an enemy castle space), or into a relieved castle.
 
@@ -15,6 +18,8 @@ relieving fleet carries land within the walls with it.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
@@ -26,18 +31,23 @@ from .events import (
     AdvanceDeclined,
     AttackBegun,
     AttackEnded,
+    DecisionAsked,
+    FleetsCameOut,
     UnitsAdvanced,
 )
-from .evolving import Outcome
+from .evolving import Outcome, handles
 from .fighting import (
     ADVANCE,
     AMPHIBIOUS,
     attackers_left,
+    chosen,
+    close_pending,
     fight_now,
     vacated,
 )
 from .fleets import aboard
 from .forces import (
+    at,
     castle,
     castle_side,
     hostile_castle,
@@ -47,10 +57,21 @@ from .forces import (
 )
 from .heroes import fate
 from .places import flag, hex_arg, label, names
-from .retreats import before_battle, first_turn, retreat_roll, retreat_stand, retreat_to
+from .retreats import (
+    before_battle,
+    first_turn,
+    pursue,
+    pursue_none,
+    retreat_roll,
+    retreat_stand,
+    retreat_to,
+)
 from .sieges import besieger, declare, refusal
 from .state import Attack, Fight, Hex, State, Unit
 from .turn import answering, answers_pending, current
+
+SORTIE = "sortie"
+AMPHIBIOUS_RULE = "Combat Phase › Amphibious Attacks"
 
 PHASE = "combat"
 COMBAT = "Combat Phase"
@@ -88,6 +109,53 @@ def resolve(state: State, command: Command, data: DRData, dice: Dice) -> Outcome
             helpers=tuple(u for u in attack.helpers if u in state.units),
         )
     )
+    fleets = _in_port(out.state, data, attack) if attack.kind == AMPHIBIOUS else []
+    if fleets:
+        why = (
+            f"attack {attack.number}: your fleets within the walls may come out to defend "
+            "against the amphibious attack (sortie [FLEET...]), or stay in (sortie --none)"
+        )
+        out.add(DecisionAsked(attack.defender, SORTIE, tuple(fleets), 0, why))
+        return out
+    before_battle(out, data, dice)
+    return out
+
+
+def _in_port(state: State, data: DRData, attack: Attack) -> list[str]:
+    """The defender's fleets within the walls of his castle-ports under attack."""
+    found = []
+    for space in attack.spaces:
+        standing = castle(state, data, space)
+        if standing is None or not standing.port or castle_side(state, standing) != attack.defender:
+            continue
+        found += [
+            u.id
+            for u in at(state, space)
+            if is_fleet(u) and u.inside and state.controller(u) == attack.defender
+        ]
+    return sorted(found)
+
+
+def sortie(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The defender's fleets named (all of them by default) come out of the port to defend
+    against the amphibious attack; they stay outside after it."""
+    pending = answering(state, command, (SORTIE,), AMPHIBIOUS_RULE)
+    why = "is not a fleet of yours within the walls here"
+    units = chosen(command, pending, AMPHIBIOUS_RULE, why)
+    return _sortied(state, data, dice, pending.player, units)
+
+
+def sortie_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The fleets stay within the walls."""
+    pending = answering(state, command, (SORTIE,), AMPHIBIOUS_RULE)
+    return _sortied(state, data, dice, pending.player, ())
+
+
+def _sortied(
+    state: State, data: DRData, dice: Dice, player: str, units: tuple[str, ...]
+) -> Outcome:
+    out = Outcome(state)
+    out.add(FleetsCameOut(number=fight_now(state).number, player=player, units=units))
     before_battle(out, data, dice)
     return out
 
@@ -116,12 +184,15 @@ def _declared(state: State, value: object) -> Attack:
 def _retreated_nearby(
     state: State, attack: Attack, attackers: list[str], defenders: list[str]
 ) -> list[str]:
-    """Units that retreated this phase next to every attacker of this attack."""
+    """Units that retreated this phase next to every attacker of this attack (not those
+    attacked already after retreating)."""
     assert state.turn is not None
+    fought = set(state.turn.progress.fought)
     return [
         u
         for u in state.turn.progress.retreated
         if u in state.units
+        and u not in fought
         and u not in defenders
         and state.controller(state.units[u]) == attack.defender
         and not is_hero(state.units[u])
@@ -242,5 +313,25 @@ COMMANDS = {
     "retreat-stand": retreat_stand,
     "advance-into": advance_into,
     "advance-none": advance_none,
+    "sortie": sortie,
+    "sortie-none": sortie_none,
+    "pursue": pursue,
+    "pursue-none": pursue_none,
 }
 answers_pending(ADVANCE, "advance-")
+answers_pending(SORTIE, "sortie")
+
+
+@handles(FleetsCameOut)
+def _came_out(state: State, event: FleetsCameOut) -> State:
+    """The fleets (and what they carry) are outside the walls, among the defenders."""
+    gone = set(event.units)
+    moved = [
+        dataclasses.replace(u, inside=False)
+        for u in state.units.values()
+        if u.id in gone or u.aboard in gone
+    ]
+    state = close_pending(state.with_units(moved), SORTIE)
+    current_fight = fight_now(state)
+    defenders = (*current_fight.defenders, *event.units)
+    return state.with_progress(fight=dataclasses.replace(current_fight, defenders=defenders))

@@ -510,12 +510,42 @@ class CargoLost(Event):
 
 @record("dr.UnitsRelocated")
 class UnitsRelocated(Event):
-    """Units of an invaded kingdom whose deployment space is held by the enemy, set up
-    elsewhere in their kingdom."""
+    """Units set up or put elsewhere where the rules say (an invaded kingdom's units whose
+    deployment space the enemy holds, the Trollish monarch entering play, a freed captive,
+    enemy fleets displaced from a non-castle port)."""
 
     units: tuple[str, ...]
     hex: Hex
     why: str
+
+
+@record("dr.PlacementChosen")
+class PlacementChosen(Event):
+    """`player` answers a placement decision of `kind` (`place`): `units` go to `hex`
+    (what follows is the placement itself, e.g. `UnitsRelocated`)."""
+
+    player: str
+    kind: str
+    units: tuple[str, ...]
+    hex: Hex
+
+
+@record("dr.CastawayDecided")
+class CastawayDecided(Event):
+    """A castaway's player decides: he stays on a neutral kingdom's shore (the diplomatic
+    penalty follows) or is eliminated voluntarily (Heroes › Shipwrecked Heroes)."""
+
+    player: str
+    hero: str
+    eliminated: bool
+
+
+@record("dr.TrollLostToEvents")
+class TrollLostToEvents(Event):
+    """Troll regulars lost through a Random Event: not regenerated in that game turn."""
+
+    units: tuple[str, ...]
+    turn: int
 
 
 @record("dr.TrollRegenerated")
@@ -815,3 +845,29 @@ class WithdrawalLosses(Event):
 
     def rule_section(self) -> str | None:
         return "Combat Phase › Amphibious Attacks"
+
+
+@record("dr.FleetsCameOut")
+class FleetsCameOut(Event):
+    """The defender's fleets within the walls of a castle-port came out to defend it
+    against an amphibious attack (none: `units` empty); they stay outside after it."""
+
+    number: int
+    player: str
+    units: tuple[str, ...]
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase › Amphibious Attacks"
+
+
+@record("dr.RetreatedAttacked")
+class RetreatedAttacked(Event):
+    """Units that retreated before combat still next to their attackers are attacked all
+    the same (none: `units` empty); they retreat no more."""
+
+    number: int
+    player: str
+    units: tuple[str, ...]
+
+    def rule_section(self) -> str | None:
+        return "Combat Phase › Retreat Before Combat"

@@ -49,7 +49,7 @@ from .placement import monarch_id
 from .places import label, names
 from .sieges import BREAKOUT, engage
 from .special_kingdoms import canal_defence
-from .state import MERCENARY, Fight, Hex, State, Unit
+from .state import MERCENARY, Fight, Hex, Pending, State, Unit
 from .turn import answering, answers_pending
 
 MAKING = "Combat Phase › Making Attacks"
@@ -348,6 +348,19 @@ def take_losses(state: State, command: Command, data: DRData, dice: Dice) -> Out
     return out
 
 
+def chosen(command: Command, pending: Pending, rule: str, refusal: str) -> tuple[str, ...]:
+    """The units an answer names (`units`; by default all those offered), each one offered
+    (else refused: `refusal` says why)."""
+    named = command.arg("units")
+    units = names(named, rule) if named else pending.options
+    wrong = [u for u in units if u not in pending.options]
+    if wrong:
+        raise IllegalCommand(
+            f"{', '.join(wrong)} {refusal} (choose from {', '.join(pending.options)})", rule
+        )
+    return tuple(units)
+
+
 def _castle_side(state: State, data: DRData, unit: Unit) -> str | None:
     found = castle(state, data, unit.hex)
     return castle_side(state, found) if found else None
@@ -398,7 +411,8 @@ def vacated(state: State, current: Fight, space: Hex) -> bool:
 # -- evolve --------------------------------------------------------------------------------------
 
 
-def _close(state: State, *kinds: str) -> State:
+def close_pending(state: State, *kinds: str) -> State:
+    """The state with the decision asked now answered, if it is of one of `kinds`."""
     pending = state.turn.progress.pending if state.turn else None
     if pending is not None and pending.kind in kinds:
         return state.with_progress(pending=None)
@@ -435,7 +449,10 @@ def _begun(state: State, event: AttackBegun) -> State:
 def _fought(state: State, event: BattleFought) -> State:
     due = ((event.attacker, event.attacker_losses), (event.defender, event.defender_losses))
     failed = event.kind == AMPHIBIOUS and event.attacker_losses >= event.defender_losses
-    state = _close(state, RETREAT)
+    state = close_pending(state, RETREAT)
+    assert state.turn is not None
+    defended = [u.id for u in defenders_left(state, fight_now(state))]
+    state = state.with_progress(fought=(*state.turn.progress.fought, *defended))
     return _with_fight(state, stage=BATTLE, due=tuple(d for d in due if d[1]), failed=failed)
 
 
@@ -444,7 +461,7 @@ def _eliminated(state: State, event: UnitsEliminated) -> State:
     state = remove(state, event.units)
     if not event.losses:
         return state
-    state = _close(state, LOSSES)
+    state = close_pending(state, LOSSES)
     current = the_fight(state)
     if current is None:
         return state
@@ -460,7 +477,7 @@ def _withdrawal(state: State, event: WithdrawalLosses) -> State:
 
 @handles(DefendersStood)
 def _stood(state: State, event: DefendersStood) -> State:
-    return _close(state, RETREAT)
+    return close_pending(state, RETREAT)
 
 
 @handles(UnitsRetreated)
@@ -480,7 +497,7 @@ def _retreated(state: State, event: UnitsRetreated) -> State:
     state = _with_fight(state, tries=tuple(tries), retreated=retreated)
     current = the_fight(state)
     if current is not None and not defenders_left(state, current):
-        state = _close(state, RETREAT)
+        state = close_pending(state, RETREAT)
     return state
 
 
@@ -495,12 +512,12 @@ def _advanced(state: State, event: UnitsAdvanced) -> State:
         else dataclasses.replace(state.units[u], hex=event.hex)
         for u in event.carried
     ]
-    return _close(state.with_units([*moved, *carried]), ADVANCE)
+    return close_pending(state.with_units([*moved, *carried]), ADVANCE)
 
 
 @handles(AdvanceDeclined)
 def _declined(state: State, event: AdvanceDeclined) -> State:
-    return _close(state, ADVANCE)
+    return close_pending(state, ADVANCE)
 
 
 @handles(AttackEnded)
@@ -510,4 +527,4 @@ def _ended(state: State, event: AttackEnded) -> State:
         dataclasses.replace(a, resolved=True) if a.number == event.number else a
         for a in state.turn.progress.attacks
     )
-    return _close(state.with_progress(fight=None, attacks=attacks), RETREAT, ADVANCE)
+    return close_pending(state.with_progress(fight=None, attacks=attacks), RETREAT, ADVANCE)

@@ -5,6 +5,9 @@ rescue of castaways from the Isle of Fright.
 Each fleet carries one land combat unit and any number of heroes; nobody embarks or
 debarks in a coastal space with mountains; units the fleet carried while it moved may
 not move again that turn once ashore (read for river transport as for sea transport).
+Fleets sharing a space with enemy land units leave it: displaced from a non-castle port
+the enemy took as his Movement Phase ends (their owner choosing where), and otherwise
+moved away in their owner's next Movement Phase (Non-Castle Ports; Mixed-Type Combat).
 """
 
 from __future__ import annotations
@@ -18,24 +21,28 @@ from warscribe.engine.events import Command
 from . import sieges
 from .data import DRData
 from .diplomacy import penalty
-from .events import HeroRescued, UnitsDebarked, UnitsEmbarked
+from .events import DecisionAsked, HeroRescued, UnitsDebarked, UnitsEmbarked
 from .evolving import Outcome, handles
 from .forces import (
+    at,
+    enemies,
     enemy_fleets,
     enemy_land,
     hostile_castle,
+    is_army,
     is_fleet,
     is_hero,
     lone_heroes,
     moved,
 )
-from .heroes import fate
+from .heroes import entry_trigger, fate
 from .places import label, names
+from .placing import placement_asked, relocation
 from .sections import CHART, ENEMY, FIRST_TURN, PHASE, TRANSPORT
 from .stacks import own
 from .state import Hex, State, Unit
 from .terrain import all_sea, geography, is_isle, mountain_coast
-from .turn import current
+from .turn import current, due_before_phase_end
 
 CARRIES = 1
 
@@ -115,7 +122,9 @@ def _check_boarding(state: State, fleet: Unit, unit: Unit) -> None:
 
 
 def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    """Units aboard leave the fleet into its space (all of them unless named)."""
+    """Units aboard leave the fleet into its space (all of them unless named). Heroes
+    landing alone roll as if they entered the space by land: an enemy or neutral castle
+    (6 or 7; they are then within its walls), else enemy land combat units (2)."""
     player = current(state, command, PHASE).player
     fleet = _fleet(state, command, player)
     cargo = aboard(state, fleet)
@@ -129,7 +138,9 @@ def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     _check_landing(state, data, player, fleet, units)
     out = Outcome(state)
     ids = tuple(u.id for u in units)
-    out.add(UnitsDebarked(fleet=fleet.id, units=ids, hex=fleet.hex, inside=fleet.inside))
+    lone = all(is_hero(u) for u in units)
+    walled = lone and hostile_castle(state, data, player, fleet.hex) is not None
+    out.add(UnitsDebarked(fleet=fleet.id, units=ids, hex=fleet.hex, inside=fleet.inside or walled))
     kingdom = data.map.get(*fleet.hex)
     if kingdom is not None and kingdom.kingdom:
         why = f"{', '.join(u.id for u in units)} landed at {label(data, fleet.hex)}"
@@ -141,6 +152,10 @@ def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
             sieges.declare(out, data, dice, player, fleet.hex, "landing")
         for hero in lone_heroes(out.state, player, fleet.hex):
             fate(out, data, dice, hero.id, 3, player)
+    trigger, by = entry_trigger(state, data, player, fleet.hex) if lone else (0, None)
+    for landed in ids if trigger else ():
+        if landed in out.state.units and out.state.units[landed].hex == fleet.hex:
+            fate(out, data, dice, landed, trigger, by)
     return out
 
 
@@ -201,6 +216,68 @@ def can_rescue(state: State, player: str, hex_: Hex) -> bool:
         u.hex == hex_ and is_hero(u) and u.aboard is None and state.controller(u) == player
         for u in state.units.values()
     )
+
+
+# -- fleets sharing a space with enemy land units ------------------------------------------
+
+
+PORTS = "Movement Phase › Non-Castle Ports"
+MIXED = "Combat Phase › Mixed-Type Combat"
+DISPLACED = "port-displacement"
+relocation(DISPLACED, PORTS, "enemy land units took the non-castle port")
+
+
+@due_before_phase_end(PHASE)
+def _ports_taken(state: State, data: DRData) -> list[DecisionAsked]:
+    """Land combat units entering a non-castle port held solely by enemy fleets make it
+    theirs: the fleets are displaced as the Movement Phase ends, their owner choosing to
+    which next space fleets may be in, free of his enemies (with their cargo)."""
+    assert state.turn is not None
+    player, geo = state.turn.player, geography(data)
+    asks = []
+    for loc in sorted((p for p in data.locations.values() if p.port), key=lambda p: p.name):
+        held = [u for u in at(state, loc.hex) if is_army(u) and u.aboard is None]
+        fleets = enemy_fleets(state, player, loc.hex)
+        if not fleets or not held or any(state.controller(u) != player for u in held):
+            continue
+        for owner in sorted({str(state.controller(f)) for f in fleets}):
+            ids = tuple(
+                u.id for f in fleets if state.controller(f) == owner for u in (f, *aboard(state, f))
+            )
+            spaces = [
+                h
+                for h in data.map.neighbours(*loc.hex)
+                if (near := geo.place(h)) is not None
+                and geo.floats(near)
+                and not enemies(state, owner, h)
+            ]
+            why = f"{player}'s land units took {loc.name}: {owner}'s fleets there are displaced"
+            asks.append(placement_asked(data, DISPLACED, owner, [(ids, h) for h in spaces], why))
+    return [a for a in asks if a.options]
+
+
+@due_before_phase_end(PHASE)
+def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]:
+    """The player's fleets in a space with enemy land combat units must leave it in his
+    Movement Phase (move them, or disband them), except in siege situations."""
+    assert state.turn is not None
+    player = state.turn.player
+    stuck = sorted(
+        u.id
+        for u in state.units.values()
+        if is_fleet(u)
+        and not u.inside
+        and state.controller(u) == player
+        and any(not e.inside for e in enemy_land(state, player, u.hex))
+        and not sieges.besieged(state, u.hex)
+    )
+    if stuck:
+        raise IllegalCommand(
+            f"{', '.join(stuck)} share a space with enemy land units: fleets must leave as soon "
+            "as possible (move them away, or disband them)",
+            MIXED,
+        )
+    return []
 
 
 # -- evolve --------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ at sea without enemy fleets responsible), anything else leaves him be.
 Readings (docs/divine-right.md): the roll of trigger 8 is made as the hero's own player
 turn begins; a prisoner may be executed at once or in any later Diplomacy Phase of his
 jailor; castles "nearest" on a tie go by name; a freed monarch with no friendly castle and
-no friendly combat unit goes to his royal castle (the rulebook lets his player choose).
+no friendly combat unit is freed where he was held and placed by his player (`place`; his
+royal castle only when no player controls his kingdom).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from .diplomacy import penalty
 from .events import (
     CaptiveFateAsked,
     CargoLost,
+    CastawayDecided,
+    DecisionAsked,
     HeroCastAway,
     HeroFateRolled,
     MonarchCaptured,
@@ -35,13 +38,25 @@ from .events import (
     PrisonerFreed,
 )
 from .evolving import Outcome, handles
-from .forces import HERO, at, castle, castle_side, friendly_castles, is_hero, nearest, remove
+from .forces import (
+    HERO,
+    at,
+    castle,
+    castle_side,
+    enemy_land,
+    friendly_castles,
+    hostile_castle,
+    is_hero,
+    nearest,
+    remove,
+)
 from .kingdoms import after_deactivation, eliminate, monarch_dies, score
 from .placement import monarch_id
-from .sections import CAPTURE
+from .placing import ask_place, relocation
+from .sections import CAPTURE, SHIPWRECK
 from .state import Hex, Pending, State, Unit
 from .terrain import all_sea, geography
-from .turn import answers_pending, at_player_turn_start, current
+from .turn import answering, answers_pending, at_player_turn_start, current
 
 KILLED, CAPTURED, CASTAWAY, NO_EFFECT = "killed", "captured", "castaway", "no effect"
 TRIGGERS = {
@@ -175,15 +190,87 @@ def cast_away(out: Outcome, data: DRData, dice: Dice, hero: str, hex_: Hex) -> N
         rolled, shore = dice.pick(f"castaway {hero}: which of the nearest shores", closest)
         out.add(rolled)
     out.add(HeroCastAway(hero=hero, hex=shore))
-    kingdom = geo.place(shore)
+    due = _shore_penalty(out.state, data, hero)
     player = out.state.controller(out.state.units[hero])
-    if kingdom is not None and kingdom.kingdom and player is not None:
-        out.add(*penalty(out.state, player, kingdom.kingdom, f"{hero} cast upon its shore"))
+    if due and player is not None and voluntary_refusal(out.state, out.state.units[hero]) is None:
+        why = (
+            f"{hero} is cast upon a neutral shore: he stays there (a diplomatic penalty) or "
+            "is eliminated voluntarily"
+        )
+        options = tuple(f"castaway {c} {hero}" for c in ("stay", "eliminate"))
+        out.add(DecisionAsked(player=player, kind=STRANDED, options=options, count=1, why=why))
+    else:
+        out.add(*due)
+
+
+def _shore_penalty(state: State, data: DRData, hero: str) -> list[PenaltyIncurred]:
+    """The diplomatic penalty a castaway incurs where he was cast ashore, if any."""
+    unit = state.units[hero]
+    kingdom = geography(data).place(unit.hex)
+    player = state.controller(unit)
+    if kingdom is None or not kingdom.kingdom or player is None:
+        return []
+    return penalty(state, player, kingdom.kingdom, f"{hero} cast upon its shore")
+
+
+def castaway_decision(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """`castaway-stay` / `castaway-eliminate`: the castaway's player answers."""
+    pending = answering(state, command, (STRANDED,), SHIPWRECK)
+    hero = pending.options[0].rsplit(" ", 1)[1]
+    eliminated = command.name == "castaway-eliminate"
+    out = Outcome(state)
+    out.add(CastawayDecided(player=pending.player, hero=hero, eliminated=eliminated))
+    if eliminated:
+        eliminate_voluntarily(out, data, dice, hero, "castaway, eliminated voluntarily")
+    else:
+        out.add(*_shore_penalty(out.state, data, hero))
+    return out
+
+
+STRANDED = "castaway-shore"
+answers_pending(STRANDED, "castaway-")
 
 
 def castaway(state: State, data: DRData, unit: Unit) -> bool:
     """Whether the hero is marooned on the Isle of Fright."""
     return is_hero(unit) and unit.hex == geography(data).isle
+
+
+def voluntary_refusal(state: State, hero: Unit) -> str | None:
+    """Why the hero may not be eliminated voluntarily (a player's own monarch: that
+    would put his player out of the game), if he may not."""
+    if state.kingdoms[hero.kingdom].player is not None:
+        return f"{hero.id} is a player's monarch: his loss would eliminate the player"
+    return None
+
+
+def eliminate_voluntarily(out: Outcome, data: DRData, dice: Dice, hero: str, why: str) -> None:
+    """A hero eliminated by his own player (Inactive Kingdoms; Shipwrecked Heroes): a
+    non-player monarch's death, for no victory points."""
+    monarch_dies(out, data, out.state.units[hero].kingdom, why, dice)
+
+
+def castle_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[int, str | None]:
+    """The roll the player's lone hero makes entering or leaving the castle in `hex_`: 6
+    for a castle an enemy besieges, 7 for an enemy or neutral one; none where his own
+    side besieges or holds it (and who would take him)."""
+    besieger = sieges.besieger(state, hex_)
+    if besieger == player:
+        return 0, None
+    if castle(state, data, hex_) is not None and sieges.besieged(state, hex_):
+        return 6, besieger
+    found = hostile_castle(state, data, player, hex_)
+    return (7, castle_side(state, found)) if found is not None else (0, None)
+
+
+def entry_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[int, str | None]:
+    """The roll the player's lone hero makes entering `hex_` (by land or landing from a
+    fleet): a castle's (6 or 7), else 2 where enemy land combat units are."""
+    trigger, by = castle_trigger(state, data, player, hex_)
+    held = enemy_land(state, player, hex_)
+    if not trigger and held:
+        return 2, state.controller(held[0])
+    return trigger, by
 
 
 # -- seams for the siege and combat rules ----------------------------------------------------
@@ -247,11 +334,22 @@ def _held_in(state: State, castles: set[str]) -> list[str]:
 
 def _free(out: Outcome, data: DRData, kingdom: str, why: str) -> None:
     """The captive back on the map: his nearest friendly castle, else his side's nearest
-    combat unit, else his royal castle (Freeing a Prisoner)."""
-    out.add(PrisonerFreed(kingdom=kingdom, hex=release_hex(out.state, data, kingdom), why=why))
+    combat unit, else "the owning player places the freed captive in any space that he
+    desires" (Freeing a Prisoner): freed where he was held, then placed by that player."""
+    found = release_hex(out.state, data, kingdom)
+    owner = out.state.kingdoms[kingdom].controller()
+    if found is None and owner is None:
+        found = data.royal_castle(kingdom).hex
+    where = _held_at(out.state, data, kingdom) if found is None else found
+    out.add(PrisonerFreed(kingdom=kingdom, hex=where, why=why))
+    if found is None and owner is not None:
+        ask = f"the freed monarch of {kingdom} has nothing friendly near: {owner} places him"
+        ask_place(out, data, FREED, owner, [((monarch_id(kingdom),), None)], ask)
 
 
-def release_hex(state: State, data: DRData, kingdom: str) -> Hex:
+def release_hex(state: State, data: DRData, kingdom: str) -> Hex | None:
+    """Where a freed captive goes: his nearest friendly castle, else his side's nearest
+    combat unit (None: his player chooses)."""
     standing = state.kingdoms[kingdom]
     origin = _held_at(state, data, kingdom)
     side = standing.controller()
@@ -264,7 +362,11 @@ def release_hex(state: State, data: DRData, kingdom: str) -> Hex:
         for u in state.units.values()
         if state.controller(u) == side and not is_hero(u) and u.aboard is None
     )
-    return escorts[0][1] if escorts else data.royal_castle(kingdom).hex
+    return escorts[0][1] if escorts else None
+
+
+FREED = "freed-captive"
+relocation(FREED, CAPTURE, "the freed captive is placed")
 
 
 def _held_at(state: State, data: DRData, kingdom: str) -> Hex:
@@ -392,6 +494,11 @@ def _freed(state: State, event: PrisonerFreed) -> State:
     unit = Unit(id=monarch_id(event.kingdom), kingdom=event.kingdom, kind=HERO, hex=event.hex)
     state = state.with_units([unit]).with_kingdom(event.kingdom, captive_of=None, prison=None)
     return _close_captive(state)
+
+
+@handles(CastawayDecided)
+def _castaway_decided(state: State, event: CastawayDecided) -> State:
+    return state.with_progress(pending=None)
 
 
 @handles(HeroCastAway)

@@ -57,6 +57,17 @@ def after_deactivation(reaction: Reaction) -> Reaction:
     return reaction
 
 
+_AFTER_ACTIVATION: list[Reaction] = []
+
+
+def after_activation(reaction: Reaction) -> Reaction:
+    """Register what follows at once when a kingdom activates or a re-entering player's
+    kingdom deploys (the Trollish monarch chooses his space, say):
+    `reaction(out, data, kingdom)`."""
+    _AFTER_ACTIVATION.append(reaction)
+    return reaction
+
+
 def _deactivated_now(out: Outcome, data: DRData, kingdom: str) -> None:
     for reaction in _AFTER_DEACTIVATION:
         reaction(out, data, kingdom)
@@ -101,6 +112,13 @@ def activate(out: Outcome, data: DRData, kingdom: str, ally: str, why: str, dice
             kingdom=kingdom, ally=ally, why=why, placements=placements, first_time=first
         )
     )
+    entered_play(out, data, kingdom)
+
+
+def entered_play(out: Outcome, data: DRData, kingdom: str) -> None:
+    """Run what follows a kingdom's pieces entering play (activation, re-entry)."""
+    for reaction in _AFTER_ACTIVATION:
+        reaction(out, data, kingdom)
 
 
 def deactivate(out: Outcome, data: DRData, kingdom: str, why: str) -> None:

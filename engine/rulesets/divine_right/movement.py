@@ -22,7 +22,7 @@ from warscribe.engine.events import Command, Event
 from . import sieges
 from .data import DRData, MovementRule
 from .data import Hex as MapHex
-from .diplomacy import penalty
+from .diplomacy import PENALTY, penalty
 from .events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
 from .evolving import Outcome, handles
 from .fleets import aboard, can_rescue, first_turn_limit, rescue, side_controller
@@ -46,7 +46,14 @@ from .forces import (
     spent,
     with_moves,
 )
-from .heroes import castaway, fate
+from .heroes import (
+    castaway,
+    castle_trigger,
+    eliminate_voluntarily,
+    entry_trigger,
+    fate,
+    voluntary_refusal,
+)
 from .placement import monarch_id
 from .places import label, names, path_arg
 from .sections import (
@@ -496,7 +503,7 @@ class Walk:
             return
         fresh = all(moved(self.state, u) is None for u in self.ids)
         held = enemy_land(self.state, self.player, a)
-        trigger, by = self.castle_trigger(a)
+        trigger, by = castle_trigger(self.state, self.data, self.player, a)
         if number == 1 and fresh and held and trigger != BESIEGED_CASTLE:
             self.rolls(4, self.state.controller(held[0]))
         if trigger:
@@ -524,9 +531,7 @@ class Walk:
             self.besiege(b)
             self.search(b)
             return
-        trigger, by = self.castle_trigger(b)
-        if not trigger and enemy_land(self.state, self.player, b):
-            trigger, by = 2, self.state.controller(enemy_land(self.state, self.player, b)[0])
+        trigger, by = entry_trigger(self.state, self.data, self.player, b)
         if trigger:
             self.rolls(trigger, by)
 
@@ -541,18 +546,6 @@ class Walk:
         sieges.declare(self.out, self.data, self.dice, self.player, b, "movement")
         if self.state.turn is not None and self.state.turn.progress.pending is not None:
             self.ids = []
-
-    def castle_trigger(self, hex_: Hex) -> tuple[int, str | None]:
-        """The roll a lone hero makes entering or leaving the castle in `hex_`: 6 for a
-        castle an enemy besieges, 7 for an enemy or neutral one; none where his own side
-        besieges or holds it."""
-        besieger = sieges.besieger(self.state, hex_)
-        if besieger == self.player:
-            return 0, None
-        if castle(self.state, self.data, hex_) is not None and sieges.besieged(self.state, hex_):
-            return 6, besieger
-        found = hostile_castle(self.state, self.data, self.player, hex_)
-        return (7, castle_side(self.state, found)) if found is not None else (0, None)
 
     def search(self, b: Hex) -> None:
         for hero in lone_heroes(self.state, self.player, b):
@@ -656,18 +649,24 @@ def search(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 
 def disband(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    """Voluntarily eliminate combat units (to avoid a diplomatic penalty: Inactive
-    Kingdoms)."""
+    """Voluntarily eliminate units (to avoid a diplomatic penalty: Inactive Kingdoms): a
+    non-player monarch among them dies (Confusion), a player's own monarch may not."""
     player = current(state, command, PHASE).player
     units = [own(state, u, player) for u in names(command.arg("units"), MOVEMENT)]
     for unit in units:
-        if is_hero(unit):
-            raise IllegalCommand(f"{unit.id} is a hero: only combat units are disbanded", MOVEMENT)
+        refusal = voluntary_refusal(state, unit) if is_hero(unit) else None
+        if refusal is not None:
+            raise IllegalCommand(refusal, PENALTY)
         if aboard(state, unit):
             raise IllegalCommand(f"{unit.id} carries units: debark them first", TRANSPORT)
     out = Outcome(state)
     why = "voluntarily eliminated (Inactive Kingdoms)"
-    out.add(UnitsDisbanded(player=player, units=tuple(u.id for u in units), why=why))
+    combat = tuple(u.id for u in units if not is_hero(u))
+    if combat:
+        out.add(UnitsDisbanded(player=player, units=combat, why=why))
+    for hero in (u.id for u in units if is_hero(u)):
+        if hero in out.state.units:
+            eliminate_voluntarily(out, data, dice, hero, why)
     return out
 
 

@@ -6,7 +6,7 @@ Kingdoms). The penalty for entering one is `diplomacy.penalty`, called by the mo
 Readings: units of the player still inside a kingdom that went inactive before his
 Movement Phase began incur the penalty as that phase ends; units of an invaded kingdom
 whose deployment space the enemy holds (other than the castle besieged) are set up in a
-randomly picked free space of their kingdom (the rulebook lets the new ally choose).
+space of their kingdom free of enemies that the new ally chooses (`place`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,13 @@ from .evolving import Outcome, handles
 from .forces import castle, enemies, is_fleet
 from .kingdoms import activate, crown
 from .places import label
+from .placing import ask_place, relocation
 from .state import Hex, State
 from .terrain import all_sea, geography
 from .turn import at_phase_end
+
+RULE = "Activation of Invaded Inactive Kingdoms"
+INVADED = "invaded-setup"
 
 
 @at_phase_end("movement")
@@ -72,12 +76,12 @@ def invaded(out: Outcome, data: DRData, castle_name: str, besieger: str, dice: D
         crown(out, kingdom, dice)
     why = f"invaded: {besieger} besieged {castle_name}"
     activate(out, data, kingdom, ally, why, dice)
-    _relocate(out, data, kingdom, ally, dice)
+    _relocate(out, data, kingdom, ally)
 
 
-def _relocate(out: Outcome, data: DRData, kingdom: str, ally: str, dice: Dice) -> None:
-    """Units set up in an enemy-held space that is not a standing castle go elsewhere in
-    their kingdom."""
+def _relocate(out: Outcome, data: DRData, kingdom: str, ally: str) -> None:
+    """Units set up in an enemy-held space that is not a standing castle may be placed in
+    any space of their kingdom free of enemies: the new ally chooses which."""
     spaces: dict[Hex, list[str]] = {}
     for unit in out.state.units_of(kingdom):
         if castle(out.state, data, unit.hex) is None and enemies(out.state, ally, unit.hex):
@@ -85,9 +89,11 @@ def _relocate(out: Outcome, data: DRData, kingdom: str, ally: str, dice: Dice) -
     for hex_, ids in sorted(spaces.items()):
         fleets = is_fleet(out.state.units[ids[0]])
         free = _free_spaces(out.state, data, kingdom, ally, fleets)
-        rolled, target = dice.pick(f"where {kingdom}'s units from {label(data, hex_)} set up", free)
-        why = f"{label(data, hex_)} is held by the enemy"
-        out.add(rolled, UnitsRelocated(units=tuple(ids), hex=target, why=why))
+        why = f"{label(data, hex_)} is held by the enemy: {ally} places {kingdom}'s units"
+        ask_place(out, data, INVADED, ally, [(tuple(ids), h) for h in free], why)
+
+
+relocation(INVADED, RULE, "their deployment space is held by the enemy")
 
 
 def _free_spaces(state: State, data: DRData, kingdom: str, ally: str, fleets: bool) -> list[Hex]:

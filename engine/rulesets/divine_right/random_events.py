@@ -575,15 +575,16 @@ def _port_holder(state: State, hex_: Hex) -> str | None:
 
 
 def _stealable(state: State, player: str, kind: str) -> list[Unit]:
-    """Other players' common mercenaries of `kind`, except those under siege and fleets
-    transporting troops or heroes."""
+    """Other players' common mercenaries of `kind`, except those under siege (within the
+    walls of a besieged castle: its besiegers may be stolen) and fleets transporting
+    troops or heroes."""
     return [
         u
         for u in state.units.values()
         if u.kingdom == MERCENARY
         and u.kind == kind
         and u.owner not in (None, player)
-        and not besieged(state, u.hex)
+        and not (u.inside and besieged(state, u.hex))
         and not aboard(state, u)
     ]
 

@@ -9,7 +9,7 @@ from warscribe.engine.events import Command
 from .data import DRData
 from .events import PlayerReentered, PointsForfeited
 from .evolving import Outcome, handles
-from .kingdoms import deactivate, totals
+from .kingdoms import deactivate, entered_play, totals
 from .placement import deployment
 from .state import Deed, KingdomState, State, Unit
 
@@ -43,6 +43,7 @@ def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         out.add(PointsForfeited(player=player, points=forfeited))
     rolls, placements = deployment(data, kingdom, dice)
     out.add(*rolls, PlayerReentered(player=player, kingdom=kingdom, placements=placements))
+    entered_play(out, data, kingdom)
     return out
 
 

@@ -2,12 +2,14 @@
 asked before the combat dice, rolls for the land units (or the fleets) of a defending
 space, `retreat-roll space=HEX [fleets=true] [groups=...]` (the group with the least
 chance is tested first: humans and every fleet 4-6, non-humans 3-6), takes the groups the
-roll let go to one adjacent space, `retreat-to to=HEX [groups=...]`, and lets the rest
-stand and fight, `retreat-stand`.
+roll let go to one adjacent space, `retreat-to to=HEX [groups=...] [heroes=...]` (the
+heroes riding away with them), and lets the rest stand and fight, `retreat-stand`. Units
+that retreated still next to their attackers may be attacked all the same: the attacker
+answers `pursue [units=...]` or `pursue-none`; they retreat no more.
 
 Readings (docs/divine-right.md): after a failed roll only groups with a better chance
-than one that failed roll once more; heroes ride away with a retreat that leaves no
-combat unit of theirs behind; a unit retreats once a phase.
+than one that failed roll once more; by default heroes ride away with a retreat that
+leaves no combat unit of theirs behind; a unit retreats once a phase.
 """
 
 from __future__ import annotations
@@ -18,21 +20,26 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
 
+from .attacks import reaches
 from .combat import retreat_needs, retreating_groups
 from .data import DRData
 from .events import (
     DecisionAsked,
     DefendersStood,
+    RetreatedAttacked,
     RetreatRolled,
     UnitsRetreated,
 )
 from .evolving import Outcome, handles
 from .fighting import (
     RETREAT,
-    after_battle,
+    attackers_left,
+    chosen,
+    close_pending,
     defenders_left,
     fight,
     fight_now,
+    living,
 )
 from .fleets import first_turn_limit
 from .forces import (
@@ -50,6 +57,7 @@ from .turn import answering, answers_pending
 
 RETREATING = "Combat Phase › Retreat Before Combat"
 HUMANS = "humans"
+PURSUE = "pursue"
 
 
 # -- may the defender retreat? -----------------------------------------------------------------
@@ -240,11 +248,11 @@ def retreat_to(state: State, command: Command, data: DRData, dice: Dice) -> Outc
     problem = _retreat_problem(state, data, current_fight, units, space, to)
     if problem is not None:
         raise IllegalCommand(f"no retreat to {label(data, to)}: {problem}", RETREATING)
-    ids = [u.id for u in units] + _riders(state, current_fight, units, space)
+    ids = [u.id for u in units] + _riders(state, current_fight, units, space, command)
     out = Outcome(state)
     out.add(UnitsRetreated(player=pending.player, units=tuple(ids), start=space, hex=to))
     if not defenders_left(out.state, fight_now(out.state)):
-        after_battle(out, data, dice)
+        _pursue_or_fight(out, data, dice)
     return out
 
 
@@ -259,14 +267,30 @@ def _open_try(current_fight: Fight, space: Hex, fleets: bool) -> RetreatTry:
     return tries[-1]
 
 
-def _riders(state: State, current_fight: Fight, units: list[Unit], space: Hex) -> list[str]:
-    """The defender's heroes in the space ride away when no combat unit of his is left."""
+def _riders(
+    state: State, current_fight: Fight, units: list[Unit], space: Hex, command: Command
+) -> list[str]:
+    """The defender's heroes in the space that ride away with the retreating combat units:
+    those named (`heroes=A,B` or `none`); by default all of them when no combat unit of
+    his is left behind, else none."""
     going = {u.id for u in units}
     side = current_fight.defender
     here = [u for u in at(state, space) if state.controller(u) == side and not u.inside]
+    heroes = [u.id for u in here if is_hero(u) and u.aboard is None]
+    named = command.arg("heroes")
+    if named is not None:
+        chosen = () if str(named).lower() == "none" else names(named, RETREATING, "hero")
+        wrong = [h for h in chosen if h not in heroes]
+        if wrong:
+            raise IllegalCommand(
+                f"{', '.join(wrong)}: not a hero of {side}'s in the space to ride away "
+                f"(heroes there: {', '.join(heroes) or 'none'})",
+                RETREATING,
+            )
+        return list(chosen)
     if any(not is_hero(u) and u.id not in going and u.aboard is None for u in here):
         return []
-    return [u.id for u in here if is_hero(u) and u.aboard is None]
+    return heroes
 
 
 def retreat_stand(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
@@ -274,14 +298,83 @@ def retreat_stand(state: State, command: Command, data: DRData, dice: Dice) -> O
     pending = answering(state, command, (RETREAT,), RETREATING)
     out = Outcome(state)
     out.add(DefendersStood(player=pending.player, number=fight_now(state).number))
+    _pursue_or_fight(out, data, dice)
+    return out
+
+
+# -- retreated, and still next to the attackers ---------------------------------------------------
+
+
+def _pursue_or_fight(out: Outcome, data: DRData, dice: Dice) -> None:
+    """Units that retreated from this attack and are still next to its attackers may be
+    attacked all the same (the attacker is asked); else the attack is fought (or, with
+    no defender left, it is over)."""
+    current_fight = fight_now(out.state)
+    within = pursuable(out.state, data, current_fight)
+    if not within:
+        fight(out, data, dice)
+        return
+    why = (
+        f"attack {current_fight.number}: {', '.join(within)} retreated but are still next to "
+        "your attackers: attack them too (pursue [UNIT...]), or not (pursue --none)"
+    )
+    out.add(DecisionAsked(current_fight.attacker, PURSUE, tuple(within), 0, why))
+
+
+def pursuable(state: State, data: DRData, current_fight: Fight) -> list[str]:
+    """The combat units that retreated from the attack next to every one of its attackers
+    (that could attack their new space)."""
+    attackers = attackers_left(state, current_fight, helpers=False)
+    return [
+        u.id
+        for u in living(state, current_fight.retreated)
+        if not is_hero(u)
+        and attackers
+        and all(reaches(state, data, a, current_fight.kind, u.hex) for a in attackers)
+    ]
+
+
+def pursue(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The attacker attacks the retreated units named (all of them by default) with the
+    defenders still there; they may not retreat again."""
+    pending = answering(state, command, (PURSUE,), RETREATING)
+    units = chosen(command, pending, RETREATING, "may not be attacked now")
+    return _pursued(state, data, dice, pending.player, units)
+
+
+def pursue_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The retreated units are let go."""
+    pending = answering(state, command, (PURSUE,), RETREATING)
+    return _pursued(state, data, dice, pending.player, ())
+
+
+def _pursued(
+    state: State, data: DRData, dice: Dice, player: str, units: tuple[str, ...]
+) -> Outcome:
+    out = Outcome(state)
+    out.add(RetreatedAttacked(number=fight_now(state).number, player=player, units=units))
     fight(out, data, dice)
     return out
 
 
 answers_pending(RETREAT, "retreat-")
+answers_pending(PURSUE, "pursue")
 
 
 # -- evolve ---------------------------------------------------------------------------------------
+
+
+@handles(RetreatedAttacked)
+def _attacked_after_all(state: State, event: RetreatedAttacked) -> State:
+    state = close_pending(state, PURSUE)
+    current_fight = fight_now(state)
+    spaces = {state.units[u].hex for u in event.units} - set(current_fight.spaces)
+    updated = dataclasses.replace(
+        current_fight,
+        retreated=tuple(u for u in current_fight.retreated if u not in event.units),
+        spaces=(*current_fight.spaces, *sorted(spaces)),
+    )
+    return state.with_progress(fight=updated)
 
 
 @handles(RetreatRolled)

@@ -18,6 +18,7 @@ from . import (
     heroes,
     movement,
     neutrals,
+    placing,
     projections,
     random_events,
     reentry,
@@ -50,9 +51,12 @@ COMMANDS: dict[str, Decision] = {
     "debark": fleets.debark,
     "prisoner-execute": heroes.execute,
     "prisoner-free": heroes.free,
+    "castaway-stay": heroes.castaway_decision,
+    "castaway-eliminate": heroes.castaway_decision,
     **siege.COMMANDS,
     **battle.COMMANDS,
     "losses": fighting.take_losses,
+    **placing.COMMANDS,
 }
 
 # Modules whose rules act through hooks only (phase ends, turn starts, deactivations).
@@ -93,11 +97,18 @@ ARGS: dict[str, tuple[str, ...]] = {
     "attack-declare": ("attacks",),
     "attack-resolve": ("number", "retreated"),
     "retreat-roll": ("space", "fleets", "groups"),
-    "retreat-to": ("to", "space", "fleets", "groups"),
+    "retreat-to": ("to", "space", "fleets", "groups", "heroes"),
     "retreat-stand": (),
     "losses": ("units",),
     "advance-into": ("to", "units", "inside"),
     "advance-none": (),
+    "sortie": ("units",),
+    "sortie-none": (),
+    "pursue": ("units",),
+    "pursue-none": (),
+    "place": ("units", "at"),
+    "castaway-stay": (),
+    "castaway-eliminate": (),
 }
 
 

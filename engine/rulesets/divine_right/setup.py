@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Event
@@ -65,7 +67,21 @@ def setup_events(spec: GameSpec, data: DRData, dice: Dice) -> list[Event]:
     rolled, deck = dice.shuffle("diplomacy deck", tuple(card.id for card in data.deck))
     events += [rolled, DiplomacyDeckShuffled(size=len(deck), cards=deck)]
     events += player_order(1, tuple(name for name, _ in identities), dice)
+    for player, kingdom in identities:
+        for question in _AT_SETUP:
+            events += question(data, player, kingdom)
     return events
+
+
+SetupQuestion = Callable[[DRData, str, str], list[Event]]
+_AT_SETUP: list[SetupQuestion] = []
+
+
+def at_setup(question: SetupQuestion) -> SetupQuestion:
+    """Register a decision a player makes once the game is set up (where the Trollish
+    monarch enters play, say): `question(data, player, kingdom)` gives the events asking it."""
+    _AT_SETUP.append(question)
+    return question
 
 
 def _identities(

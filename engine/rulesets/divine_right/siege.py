@@ -20,9 +20,10 @@ Commands, each the player's recorded decision:
   his siege (the change does not happen) or gives it up (his besiegers displaced).
 
 Readings (docs/divine-right.md): the castles attacked are named in one command and no
-displacement follows it; a land unit displaces only onto land (an empty fleet carrying
-it to sea is not modelled); enemy units a fighting-out stack displaces are routed by
-their owner; breakout battles have no retreat before combat.
+displacement follows it; a land unit displaces onto open water only aboard an empty
+fleet displacing with it (one combat unit a fleet, heroes with the first); enemy units
+a fighting-out stack displaces are routed by their owner; breakout battles have no
+retreat before combat.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from .events import (
     SiegeKept,
     SiegeVetoAsked,
     UnitsDisplaced,
+    UnitsEmbarked,
 )
 from .evolving import Outcome, handles
 from .fighting import BREAKOUT_KIND, LOSSES, eliminate, fight, modifiers
@@ -311,14 +313,43 @@ def move_out(
         return
     if lose:
         raise IllegalCommand(f"{label(data, to)} is free: no losses to take", DISPLACEMENT)
-    _moved(out, player, units, start, to, why)
+    _moved(out, data, player, units, start, to, why)
 
 
-def _moved(out: Outcome, player: str, units: list[Unit], start: Hex, to: Hex, why: str) -> None:
+def _moved(
+    out: Outcome, data: DRData, player: str, units: list[Unit], start: Hex, to: Hex, why: str
+) -> None:
+    """The units displaced (with the fleets' cargo); onto open water the land units go
+    aboard the empty displacing fleets."""
     fleets = {u.id for u in units if is_fleet(u)}
     cargo = [u.id for u in out.state.units.values() if u.aboard in fleets]
     ids = tuple(sorted({u.id for u in units} | set(cargo)))
+    place = geography(data).place(to)
+    berths = _berths(out.state, units) if place is not None and all_sea(place) else None
     out.add(UnitsDisplaced(player=player, units=ids, start=start, hex=to, why=why))
+    for fleet, carried in sorted((berths or {}).items()):
+        out.add(UnitsEmbarked(fleet=fleet, units=carried))
+
+
+def _berths(state: State, units: list[Unit]) -> dict[str, tuple[str, ...]] | None:
+    """The land units aboard the empty displacing fleets: one combat unit a fleet, the
+    heroes with the first (None: too few empty fleets)."""
+    empty = sorted(
+        u.id
+        for u in units
+        if is_fleet(u) and not any(c.aboard == u.id for c in state.units.values())
+    )
+    land = [u for u in units if not is_fleet(u) and u.aboard is None]
+    combat = sorted(u.id for u in land if not is_hero(u))
+    heroes = tuple(sorted(u.id for u in land if is_hero(u)))
+    if not empty or len(combat) > len(empty):
+        return None
+    berths: dict[str, tuple[str, ...]] = {
+        fleet: (unit,) for fleet, unit in zip(empty, combat, strict=False)
+    }
+    if heroes:
+        berths[empty[0]] = (*berths.get(empty[0], ()), *heroes)
+    return berths
 
 
 def _fight_out(
@@ -355,7 +386,7 @@ def _fight_out(
         )
     lost = [out.state.units[u] for u in lose]
     eliminate(out, data, dice, player, lost, owner, why, True)
-    _moved(out, player, [u for u in units if u.id not in lose], start, to, why)
+    _moved(out, data, player, [u for u in units if u.id not in lose], start, to, why)
     if owner is not None:
         asked = f"{player}'s besiegers fought their way out into {label(data, to)}: displace your "
         out.add(
@@ -404,8 +435,11 @@ def _route_problem(
     if place is None or is_isle(place):
         return "it is not a space units may enter"
     land = any(not is_fleet(u) for u in units)
-    if land and all_sea(place):
-        return "land units do not displace onto open water"
+    if land and all_sea(place) and _berths(state, units) is None:
+        return (
+            "land units displace onto open water only aboard empty fleets displacing with "
+            "them, one combat unit a fleet"
+        )
     if land and data.map.is_river_side(start, hex_):
         return "land units do not cross the navigable river"
     if any(is_fleet(u) for u in units) and not geo.floats(place):

@@ -4,23 +4,32 @@ canals around Parros. Zorn's deployment is `placement.deployment` and the replac
 of `random_events`; Shucassam's Obelisk is unclaimed land in map.json; Ghem's three holds
 need no rule of their own.
 
-Readings: the Trolls regenerate as each game turn begins (the eliminated regular with
-the lowest number whose deployment space is free); the canals cost 2 more to cross into
-or out of Parros by land.
+Readings: the Trolls regenerate as each game turn begins, their controller choosing
+which eliminated regular (among those whose deployment space is free of enemies and not
+lost through a Random Event in this game turn) when more than one could; the four scenic
+spaces the Trollish monarch may enter play in are the Trolls' deployment spaces, the
+controller choosing among those free of enemy combat units at set-up, on activation and
+on re-entry; the canals cost 2 more to cross into or out of Parros by land.
 """
 
 from __future__ import annotations
 
 from warscribe.engine.dice import Dice
+from warscribe.engine.events import Event
 
 from . import sieges
 from .data import DRData
-from .events import TrollRegenerated
+from .events import TrollLostToEvents, TrollRegenerated
 from .evolving import Outcome, handles
-from .forces import at, castle_side, is_hero, spent
-from .random_events import replacement_spaces
+from .forces import at, castle_side, enemy_land, is_hero, spent
+from .kingdoms import after_activation
+from .placement import monarch_id
+from .places import label
+from .placing import Choice, ask_place, placement_asked, placing, relocation
+from .random_events import UnitsLost, replacement_spaces
+from .setup import at_setup
 from .state import Hex, State, Unit
-from .turn import at_game_turn_start
+from .turn import after_decision, at_game_turn_start
 
 TROLLS = "Trolls"
 HOTHIOR = "Hothior"
@@ -33,19 +42,83 @@ CANALS = 2
 # -- the Trolls ----------------------------------------------------------------------------
 
 
+TROLLS_RULE = "Special Rules for Select Kingdoms › The Trolls"
+REGENERATE, TROLL_MONARCH = "troll-regeneration", "troll-monarch"
+
+
 @at_game_turn_start
 def _regenerate(out: Outcome, data: DRData, dice: Dice) -> None:
-    """One eliminated Troll regular back at its deployment space, if that is free."""
+    """One eliminated Troll regular back at its deployment space, if that is free: the
+    Trolls' controller chooses which when more than one could."""
     standing = out.state.kingdoms.get(TROLLS)
     player = standing.controller() if standing else None
     if player is None:
         return
+    barred = {unit for unit, turn in out.state.lost_to_events if turn == out.state.number}
+    choices: list[Choice] = []
     for spec in sorted(data.player_units(TROLLS), key=lambda s: s.id):
         spaces = replacement_spaces(out.state, data, player, spec)
-        if spaces:
-            hex_, place = spaces[0]
-            out.add(TrollRegenerated(unit=spec.id, hex=hex_, place=place))
-            return
+        if spaces and spec.id not in barred:
+            choices.append(((spec.id,), spaces[0][0]))
+    why = f"the Trolls regenerate: {player} chooses which eliminated regular returns"
+    ask_place(out, data, REGENERATE, player, choices, why)
+
+
+@placing(REGENERATE, TROLLS_RULE)
+def _regenerated_at(
+    out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
+) -> None:
+    out.add(TrollRegenerated(unit=units[0], hex=hex_, place=label(data, hex_)))
+
+
+@after_decision
+def _lost_to_events(out: Outcome, data: DRData, dice: Dice) -> None:
+    """Troll regulars lost through a Random Event are kept in the state for that game turn."""
+    lost = tuple(
+        unit
+        for event in out.events
+        if isinstance(event, UnitsLost)
+        for unit in event.units
+        if unit in out.state.kingdoms[TROLLS].eliminated
+    )
+    if lost:
+        out.add(TrollLostToEvents(units=lost, turn=out.state.number))
+
+
+@after_activation
+def _monarch_enters(out: Outcome, data: DRData, kingdom: str) -> None:
+    """The Trollish monarch may enter play in any of the four scenic spaces of the Troll
+    kingdom: the controller chooses among those free of enemy combat units."""
+    player = out.state.kingdoms[kingdom].controller()
+    if kingdom != TROLLS or player is None or monarch_id(kingdom) not in out.state.units:
+        return
+    spaces = [h for h in _scenic_spaces(data) if not enemy_land(out.state, player, h)]
+    ask_place(out, data, TROLL_MONARCH, player, _monarch_choices(spaces), _entry(player))
+
+
+@at_setup
+def _monarch_enters_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+    """The same choice for the player whose identity is the Trolls, as the game begins."""
+    if kingdom != TROLLS:
+        return []
+    choices = _monarch_choices(_scenic_spaces(data))
+    return [placement_asked(data, TROLL_MONARCH, player, choices, _entry(player))]
+
+
+def _scenic_spaces(data: DRData) -> list[Hex]:
+    """The Troll kingdom's four scenic spaces: where its regulars deploy."""
+    return [h for h in dict.fromkeys(data.start_hex(s) for s in data.player_units(TROLLS)) if h]
+
+
+def _monarch_choices(spaces: list[Hex]) -> list[Choice]:
+    return [((monarch_id(TROLLS),), h) for h in spaces]
+
+
+def _entry(player: str) -> str:
+    return f"the Trollish monarch enters play: {player} chooses which scenic space"
+
+
+relocation(TROLL_MONARCH, TROLLS_RULE, "the Trollish monarch enters play")
 
 
 @handles(TrollRegenerated)
@@ -53,6 +126,12 @@ def _regenerated(state: State, event: TrollRegenerated) -> State:
     unit = Unit(id=event.unit, kingdom=TROLLS, kind="army", hex=event.hex)
     eliminated = state.kingdoms[TROLLS].eliminated - {event.unit}
     return state.with_units([unit]).with_kingdom(TROLLS, eliminated=eliminated)
+
+
+@handles(TrollLostToEvents)
+def _lost(state: State, event: TrollLostToEvents) -> State:
+    kept = tuple(entry for entry in state.lost_to_events if entry[1] == event.turn)
+    return state.replace(lost_to_events=(*kept, *((u, event.turn) for u in event.units)))
 
 
 # -- Hothior's Boom ------------------------------------------------------------------------

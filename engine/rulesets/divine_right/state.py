@@ -239,6 +239,7 @@ class Progress:
     fight: Fight | None = None
     siege_rolled: bool = False
     retreated: tuple[str, ...] = ()
+    fought: tuple[str, ...] = ()  # units that defended in a battle this phase
 
     def moved(self, unit: str) -> Moved | None:
         return next((m for m in self.moves if m.unit == unit), None)
@@ -302,6 +303,7 @@ class State:
     custom_data: tuple[tuple[str, str], ...] = ()
     sieges: tuple[Siege, ...] = ()
     veto: Veto | None = None
+    lost_to_events: tuple[tuple[str, int], ...] = ()  # (Troll regular, game turn)
 
     def replace(self, **changes: Any) -> State:
         return dataclasses.replace(self, **changes)

@@ -47,6 +47,8 @@ def ally(table: Table, kingdom: str, player: str, fresh: bool = False) -> None:
     dice = Dice(table.key, UUID(int=7), bytes(32), 10_000)
     activate(out, DATA, kingdom, player, "test", dice)
     table.set_state(out.state)
+    if kingdom == "Trolls":  # the Trollish monarch chooses his scenic space
+        table.do("place", by=player, at="The Face")
     if not fresh:
         table.set_kingdom(kingdom, activated_on=0)
 

@@ -13,6 +13,7 @@ import pytest
 
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.rulesets.divine_right.events import (
+    AttackBegun,
     AttackEnded,
     BattleFought,
     DecisionAsked,
@@ -523,3 +524,153 @@ def test_the_besieged_join_an_amphibious_relief_and_are_spared_its_withdrawal() 
     assert (withdrawal.survivors, withdrawal.count) == (1, 0)  # Rombune-A5 not counted
     events = table.do("advance-into", to="Thores")
     assert table.state.units["Rombune-F1"].inside
+
+
+# -- gaps closed: sorties, pursuit, riding heroes --------------------------------------------
+
+
+def _thores_port_attacked() -> Table:
+    """Rombune (alice's ally) holds Thores: an army outside, a fleet within the port; bob's
+    two fleets, each carrying an army, attack the port amphibiously from (3,29)."""
+    table = Table()
+    plain_ally(table, "Rombune", "alice")
+    thores = hex_of("Thores")
+    put(table, "Rombune-A5", thores)
+    put(table, "Rombune-F4", thores, inside=True)
+    for number in (1, 2):
+        put(table, f"Mivior-F{number}", (3, 29), inside=False)
+        put(table, f"Mivior-A{number + 3}", (3, 29), aboard=f"Mivior-F{number}")
+    table.to_phase(1, "bob", "combat")
+    table.do("attack-declare", attacks=("amphibious:Mivior-F1,Mivior-F2>Thores",))
+    return table
+
+
+def test_fleets_inside_a_castle_port_come_out_to_defend_and_stay_out() -> None:
+    """Combat Phase › Amphibious Attacks: fleets inside a castle-port can come outside to
+    defend against the attack if their owner desires (his recorded decision); fleets that
+    came out remain outside the port after the battle."""
+    table = _thores_port_attacked()
+    events = table.do("attack-resolve", number=1)
+    asked = of(events, DecisionAsked)[0]
+    assert (asked.player, asked.kind, asked.options) == ("alice", "sortie", ("Rombune-F4",))
+    table.refuse(IllegalCommand, "not a fleet of yours", "sortie", by="alice", units="Rombune-A5")
+    table.refuse(IllegalCommand, "alice must first decide", "attack-resolve", number=1)
+    events = table.do("sortie", by="alice", units="Rombune-F4")
+    assert not table.state.units["Rombune-F4"].inside
+    assert of(events, DecisionAsked)[0].kind == "retreat"  # the fleet may now retreat by sea
+    battle = fought(table.do("retreat-stand", 3, 3, by="alice"))  # 3+2 against 3+1
+    assert (battle.attacking, battle.defending, battle.defender_losses) == (4, 2, 1)
+    table.do("losses", by="alice", units="Rombune-A5")
+    table.do("advance-none")
+    assert not table.state.units["Rombune-F4"].inside
+
+
+def test_fleets_inside_a_castle_port_may_stay_within_the_walls() -> None:
+    """Combat Phase › Amphibious Attacks: coming out is the owner's choice."""
+    table = _thores_port_attacked()
+    table.do("attack-resolve", number=1)
+    events = table.do("sortie-none", 3, 3, by="alice")  # no retreat from the island
+    assert fought(events).defending == 1
+    assert table.state.units["Rombune-F4"].inside
+
+
+def test_fleets_that_assist_an_amphibious_relief_return_inside_the_port() -> None:
+    """Combat Phase › Amphibious Attacks: fleets from inside a castle-port that assist an
+    amphibious attack against their besiegers return inside the port after the battle."""
+    table = Table()
+    plain_ally(table, "Rombune", "alice")
+    thores = hex_of("Thores")
+    put(table, "Rombune-F4", thores, inside=True)
+    place(table, thores, "Mivior-A4", "Mivior-A5", "Mivior-A6")
+    besiege(table, "Thores", "bob")
+    put(table, "Rombune-F1", (3, 29))
+    put(table, "Rombune-A1", (3, 29), aboard="Rombune-F1")
+    table.to_phase(1, "alice", "combat")
+    table.do("attack-declare", attacks=("amphibious:Rombune-F1,Rombune-F4>Thores",))
+    events = table.do("attack-resolve", 6, 1, number=1)  # 6+1 against 1+1: bob loses all 3
+    assert fought(events).attacking == 3
+    table.do("advance-none")
+    assert table.state.units["Rombune-F4"].inside
+    assert table.state.units["Rombune-F4"].hex == thores
+
+
+def _next_to_both() -> tuple[int, int]:
+    return sorted(set(DATA.map.neighbours(*FRONT)) & set(DATA.map.neighbours(*ENEMY)))[0]
+
+
+def test_units_retreated_still_next_to_their_attackers_may_still_be_attacked(
+    table: Table,
+) -> None:
+    """Combat Phase › Retreat Before Combat: a stack still adjacent after its retreat to
+    the enemy units that were attacking it may still be attacked (the attacker's choice);
+    no second Retreat Before Combat is allowed."""
+    side = _next_to_both()
+    place(table, FRONT, "Muetar-A1", "Muetar-A2")
+    hire(table, "A", ENEMY, "alice")
+    table.do("attack-declare", attacks=("21,12>22,12",))
+    table.do("attack-resolve", number=1)
+    table.do("retreat-roll", 5, by="alice")
+    events = table.do("retreat-to", by="alice", to=f"{side[0]},{side[1]}")
+    asked = of(events, DecisionAsked)[0]
+    assert (asked.player, asked.kind, asked.options) == (ME, "pursue", ("A",))
+    table.refuse(IllegalCommand, "may not be attacked now", "pursue", 6, 1, units="Muetar-A1")
+    events = table.do("pursue", 6, 1)  # 6+2 against 1+1: no retreat asked again
+    assert not of(events, RetreatRolled)
+    battle = fought(events)
+    assert (battle.attacking, battle.defending, battle.defender_losses) == (2, 1, 1)
+    asked = of(events, DecisionAsked)[0]
+    assert asked.kind == "advance" and len(asked.options) == 2  # the space left, and the new
+    table.do("advance-none")
+
+
+def test_retreated_units_next_to_their_attackers_may_be_let_go(table: Table) -> None:
+    """Combat Phase › Retreat Before Combat: the attacker may leave them be; the space they
+    left is vacated (Advance After Combat)."""
+    side = _next_to_both()
+    place(table, FRONT, "Muetar-A1", "Muetar-A2")
+    hire(table, "A", ENEMY, "alice")
+    table.do("attack-declare", attacks=("21,12>22,12",))
+    table.do("attack-resolve", number=1)
+    table.do("retreat-roll", 5, by="alice")
+    table.do("retreat-to", by="alice", to=f"{side[0]},{side[1]}")
+    events = table.do("pursue-none")
+    assert not of(events, BattleFought)
+    assert of(events, DecisionAsked)[0].options == ("22,12",)
+    table.do("advance-none")
+    assert where(table, "A") == side
+
+
+def test_the_player_chooses_the_heroes_riding_away_with_a_partial_retreat(table: Table) -> None:
+    """Combat Phase › Retreat Before Combat: heroes do not retreat unless at least one
+    friendly combat unit does, riding it away: here the king goes with the elves while
+    the mercenaries stand."""
+    plain_ally(table, "Neuth", "alice")
+    place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3")
+    hire(table, "A", ENEMY, "alice")
+    place(table, ENEMY, "Neuth-A1", "Hothior-monarch")
+    table.do("attack-declare", attacks=("21,12>22,12",))
+    table.do("attack-resolve", number=1)
+    table.do("retreat-roll", 3, by="alice")  # the elves may go, the mercenaries not
+    wrong = {"to": "23,12", "heroes": "Muetar-monarch"}
+    table.refuse(IllegalCommand, "not a hero of alice's", "retreat-to", by="alice", **wrong)
+    events = table.do("retreat-to", by="alice", to="23,12", heroes="Hothior-monarch")
+    assert set(of(events, UnitsRetreated)[0].units) == {"Neuth-A1", "Hothior-monarch"}
+    assert where(table, "Hothior-monarch") == BEYOND and where(table, "A") == ENEMY
+
+
+def test_units_attacked_after_retreating_are_not_attacked_again(table: Table) -> None:
+    """Combat Phase › Which Units May Attack?: no combat unit is attacked twice in a
+    Combat Phase: a retreated unit attacked all the same is not added to another attack."""
+    side = _next_to_both()  # (21,11), next to (21,10), the attackers of attack 2
+    place(table, FRONT, "Muetar-A1", "Muetar-A2")
+    place(table, (21, 10), "Muetar-A3")
+    hire(table, "A", ENEMY, "alice")
+    hire(table, "B", (20, 11), "alice")
+    table.do("attack-declare", attacks=("21,12>22,12", "21,10>20,11"))
+    table.do("attack-resolve", number=1)
+    table.do("retreat-roll", 5, by="alice")
+    table.do("retreat-to", by="alice", to=f"{side[0]},{side[1]}")
+    events = table.do("pursue", 1, 6)  # 1+2 against 6+1: carol loses both, A survives
+    assert fought(events).attacker_losses == 2 and where(table, "A") == side
+    events = table.do("attack-resolve", number=2, retreated=True)
+    assert of(events, AttackBegun)[0].defenders == ("B",)

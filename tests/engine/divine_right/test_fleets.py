@@ -9,6 +9,7 @@ import pytest
 from warscribe.engine.errors import IllegalCommand
 from warscribe.engine.rulesets.divine_right import sieges, special_kingdoms
 from warscribe.engine.rulesets.divine_right.events import (
+    DecisionAsked,
     StackMoved,
     UnitsDebarked,
     UnitsEmbarked,
@@ -225,3 +226,40 @@ def test_the_canals_help_the_defender_outside_parros_unless_fleets_support() -> 
     assert special_kingdoms.canal_defence(DATA, parros, land_attackers=3, fleets=2) == 2
     assert special_kingdoms.canal_defence(DATA, parros, land_attackers=3, fleets=3) == 0
     assert special_kingdoms.canal_defence(DATA, (10, 28), land_attackers=3, fleets=0) == 0
+
+
+def test_land_units_take_a_non_castle_port_and_its_enemy_fleets_are_displaced(
+    table: Table,
+) -> None:
+    """Movement Phase › Non-Castle Ports: "Land combat units may freely enter a non-castle
+    port occupied solely by enemy fleets ... The enemy fleet is displaced from the space at
+    the end of the Movement Phase" (its owner choosing where)."""
+    hire(table, "K", "Freeport", "bob")
+    put(table, "Muetar-A1", (14, 20))
+    table.do("move", units="Muetar-A1", path="Freeport")
+    events = table.do("end-phase")
+    asked = of(events, DecisionAsked)[0]
+    assert (asked.player, asked.kind) == ("bob", "port-displacement")
+    assert asked.options == ("K at 13,19", "K at 12,19", "K at 12,20")
+    assert table.phase() == "movement"
+    table.refuse(IllegalCommand, "bob must first decide", "end-phase")
+    table.refuse(IllegalCommand, "choose one of", "place", by="bob", at="14,20")
+    table.do("place", by="bob", at="12,19")
+    assert where(table, "K") == (12, 19)
+    table.do("end-phase")
+    assert table.phase() == "combat"
+
+
+def test_fleets_sharing_a_space_with_enemy_land_units_must_leave_it(table: Table) -> None:
+    """Combat Phase › Mixed-Type Combat: "Fleets which find themselves in the same hex as
+    enemy land units must leave as soon as possible"; Movement Phase › Enemy Units and
+    Movement: "the enemy fleet must leave during its next movement phase"."""
+    hire(table, "K", (13, 19), "bob")
+    put(table, "Muetar-A1", (13, 19))
+    assert table.state.turn is not None
+    order = table.state.turn.order
+    table.to_phase(1 if order.index("bob") > order.index(ME) else 2, "bob", "movement")
+    table.refuse(IllegalCommand, "K share a space with enemy land units", "end-phase")
+    table.do("move", units="K", path="12,19")
+    table.do("end-phase")
+    assert table.phase() == "combat"

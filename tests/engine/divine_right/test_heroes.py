@@ -14,10 +14,11 @@ from uuid import UUID
 import pytest
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import IllegalCommand
+from warscribe.engine.errors import DiceError, IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.divine_right import heroes, sieges
 from warscribe.engine.rulesets.divine_right.events import (
     CaptiveFateAsked,
+    DecisionAsked,
     HeroCastAway,
     HeroFateRolled,
     HeroRescued,
@@ -82,6 +83,25 @@ def test_trigger_2_a_lone_hero_passes_through_an_enemy_stack(table: Table) -> No
     assert fate_of(events) == (2, "no effect", "alice")
     assert [m.path for m in of(events, StackMoved)] == [((21, 11),), ((21, 12),)]
     assert where(table, "Muetar-monarch") == (21, 12)
+
+
+@pytest.mark.parametrize(
+    ("coast", "trigger", "inside"), [((13, 19), 2, False), (LAPSPELL, 7, True)]
+)
+def test_a_lone_hero_landing_on_an_enemy_held_coast_rolls(
+    table: Table, coast: tuple[int, int], trigger: int, inside: bool
+) -> None:
+    """Heroes › Hero Fate Roll 2 and 7: a hero landing alone from a fleet where enemy land
+    combat units are, or in an enemy castle(-port) (then within its walls), rolls as if he
+    had entered the space by land."""
+    hire(table, "K", coast, ME)
+    put(table, "Hothior-A1", coast)
+    put(table, "Muetar-monarch", coast, aboard="K")
+    table.refuse(DiceError, "Hero Fate Roll", "debark", fleet="K")  # the roll is due
+    events = table.do("debark", 3, fleet="K")
+    assert fate_of(events) == (trigger, "no effect", "alice")
+    hero = table.state.units["Muetar-monarch"]
+    assert hero.aboard is None and hero.hex == coast and hero.inside == inside
 
 
 def test_a_player_monarch_killed_eliminates_his_player_and_scores_70(table: Table) -> None:
@@ -241,6 +261,42 @@ def test_a_castaway_on_an_inland_water_washes_up_on_its_nearest_shore(table: Tab
     assert DATA.map.distance((25, 25), landed) == 1
 
 
+def strand_ghems_king(table: Table) -> list[object]:
+    """Ghem's monarch (carol's ally) shipwrecked on a lake all of whose shores are Neuth's."""
+    ally(table, "Ghem", ME)
+    hire(table, "K", (5, 6), ME)
+    put(table, "Ghem-monarch", (5, 6), aboard="K")
+    out = Outcome(table.state)
+    heroes.shipwreck(out, DATA, table.state.units["K"], dice(table, 3, 1, 1, 1))
+    table.set_state(out.state)
+    return list(out.events)
+
+
+@pytest.mark.parametrize("choice", ["stay", "eliminate"])
+def test_a_castaway_on_a_neutral_shore_violates_it_unless_eliminated_voluntarily(
+    table: Table, choice: str
+) -> None:
+    """Heroes › Shipwrecked Heroes: "A castaway will violate a neutral kingdom if he is
+    cast upon its shore, unless he is eliminated voluntarily": his player decides."""
+    events = strand_ghems_king(table)
+    assert DATA.map.get(*of(events, HeroCastAway)[0].hex).kingdom == "Neuth"  # type: ignore[union-attr]
+    assert not of(events, PenaltyIncurred)
+    asked = of(events, DecisionAsked)[0]
+    assert (asked.player, asked.kind) == (ME, "castaway-shore")
+    table.refuse(NotYourTurn, "carol must decide", "castaway-stay", by="bob")
+    table.refuse(IllegalCommand, "must first decide", "move", units="Muetar-A1", path="20,11")
+    events = table.do(f"castaway-{choice}", *([3] if choice == "eliminate" else []), by=ME)
+    if choice == "stay":
+        assert of(events, PenaltyIncurred)[0].kingdom == "Neuth"
+        assert DATA.map.get(*where(table, "Ghem-monarch")).kingdom == "Neuth"  # type: ignore[union-attr]
+    else:
+        assert not of(events, PenaltyIncurred)
+        assert of(events, MonarchDied)[0].kingdom == "Ghem"
+        assert "Ghem-monarch" not in table.state.units
+    assert table.state.turn.progress.pending is None  # type: ignore[union-attr]
+    table.refuse(IllegalCommand, "answers no decision now", "castaway-stay", by=ME)
+
+
 def test_trigger_10_a_hero_crosses_a_river_hexside_enemy_fleets_control(table: Table) -> None:
     """Heroes › Hero Fate Roll 10; Fleets and Navigable Rivers: one roll even with enemy
     fleets on both sides."""
@@ -320,6 +376,32 @@ def test_a_prisoner_set_free_goes_to_his_nearest_friendly_castle(
     assert freed.hex == LAPSPELL
     assert where(table, "Neuth-monarch") == LAPSPELL
     assert points(table) == [(ME, 30)]
+
+
+def test_a_freed_prisoner_with_nothing_friendly_near_is_placed_by_his_player(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heroes › Freeing a Prisoner: "If there is no friendly combat unit, the owning
+    player places the freed captive in any space that he desires"."""
+    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: True)  # no castle is free
+    capture_neuth(table, 6)
+    owner = table.state.kingdoms["Neuth"].controller()
+    assert owner == "alice"
+    gone = [u.id for u in table.state.units.values() if table.state.controller(u) == owner]
+    table.set_state(table.state.without_units(u for u in gone if not u.endswith("monarch")))
+    events = table.do("prisoner-free", kingdom="Neuth")
+    asked = of(events, DecisionAsked)[0]
+    assert (asked.player, asked.kind, asked.options) == (
+        owner,
+        "freed-captive",
+        ("Neuth-monarch at any land space",),
+    )
+    table.refuse(NotYourTurn, "alice must decide", "place", by=ME, at="Pennol")
+    table.refuse(InvalidCommand, "not a land space", "place", by=owner, at="5,6")
+    table.refuse(IllegalCommand, "must first decide", "end-phase")
+    table.do("place", by=owner, at="Pennol")
+    assert where(table, "Neuth-monarch") == hex_of("Pennol")
+    assert table.state.turn.progress.pending is None  # type: ignore[union-attr]
 
 
 def test_a_prisoner_may_be_executed_in_a_later_diplomacy_phase(table: Table) -> None:

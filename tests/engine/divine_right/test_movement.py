@@ -14,6 +14,7 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.divine_right.data import Bonus, Terrain
 from warscribe.engine.rulesets.divine_right.events import (
     FerryUsed,
+    MonarchDied,
     PenaltyIncurred,
     StackMoved,
 )
@@ -449,13 +450,22 @@ def test_units_go_inside_a_friendly_castles_walls_and_come_out(table: Table) -> 
     table.refuse(IllegalCommand, "no standing castle at Yando", "inside", units="Muetar-A13")
 
 
-def test_combat_units_may_be_disbanded_heroes_not(table: Table) -> None:
-    """Inactive Kingdoms: units unable to leave in time may be voluntarily eliminated."""
+def test_units_and_allied_monarchs_may_be_disbanded_a_players_monarch_not(
+    table: Table,
+) -> None:
+    """Inactive Kingdoms: "Units that are unable to leave in time may be voluntarily
+    eliminated to avoid the penalty"; a non-player monarch so eliminated dies (Heroes ›
+    Death of a Monarch: Confusion, no victory points); a player's own monarch may not be
+    (his loss would put his player out)."""
     table.do("disband", units="Muetar-A13")
     assert "Muetar-A13" in table.state.kingdoms["Muetar"].eliminated
-    table.refuse(
-        IllegalCommand, "only combat units are disbanded", "disband", units="Muetar-monarch"
-    )
+    table.refuse(IllegalCommand, "a player's monarch", "disband", units="Muetar-monarch")
+    ally(table, "Neuth", ME)
+    events = table.do("disband", 3, units="Neuth-monarch")
+    assert of(events, MonarchDied)[0].kingdom == "Neuth"
+    assert "Neuth-monarch" not in table.state.units
+    assert table.state.kingdoms["Neuth"].status == "confusion"
+    assert not table.state.ledger
 
 
 def test_the_movement_phase_offers_the_movement_commands(table: Table) -> None:

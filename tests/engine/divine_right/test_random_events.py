@@ -384,6 +384,7 @@ def test_8_reinforcements_fleets_enter_friendly_ports(table: Table) -> None:
     or friendly-held non-castle port; the Trolls' Face serves as their castle."""
     ally(table, "Pon")
     ally(table, "Trolls")
+    table.do("place", at="The Face")  # where the Trollish monarch enters play
     hire(table, "A", "Freeport")
     hire(table, "B", "Bartertown", owner="bob")
     roll(table, "Reinforcements")
@@ -450,13 +451,17 @@ def test_8_stealing_either_type_when_the_pool_is_empty(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Deployment of Common Mercenary Reinforcements: with every common mercenary on the
-    board, steal either type; never units under siege or fleets transporting troops."""
+    board, steal either type; never units under siege (within the walls of a besieged
+    castle; its besiegers outside may be stolen) or fleets transporting troops."""
     ally(table, "Pon")
     for unit in "ABCDEFGHIJ":
         hire(table, unit, "Colist", owner="bob")
     for unit in "KLMN":
         hire(table, unit, SEA, owner="alice")
     hire(table, "J", "Port Lork", owner="alice")
+    jailed = dataclasses.replace(table.state.units["J"], inside=True)
+    besieging = dataclasses.replace(table.state.units["I"], hex=hex_of("Port Lork"))
+    table.set_state(table.state.with_units([jailed, besieging]))
     monkeypatch.setattr(random_events, "besieged", lambda state, hex_: hex_ == hex_of("Port Lork"))
     monkeypatch.setattr(
         random_events, "aboard", lambda state, unit: (unit,) if unit.id == "K" else ()

@@ -31,6 +31,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     SiegeKept,
     UnitsDisplaced,
     UnitsEliminated,
+    UnitsEmbarked,
     UnitsWalled,
 )
 from warscribe.engine.rulesets.divine_right.projections import PROJECTIONS
@@ -295,6 +296,31 @@ def test_a_displacement_blocked_by_enemy_units_fights_its_way_out(table: Table) 
     events = table.do("siege-displace", by="alice", to="12,14")
     assert where(table, "Hothior-A1") == (12, 14)
     assert table.state.turn is not None and table.state.turn.progress.pending is None
+
+
+def test_land_units_displace_onto_the_sea_aboard_empty_besieging_fleets() -> None:
+    """Siege Phase › Besieger Displacement: a land unit displaces into a sea hex only if an
+    empty friendly fleet of the besieging forces carries it; displacing fleets ignore
+    enemy land units in the space they displace into."""
+    table = Table()
+    colist = hex_of("Colist")  # defence 4; (5,21) is open sea, (3,21) a shore
+    put(table, "Mivior-A1", colist, inside=True)
+    table.to_phase(2, "alice", "siege")
+    besieging(table, "Hothior-F1", "Hothior-F2", *(f"Hothior-A{n}" for n in range(1, 5)), at=colist)
+    besiege(table, "Colist", "alice")
+    put(table, "Mivior-A2", (3, 21))
+    for units in ("Hothior-A1", "Hothior-A1,Hothior-A2,Hothior-F1"):
+        table.refuse(
+            IllegalCommand, "only aboard empty fleets", "siege-displace", units=units, to="5,21"
+        )
+    events = table.do("siege-displace", units="Hothior-A1,Hothior-F1", to="5,21")
+    assert set(of(events, UnitsDisplaced)[0].units) == {"Hothior-A1", "Hothior-F1"}
+    embarked = of(events, UnitsEmbarked)[0]
+    assert (embarked.fleet, embarked.units) == ("Hothior-F1", ("Hothior-A1",))
+    assert table.state.units["Hothior-A1"].aboard == "Hothior-F1"
+    assert where(table, "Hothior-A1") == (5, 21)
+    events = table.do("siege-displace", units="Hothior-F2", to="3,21")
+    assert not of(events, UnitsEliminated) and where(table, "Hothior-F2") == (3, 21)
 
 
 # -- breakouts -------------------------------------------------------------------------------------

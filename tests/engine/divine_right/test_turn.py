@@ -157,3 +157,21 @@ def test_siege_movement_and_combat_phases_can_be_passed_through(phase: str) -> N
     table = Table()
     table.to_phase(1, table.player, phase)
     assert of(table.do("end-phase"), PhaseEnded)[0].phase == phase
+
+
+def test_a_player_reentering_as_the_trolls_chooses_his_monarchs_space() -> None:
+    """Basic Game Optional Rules › Re-entry of Eliminated Players; Special Rules for Select
+    Kingdoms › The Trolls: the Trollish monarch enters play in a scenic space his player
+    chooses."""
+    table = Table(options=(("reentry", True),))
+    eliminated(table, "carol", 4)
+    for name, standing in table.state.kingdoms.items():
+        if standing.status == "inactive" and name != "Trolls":
+            table.set_kingdom(name, ally="alice")
+    events = table.do("rejoin", by="carol", consent="true")
+    assert of(events, PlayerReentered)[0].kingdom == "Trolls"
+    assert table.state.turn is not None
+    pending = table.state.turn.progress.pending
+    assert pending is not None and (pending.player, pending.kind) == ("carol", "troll-monarch")
+    table.do("place", by="carol", at="The Shunned Vale")
+    assert table.state.units["Trolls-monarch"].hex == load_builtin().place("The Shunned Vale").hex

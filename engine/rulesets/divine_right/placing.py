@@ -1,0 +1,122 @@
+"""Placements the rulebook leaves to a player: where (or which of) his units go, asked as
+a decision and answered with `place UNIT... --at SPACE`.
+
+A rule asks with `ask_place(out, data, kind, player, choices, why)`: each choice is the
+units and the space they may go to (None: any land space). A lone choice is taken at once;
+otherwise the player's answer is recorded as `PlacementChosen`, then what the rule that
+asked registered for `kind` (`@placing(kind, rule)`) records the placement itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Command
+
+from .data import DRData
+from .events import DecisionAsked, PlacementChosen, UnitsRelocated
+from .evolving import Outcome, handles
+from .places import hex_arg, label, names
+from .state import Hex, State
+from .terrain import all_sea
+from .turn import GAME_TURN, answering, answers_pending
+
+Choice = tuple[tuple[str, ...], Hex | None]
+Finish = Callable[[Outcome, DRData, str, tuple[str, ...], Hex], None]
+ANYWHERE = "any land space"
+_AT = " at "
+_FINISH: dict[str, tuple[Finish, str]] = {}
+
+
+def placing(kind: str, rule: str) -> Callable[[Finish], Finish]:
+    """Register how a placement of `kind` is carried out: `finish(out, data, player,
+    units, hex)` (`rule`: the rulebook section the decision cites)."""
+
+    def register(finish: Finish) -> Finish:
+        _FINISH[kind] = (finish, rule)
+        answers_pending(kind, "place")
+        return finish
+
+    return register
+
+
+def relocation(kind: str, rule: str, what: str) -> None:
+    """Register a placement of `kind` carried out as `UnitsRelocated` (`what` says why)."""
+
+    def finish(out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex) -> None:
+        if any(out.state.units[u].hex != hex_ for u in units):
+            why = f"{what}: {player} chose {label(data, hex_)}"
+            out.add(UnitsRelocated(units=units, hex=hex_, why=why))
+
+    placing(kind, rule)(finish)
+
+
+def ask_place(
+    out: Outcome,
+    data: DRData,
+    kind: str,
+    player: str,
+    choices: Sequence[Choice],
+    why: str,
+) -> None:
+    """Ask `player` to choose among `choices`; a lone choice of one space is taken at once."""
+    if not choices:
+        return
+    units, hex_ = choices[0]
+    if len(choices) == 1 and hex_ is not None:
+        _FINISH[kind][0](out, data, player, units, hex_)
+        return
+    out.add(placement_asked(data, kind, player, choices, why))
+
+
+def placement_asked(
+    data: DRData, kind: str, player: str, choices: Sequence[Choice], why: str
+) -> DecisionAsked:
+    """The question itself (for a check made before a phase ends, which only asks)."""
+    options = tuple(_option(data, units, hex_) for units, hex_ in choices)
+    return DecisionAsked(player=player, kind=kind, options=options, count=1, why=why)
+
+
+def _option(data: DRData, units: tuple[str, ...], hex_: Hex | None) -> str:
+    return ",".join(units) + _AT + (ANYWHERE if hex_ is None else label(data, hex_))
+
+
+def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+    """The player's answer: the units (left out when the choice is only of the space) and
+    the space, among the options asked."""
+    pending = answering(state, command, tuple(_FINISH), GAME_TURN)
+    finish, rule = _FINISH[pending.kind]
+    given = command.arg("units")
+    units = set(names(given, rule)) if given else None
+    at = command.arg("at")
+    where = hex_arg(data, str(at), rule) if at is not None else None
+    found: list[tuple[tuple[str, ...], Hex | None, str]] = []
+    for option in pending.options:
+        ids, _, space = option.partition(_AT)
+        if units is not None and units != set(ids.split(",")):
+            continue
+        target = where if space == ANYWHERE else hex_arg(data, space, rule)
+        if where is None or target == where:
+            found.append((tuple(ids.split(",")), target, space))
+    if len(found) != 1 or found[0][1] is None:
+        choices = "; ".join(pending.options)
+        raise IllegalCommand(f"choose one of: {choices} (place UNIT... --at SPACE)", rule)
+    chosen, hex_, space = found[0]
+    assert hex_ is not None
+    land = data.map.get(*hex_)
+    if space == ANYWHERE and (land is None or all_sea(land)):
+        raise InvalidCommand(f"{label(data, hex_)} is not a land space", rule)
+    out = Outcome(state)
+    out.add(PlacementChosen(player=pending.player, kind=pending.kind, units=chosen, hex=hex_))
+    finish(out, data, pending.player, chosen, hex_)
+    return out
+
+
+COMMANDS = {"place": place}
+
+
+@handles(PlacementChosen)
+def _chosen(state: State, event: PlacementChosen) -> State:
+    return state.with_progress(pending=None)
