@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
@@ -31,6 +32,7 @@ from .backends import Backend, StoreError, resolve
 from .transcoder import MsgpackTranscoder
 
 SNAPSHOT_INTERVAL = 200
+HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
 CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
 
 
@@ -175,7 +177,7 @@ class Warscribe(Application[UUID]):
         self.backend = backend if isinstance(backend, Backend) else resolve(backend)
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
-        self._heads: dict[UUID, Any] = {}
+        self._heads: OrderedDict[UUID, Any] = OrderedDict()
         self._cache = cache
         for attempt in range(_OPEN_ATTEMPTS):
             try:
@@ -389,6 +391,9 @@ class Warscribe(Application[UUID]):
         """Keep the newest head in memory: the next load reads only what came after it."""
         if self._cache:
             self._heads[game.id] = Game.Snapshot.take(game)
+            self._heads.move_to_end(game.id)
+            if len(self._heads) > HEADS_KEPT:
+                self._heads.popitem(last=False)
 
     def _rows(self, game_id: UUID, after: int, upto: int | None) -> Iterator[tuple[int, bytes]]:
         """(version, state) of the game's stored events after `after`, in order."""

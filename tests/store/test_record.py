@@ -129,3 +129,18 @@ def test_a_cached_head_still_sees_what_another_writer_recorded(store_url: str) -
     assert mine.head(head.game_id).seq == head.seq + 4
     mine.close()
     theirs.close()
+
+
+def test_a_long_running_store_keeps_a_bounded_number_of_heads(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from warscribe.store import app as app_module
+
+    monkeypatch.setattr(app_module, "HEADS_KEPT", 2)
+    app = Warscribe(store_url)
+    games = [app.create("divine-right", three_players(), f"seeded:{n}").game_id for n in range(3)]
+    for game_id in games:
+        app.head(game_id)
+    assert list(app._heads) == games[1:]
+    assert app.head(games[0]).game_id == games[0], "a dropped head is rebuilt from the store"
+    app.close()
