@@ -79,9 +79,10 @@ dice_option = click.option(
     "--dice",
     default="host",
     show_default=True,
-    metavar="host|table|seeded:SEED",
+    metavar="host|table[:SEED]|seeded:SEED",
     help="host: secret dice with a commitment; table: physical dice entered by hand; "
-    "seeded:SEED: reproducible dice for tests and examples.",
+    "seeded:SEED: reproducible dice for tests and examples (table:SEED: hand-entered dice, "
+    "cards shuffled from the public seed).",
 )
 
 

@@ -35,23 +35,29 @@ def commitment(key: bytes) -> bytes:
 
 
 def new_key(mode: str, seed: str | None = None) -> tuple[bytes, DiceSpec]:
-    """A fresh dice key for a game and the spec (mode + commitment) to record."""
-    if mode == "seeded":
-        if not seed:
-            raise DiceError("seeded dice need a seed: --dice seeded:SEED")
-        key = seeded_key(seed)
-        return key, DiceSpec(mode="seeded", commitment=commitment(key), seed=seed)
+    """A dice key for a game and the spec (mode + commitment) to record: derived from a
+    public seed (`seeded:SEED`, `table:SEED`), else 32 fresh random bytes."""
     if mode not in MODES:
-        raise DiceError(f"unknown dice mode {mode!r}: use host, table or seeded:SEED")
-    key = os.urandom(32)
-    return key, DiceSpec(mode=mode, commitment=commitment(key))
+        raise DiceError(f"unknown dice mode {mode!r}: use {MODE_HELP}")
+    if mode == "seeded" and not seed:
+        raise DiceError("seeded dice need a seed: --dice seeded:SEED")
+    key = seeded_key(seed) if seed else os.urandom(32)
+    return key, DiceSpec(mode=mode, commitment=commitment(key), seed=seed)
+
+
+MODE_HELP = "host, table, table:SEED or seeded:SEED"
 
 
 def parse_mode(text: str) -> tuple[str, str | None]:
-    """`host`, `table` or `seeded:SEED` -> (mode, seed)."""
-    mode, _, seed = text.partition(":")
-    if mode not in MODES or (mode == "seeded") != bool(seed):
-        raise DiceError(f"bad dice mode {text!r}: use host, table or seeded:SEED")
+    """`host`, `table`, `table:SEED` or `seeded:SEED` -> (mode, seed).
+
+    A seed makes every derived number public and reproducible: for tests, examples and
+    simulations (with `table`, the physical dice are still entered by hand)."""
+    mode, sep, seed = text.partition(":")
+    if mode not in MODES or (mode == "seeded" and not seed) or (mode == "host" and sep):
+        raise DiceError(f"bad dice mode {text!r}: use {MODE_HELP}")
+    if sep and not seed:
+        raise DiceError(f"bad dice mode {text!r}: the seed after ':' is missing")
     return mode, seed or None
 
 

@@ -540,7 +540,7 @@ def _revealed_key(entries: Sequence[Entry], created: GameCreated | None) -> byte
 
 
 def _known_key(created: GameCreated) -> bytes | None:
-    if created.dice.mode == "seeded" and created.dice.seed:
+    if created.dice.seed:
         return seeded_key(created.dice.seed)
     return None
 

@@ -21,7 +21,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from warscribe.engine import codec, record, rulesets
 from warscribe.engine.audit import audit
-from warscribe.engine.dice import new_key, parse_mode
+from warscribe.engine.dice import new_key, parse_mode, seeded_key
 from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import Command, CommandIssued, GameCreated, GameForked, OrdersReceived
 from warscribe.engine.orders import Orders
@@ -47,6 +47,12 @@ def _racing_table_creation(exc: Exception) -> bool:
 
 def _is_driver_error(exc: Exception) -> bool:
     return type(exc).__module__.startswith(("psycopg", "eventsourcing"))
+
+
+def seeded_game_id(ruleset: str, seed: str, name: str) -> UUID:
+    """A seeded game's id follows from its rule set, seed and name, so the same `new`
+    gives the same log anywhere (dice are derived from the game id as well as the seed)."""
+    return uuid5(NAMESPACE_URL, f"warscribe:seeded-game:{ruleset}:{seed}:{name}")
 
 
 class ConcurrentWrite(StoreError):
@@ -260,18 +266,18 @@ class Warscribe(Application[UUID]):
         ruleset = rulesets.get(ruleset_name)
         mode, seed = parse_mode(dice_mode)
         key, _ = new_key(mode, seed)
-        game_id = uuid4()
-        if not spec.name:
-            spec = GameSpec(
-                name=f"{ruleset_name}-{str(game_id)[:8]}",
-                players=spec.players,
-                options=spec.options,
-            )
+        if seed is None:
+            game_id = uuid4()
+            name = spec.name or f"{ruleset_name}-{str(game_id)[:8]}"
+        else:
+            name = spec.name or f"{ruleset_name}-{seed}"
+            game_id = seeded_game_id(ruleset_name, seed, name)
+        spec = GameSpec(name=name, players=spec.players, options=spec.options)
         entries = record.open_game(ruleset, spec, game_id, dice_mode, key, player_keys)
         game = Game.start(entries)
         listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
         catalog = self._listed(self._catalog(), listing)
-        secret = None if mode == "seeded" else self._kept_secret(game_id, key)
+        secret = None if seed is not None else self._kept_secret(game_id, key)
         self._save(game, catalog, *(s for s in (secret,) if s), what="the new game")
         return game.head
 
@@ -297,7 +303,7 @@ class Warscribe(Application[UUID]):
         child = GameListing(fork_id, name, listing.ruleset, listing.players, (game_id, version))
         catalog = self._listed(self._catalog(), child)
         key = self._key(game_id, head)
-        kept = key is not None and head.dice.mode != "seeded"
+        kept = key is not None and head.dice.seed is None
         secret = (self._kept_secret(fork_id, key),) if kept and key is not None else ()
         self._save(game, catalog, *secret, what="the fork")
         return game.head
@@ -309,8 +315,8 @@ class Warscribe(Application[UUID]):
     def _key(self, game_id: UUID, head: Head) -> bytes | None:
         if head.secret is not None:
             return head.secret
-        if head.dice.mode == "seeded":
-            return new_key("seeded", head.dice.seed)[0]
+        if head.dice.seed is not None:
+            return seeded_key(head.dice.seed)
         try:
             kept: DiceSecret = self.repository.get(DiceSecret.id_for(game_id))
         except AggregateNotFoundError:

@@ -31,6 +31,23 @@ class Club:
         return json.loads(self.ok(*args, "--json"))
 
 
+def new_three(club: Club, dice: str) -> None:
+    """The referee sets up Divine Right for three: alice is Hothior, bob Mivior and carol
+    Muetar, with `dice`."""
+    club.ok(
+        "new",
+        "divine-right",
+        "--player",
+        "alice=Hothior",
+        "--player",
+        "bob=Mivior",
+        "--player",
+        "carol=Muetar",
+        "--dice",
+        dice,
+    )
+
+
 def answer(club: Club, pending: dict[str, Any]) -> None:
     """The player takes the first options the rules offer."""
     kind, options, count = pending["kind"], pending["options"], pending["count"]

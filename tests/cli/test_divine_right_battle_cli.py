@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .club import Club
+from .club import Club, new_three
 
 QUIET = ("--roll", "3", "--roll", "4")  # random events: 7, no event
 
@@ -36,18 +36,7 @@ def test_a_neutral_castle_besieged_and_the_besiegers_displaced(tmp_path: Path) -
     """Siege Phase › Declaring a Siege, Besieging Neutral Castles; Activation of Invaded
     Inactive Kingdoms; Besieger Displacement."""
     club = Club(tmp_path)
-    club.ok(
-        "new",
-        "divine-right",
-        "--player",
-        "alice=Hothior",
-        "--player",
-        "bob=Mivior",
-        "--player",
-        "carol=Muetar",
-        "--dice",
-        "table",
-    )
+    new_three(club, "table:muscaster")
     assert club.ok("sieges") == "no castle is under siege\n"
     assert club.json("sieges") == []
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .club import Club, answer
+from .club import Club, answer, new_three
 
 
 def play_turn(club: Club, diplomacy: dict[str, str]) -> None:
@@ -46,18 +46,7 @@ def test_twenty_turns_of_random_events_and_diplomacy(tmp_path: Path) -> None:
     """The Game Turn, Random Events, Diplomacy and Victory, from the command line."""
     club = Club(tmp_path)
     # the referee sets up: alice is Hothior, bob Mivior, carol Muetar
-    club.ok(
-        "new",
-        "divine-right",
-        "--player",
-        "alice=Hothior",
-        "--player",
-        "bob=Mivior",
-        "--player",
-        "carol=Muetar",
-        "--dice",
-        "seeded:20",
-    )
+    new_three(club, "seeded:20")
     wishes = {"alice": "Neuth", "bob": "Ghem", "carol": "Zorn"}
     seen: list[dict[str, Any]] = []
     for turn in range(1, 21):
@@ -107,18 +96,8 @@ def test_a_groups_own_deck_is_recorded_and_bad_files_are_refused(tmp_path: Path)
     deck["cards"] = deck["cards"][:5]
     (tmp_path / "small.json").write_text(json.dumps(deck))
     club = Club(tmp_path)
-    club.ok(
-        "new",
-        "divine-right",
-        "--player",
-        "a",
-        "--player",
-        "b",
-        "--deck",
-        str(tmp_path / "small.json"),
-        "--dice",
-        "seeded:3",
-    )
+    new_with_deck = ("new", "divine-right", "--player", "a", "--player", "b", "--deck")
+    club.ok(*new_with_deck, str(tmp_path / "small.json"), "--dice", "seeded:3")
     assert club.json("status")["diplomacy_deck"] == 5
     club.ok("export", "-o", str(tmp_path / "small.wlog"))
     other = Club(tmp_path / "elsewhere") if (tmp_path / "elsewhere").mkdir() is None else None
@@ -128,14 +107,5 @@ def test_a_groups_own_deck_is_recorded_and_bad_files_are_refused(tmp_path: Path)
         "the log carries the deck: replay reads no file"
     )
     (tmp_path / "bad.json").write_text('{"format": "nonsense"}')
-    bad = club.run(
-        "new",
-        "divine-right",
-        "--player",
-        "a",
-        "--player",
-        "b",
-        "--deck",
-        str(tmp_path / "bad.json"),
-    )
+    bad = club.run(*new_with_deck, str(tmp_path / "bad.json"))
     assert bad.exit_code == 1 and bad.stderr.startswith("Error: ") and "deck" in bad.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .club import Club, answer
+from .club import Club, answer, new_three
 
 # A unit of each kingdom and a legal one-step path for it (Movement Phase).
 FIRST_MOVES = {
@@ -32,18 +32,7 @@ def to_movement(club: Club) -> dict[str, Any]:
 def test_a_move_by_space_and_the_stacks_and_map_queries(tmp_path: Path) -> None:
     """Movement Phase; Stacking: any player may examine any stack."""
     club = Club(tmp_path)
-    club.ok(
-        "new",
-        "divine-right",
-        "--player",
-        "alice=Hothior",
-        "--player",
-        "bob=Mivior",
-        "--player",
-        "carol=Muetar",
-        "--dice",
-        "seeded:1",
-    )
+    new_three(club, "seeded:1")
     status = to_movement(club)
     kingdom = next(p["kingdom"] for p in status["players"] if p["player"] == status["player"])
     space, step, unit = FIRST_MOVES[kingdom]

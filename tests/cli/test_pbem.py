@@ -16,7 +16,6 @@ import quopri
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from uuid import UUID, uuid4
 
 import pytest
 from click.testing import CliRunner, Result
@@ -30,9 +29,9 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets import get
 from warscribe.engine.rulesets.divine_right.events import DiplomacyAttempted
 from warscribe.store import logfile
+from warscribe.store.app import seeded_game_id
 from warscribe.store.orders import KeyFile, write_key
 
-GAME_ID = UUID("00000000-0000-4000-8000-00000000e0a1")
 PLAYERS = (("alice", "Hothior"), ("bob", "Mivior"))
 PRIVATE = {"alice": bytes(range(32)), "bob": bytes(range(32, 64))}
 QUIET_TURN = ("events-roll", "end-phase", "diplomacy-draw", "diplomacy-pass") + ("end-phase",) * 4
@@ -57,7 +56,10 @@ def plan(seed: str) -> Plan | None:
     spec = GameSpec("pbem", tuple(PlayerSpec(n, k) for n, k in PLAYERS))
     keys = tuple((n, public_key_of(PRIVATE[n])) for n, _ in PLAYERS)
     key = seeded_key(seed)
-    head = fold(open_game(get("divine-right"), spec, GAME_ID, f"seeded:{seed}", key, keys))
+    game_id = seeded_game_id(
+        "divine-right", seed, "pbem"
+    )  # the id `new --dice seeded:SEED --name pbem` gives
+    head = fold(open_game(get("divine-right"), spec, game_id, f"seeded:{seed}", key, keys))
     ruleset = get("divine-right")
     steps: Plan = []
     try:
@@ -83,7 +85,7 @@ def _play(head: Head, player: str, commands: tuple[str, ...], key: bytes) -> Hea
     from warscribe.cli.pbem import parse_command
 
     orders = Orders(
-        game_id=GAME_ID,
+        game_id=head.game_id,
         player=player,
         position=get("divine-right").position(head.state),
         seq=head.seq,
@@ -111,8 +113,6 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("WARSCRIBE_STORE", raising=False)
     monkeypatch.delenv("WARSCRIBE_GAME", raising=False)
-    fixed = iter([GAME_ID])  # the first game created; forks get fresh ids
-    monkeypatch.setattr("warscribe.store.app.uuid4", lambda: next(fixed, None) or uuid4())
     for name, private in PRIVATE.items():
         (tmp_path / f"{name}.key").write_text(write_key(KeyFile("private", name, private)))
         public = KeyFile("public", name, public_key_of(private))
@@ -148,26 +148,29 @@ def sync(run: Callable[..., Result]) -> None:
         run("import", str(path), store=f"{name}.db")
 
 
+def write_orders(run: Callable[..., Result], player: str, *commands: str, key: str = "") -> None:
+    """The player writes signed orders (with their own key unless `key` names another)
+    against their copy, to orders.txt."""
+    key = key or f"{player}.key"
+    run("orders", "--as", player, "--key", key, "-o", "orders.txt", *commands, store=f"{player}.db")
+
+
 def send_orders(run: Callable[..., Result], player: str, commands: tuple[str, ...]) -> Result:
     """The player writes signed orders against their copy, mails them; the referee imports."""
-    run(
-        "orders",
-        "--as",
-        player,
-        "--key",
-        f"{player}.key",
-        "-o",
-        "orders.txt",
-        *commands,
-        store=f"{player}.db",
-    )
+    write_orders(run, player, *commands)
     Path("orders.txt").write_text(mail(Path("orders.txt").read_text()))
     return run("import-orders", "orders.txt", ok=False)
 
 
-def test_a_game_by_email_between_three_stores(run: Callable[..., Result]) -> None:
+@pytest.fixture
+def started(run: Callable[..., Result]) -> tuple[Callable[..., Result], Plan]:
     seed, steps = quiet_game()
     new_game(run, seed)
+    return run, steps
+
+
+def test_a_game_by_email_between_three_stores(started: tuple[Callable[..., Result], Plan]) -> None:
+    run, steps = started
     holder = steps[0][0]
     other = next(n for n, _ in PLAYERS if n != holder)
     for player, commands in steps[:-1]:
@@ -194,9 +197,10 @@ def test_a_game_by_email_between_three_stores(run: Callable[..., Result]) -> Non
     assert as_json(run("audit", "--json"))["ok"]
 
 
-def test_a_players_copy_hides_the_others_cards_and_verifies(run: Callable[..., Result]) -> None:
-    seed, steps = quiet_game()
-    new_game(run, seed)
+def test_a_players_copy_hides_the_others_cards_and_verifies(
+    started: tuple[Callable[..., Result], Plan],
+) -> None:
+    run, steps = started
     holder = steps[0][0]
     other = next(n for n, _ in PLAYERS if n != holder)
     send_orders(run, holder, steps[0][1])
@@ -209,13 +213,6 @@ def test_a_players_copy_hides_the_others_cards_and_verifies(run: Callable[..., R
     mine = logfile.read(run("export", "--for", holder, "--armor").stdout.encode())
     drawn = [e for e in mine.entries if type(e.event).__name__ == "DiplomacyCardDrawn"]
     assert drawn and drawn[0].salt is not None and drawn[0].event.card  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def started(run: Callable[..., Result]) -> tuple[Callable[..., Result], Plan]:
-    seed, steps = quiet_game()
-    new_game(run, seed)
-    return run, steps
 
 
 def refused(run: Callable[..., Result], reason: str) -> None:
@@ -231,34 +228,14 @@ def test_forged_orders_are_refused(started: tuple[Callable[..., Result], Plan]) 
     other = next(n for n, _ in PLAYERS if n != player)
     forged = KeyFile("private", player, PRIVATE[other])  # the other signs as the player
     Path("forged.key").write_text(write_key(forged))
-    run(
-        "orders",
-        "--as",
-        player,
-        "--key",
-        "forged.key",
-        "-o",
-        "orders.txt",
-        *commands,
-        store=f"{player}.db",
-    )
+    write_orders(run, player, *commands, key="forged.key")
     refused(run, "forged")
 
 
 def test_altered_orders_are_refused_as_forged(started: tuple[Callable[..., Result], Plan]) -> None:
     run, steps = started
     player, commands = steps[0]
-    run(
-        "orders",
-        "--as",
-        player,
-        "--key",
-        f"{player}.key",
-        "-o",
-        "orders.txt",
-        *commands,
-        store=f"{player}.db",
-    )
+    write_orders(run, player, *commands)
     from warscribe.store import orders as orders_file
 
     signed = orders_file.read_orders(Path("orders.txt").read_bytes())
@@ -280,17 +257,7 @@ def test_altered_orders_are_refused_as_forged(started: tuple[Callable[..., Resul
 def test_replayed_orders_are_refused(started: tuple[Callable[..., Result], Plan]) -> None:
     run, steps = started
     player, commands = steps[0]
-    run(
-        "orders",
-        "--as",
-        player,
-        "--key",
-        f"{player}.key",
-        "-o",
-        "orders.txt",
-        *commands,
-        store=f"{player}.db",
-    )
+    write_orders(run, player, *commands)
     run("import-orders", "orders.txt")
     refused(run, "replayed")
 
@@ -298,17 +265,7 @@ def test_replayed_orders_are_refused(started: tuple[Callable[..., Result], Plan]
 def test_stale_orders_are_refused(started: tuple[Callable[..., Result], Plan]) -> None:
     run, steps = started
     player, commands = steps[0]
-    run(
-        "orders",
-        "--as",
-        player,
-        "--key",
-        f"{player}.key",
-        "-o",
-        "orders.txt",
-        *commands,
-        store=f"{player}.db",
-    )
+    write_orders(run, player, *commands)
     run("note", "--at", "1.1.random-events", "the referee wrote first")
     refused(run, "stale")
 
@@ -317,17 +274,7 @@ def test_out_of_turn_orders_are_refused(started: tuple[Callable[..., Result], Pl
     run, steps = started
     player = steps[0][0]
     other = next(n for n, _ in PLAYERS if n != player)
-    run(
-        "orders",
-        "--as",
-        other,
-        "--key",
-        f"{other}.key",
-        "-o",
-        "orders.txt",
-        "events-roll",
-        store=f"{other}.db",
-    )
+    write_orders(run, other, "events-roll")
     refused(run, "out of turn")
 
 
@@ -343,17 +290,7 @@ def test_orders_against_another_log_are_refused(
         "the player's copy never saw this",
         store=f"{player}.db",
     )
-    run(
-        "orders",
-        "--as",
-        player,
-        "--key",
-        f"{player}.key",
-        "-o",
-        "orders.txt",
-        *commands,
-        store=f"{player}.db",
-    )
+    write_orders(run, player, *commands)
     refused(run, "this log ends at")
 
 
@@ -362,18 +299,7 @@ def test_orders_the_rules_refuse_record_nothing(
 ) -> None:
     run, steps = started
     player = steps[0][0]
-    run(
-        "orders",
-        "--as",
-        player,
-        "--key",
-        f"{player}.key",
-        "-o",
-        "orders.txt",
-        "events-roll",
-        "diplomacy-draw",
-        store=f"{player}.db",
-    )
+    write_orders(run, player, "events-roll", "diplomacy-draw")
     refused(run, "Random Events Phase")
 
 
@@ -392,9 +318,10 @@ def rechained(entries: list[Any], seq: int, change: Callable[[Any], Any]) -> lis
     return out
 
 
-def test_the_audit_catches_a_hand_edited_outcome(run: Callable[..., Result]) -> None:
-    seed, steps = quiet_game()
-    new_game(run, seed)
+def test_the_audit_catches_a_hand_edited_outcome(
+    started: tuple[Callable[..., Result], Plan],
+) -> None:
+    run, steps = started
     for player, commands in steps:
         assert send_orders(run, player, commands).exit_code == 0
         sync(run)
@@ -419,9 +346,8 @@ def test_the_audit_catches_a_hand_edited_outcome(run: Callable[..., Result]) -> 
     assert as_json(run("audit", "--file", "edited.wlog", "--turn", "1", "--json"))["ok"]
 
 
-def test_fork_at_a_phase_and_both_lines_go_on(run: Callable[..., Result]) -> None:
-    seed, steps = quiet_game()
-    new_game(run, seed)
+def test_fork_at_a_phase_and_both_lines_go_on(started: tuple[Callable[..., Result], Plan]) -> None:
+    run, steps = started
     player, commands = steps[0]
     assert send_orders(run, player, commands).exit_code == 0
     phase = "1.1.diplomacy"
@@ -430,7 +356,8 @@ def test_fork_at_a_phase_and_both_lines_go_on(run: Callable[..., Result]) -> Non
     assert run("--game", "pbem", "log", "--json").stdout == original, "the original is untouched"
     listed = as_json(run("games", "--json"))
     child = next(g for g in listed if g["name"] == "what-if")
-    assert child["parent"] == [str(GAME_ID), forked["at_seq"]]
+    parent = as_json(run("games", "--json"))[0]["game_id"]
+    assert child["parent"] == [parent, forked["at_seq"]]
     assert "fork of pbem" in run("games").stdout
     assert as_json(run("--game", "what-if", "status", "--json"))["position"] == phase
     run("--game", "what-if", "diplomacy", "draw")
@@ -445,10 +372,9 @@ def test_fork_at_a_phase_and_both_lines_go_on(run: Callable[..., Result]) -> Non
 
 
 def test_notes_and_rulings_are_recorded_and_the_audit_names_rulings(
-    run: Callable[..., Result],
+    started: tuple[Callable[..., Result], Plan],
 ) -> None:
-    seed, steps = quiet_game()
-    new_game(run, seed)
+    run, steps = started
     player, commands = steps[0]
     assert send_orders(run, player, commands).exit_code == 0
     run("note", "--at", "1.1.diplomacy", "nice draw", "--as", player)

@@ -78,7 +78,14 @@ def test_a_store_without_the_secret_cannot_roll() -> None:
         Dice(key=None, game_id=GAME, chain=CHAIN, next_index=0).roll("x")
 
 
-@pytest.mark.parametrize("text", ["seeded", "seeded:", "dice", "host:1"])
+def test_a_seed_makes_table_shuffles_public_and_reproducible() -> None:
+    assert parse_mode("table:club") == ("table", "club")
+    key, spec = new_key("table", "club")
+    assert key == new_key("seeded", "club")[0] and spec.seed == "club" and spec.mode == "table"
+    assert new_key("table")[1].seed is None
+
+
+@pytest.mark.parametrize("text", ["seeded", "seeded:", "dice", "host:1", "table:"])
 def test_bad_modes_are_refused(text: str) -> None:
     with pytest.raises(DiceError):
         parse_mode(text)

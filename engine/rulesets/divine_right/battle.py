@@ -39,8 +39,8 @@ from .evolving import Outcome, handles
 from .fighting import (
     ADVANCE,
     AMPHIBIOUS,
+    answer_units,
     attackers_left,
-    chosen,
     close_pending,
     fight_now,
     vacated,
@@ -139,25 +139,17 @@ def _in_port(state: State, data: DRData, attack: Attack) -> list[str]:
 def sortie(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The defender's fleets named (all of them by default) come out of the port to defend
     against the amphibious attack; they stay outside after it."""
-    pending = answering(state, command, (SORTIE,), AMPHIBIOUS_RULE)
-    why = "is not a fleet of yours within the walls here"
-    units = chosen(command, pending, AMPHIBIOUS_RULE, why)
-    return _sortied(state, data, dice, pending.player, units)
+    return answer_units(state, command, data, dice, _SORTIE_ASKED, FleetsCameOut, before_battle)
 
 
 def sortie_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The fleets stay within the walls."""
-    pending = answering(state, command, (SORTIE,), AMPHIBIOUS_RULE)
-    return _sortied(state, data, dice, pending.player, ())
+    return answer_units(
+        state, command, data, dice, _SORTIE_ASKED, FleetsCameOut, before_battle, none=True
+    )
 
 
-def _sortied(
-    state: State, data: DRData, dice: Dice, player: str, units: tuple[str, ...]
-) -> Outcome:
-    out = Outcome(state)
-    out.add(FleetsCameOut(number=fight_now(state).number, player=player, units=units))
-    before_battle(out, data, dice)
-    return out
+_SORTIE_ASKED = (SORTIE, AMPHIBIOUS_RULE, "is not a fleet of yours within the walls here")
 
 
 def attackers_of(state: State, attack: Attack) -> list[Unit]:

@@ -19,12 +19,12 @@ strength of the units defending in it; the loser's losses never exceed his units
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand
-from warscribe.engine.events import Command
+from warscribe.engine.events import Command, Event
 
 from .combat import amphibious_withdrawal, defence_bonus, defence_strength, odds, resolve
 from .data import CombatCondition, CombatModifier, CombatWho, DRData, hex_distance
@@ -359,6 +359,29 @@ def chosen(command: Command, pending: Pending, rule: str, refusal: str) -> tuple
             f"{', '.join(wrong)} {refusal} (choose from {', '.join(pending.options)})", rule
         )
     return tuple(units)
+
+
+def answer_units(
+    state: State,
+    command: Command,
+    data: DRData,
+    dice: Dice,
+    ask: tuple[str, str, str],
+    event: Callable[..., Event],
+    then: Callable[[Outcome, DRData, Dice], None],
+    *,
+    none: bool = False,
+) -> Outcome:
+    """Answer the decision `ask` (its kind, rule and why a unit is refused) with the units
+    `command` names (see `chosen`; no units at all when `none`): `event` records them for
+    the fight being resolved, and `then` carries the fight on."""
+    kind, rule, refusal = ask
+    pending = answering(state, command, (kind,), rule)
+    units = () if none else chosen(command, pending, rule, refusal)
+    out = Outcome(state)
+    out.add(event(number=fight_now(state).number, player=pending.player, units=units))
+    then(out, data, dice)
+    return out
 
 
 def _castle_side(state: State, data: DRData, unit: Unit) -> str | None:

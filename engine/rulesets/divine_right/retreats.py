@@ -33,8 +33,8 @@ from .events import (
 from .evolving import Outcome, handles
 from .fighting import (
     RETREAT,
+    answer_units,
     attackers_left,
-    chosen,
     close_pending,
     defenders_left,
     fight,
@@ -337,24 +337,17 @@ def pursuable(state: State, data: DRData, current_fight: Fight) -> list[str]:
 def pursue(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The attacker attacks the retreated units named (all of them by default) with the
     defenders still there; they may not retreat again."""
-    pending = answering(state, command, (PURSUE,), RETREATING)
-    units = chosen(command, pending, RETREATING, "may not be attacked now")
-    return _pursued(state, data, dice, pending.player, units)
+    return answer_units(state, command, data, dice, _PURSUE_ASKED, RetreatedAttacked, fight)
 
 
 def pursue_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The retreated units are let go."""
-    pending = answering(state, command, (PURSUE,), RETREATING)
-    return _pursued(state, data, dice, pending.player, ())
+    return answer_units(
+        state, command, data, dice, _PURSUE_ASKED, RetreatedAttacked, fight, none=True
+    )
 
 
-def _pursued(
-    state: State, data: DRData, dice: Dice, player: str, units: tuple[str, ...]
-) -> Outcome:
-    out = Outcome(state)
-    out.add(RetreatedAttacked(number=fight_now(state).number, player=player, units=units))
-    fight(out, data, dice)
-    return out
+_PURSUE_ASKED = (PURSUE, RETREATING, "may not be attacked now")
 
 
 answers_pending(RETREAT, "retreat-")

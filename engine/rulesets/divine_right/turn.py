@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import TypeVar
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
@@ -92,17 +93,23 @@ _AFTER_DECISION: list[Hook] = []
 _GAME_TURN_START: list[Hook] = []
 _PLAYER_TURN_START: list[Hook] = []
 _PHASE_COMMANDS: dict[str, tuple[str, ...]] = {}
+_T = TypeVar("_T")
+
+
+def _in_phase(registry: dict[str, list[_T]], phase: str) -> Callable[[_T], _T]:
+    """A decorator registering its function under `phase` in `registry`."""
+
+    def register(item: _T) -> _T:
+        registry.setdefault(phase, []).append(item)
+        return item
+
+    return register
 
 
 def at_phase_end(phase: str) -> Callable[[Hook], Hook]:
     """Register what happens as the player whose turn it is closes `phase` (before the
     phase ends): `hook(out, data, dice)`."""
-
-    def register(hook: Hook) -> Hook:
-        _PHASE_END.setdefault(phase, []).append(hook)
-        return hook
-
-    return register
+    return _in_phase(_PHASE_END, phase)
 
 
 def at_game_turn_start(hook: Hook) -> Hook:
@@ -121,12 +128,7 @@ def due_before_phase_end(phase: str) -> Callable[[Due], Due]:
     """Register a check made before the player may close `phase`: `due(state, data)`
     raises when something must be done first, or returns the decisions other players
     must make first (asked by the refused `end-phase`, which is then given again)."""
-
-    def register(due: Due) -> Due:
-        _DUE.setdefault(phase, []).append(due)
-        return due
-
-    return register
+    return _in_phase(_DUE, phase)
 
 
 def after_decision(hook: Hook) -> Hook:

@@ -32,6 +32,16 @@ def put(table: Table, unit: str, at: str | Hex, **changes: object) -> None:
     table.set_state(table.state.with_units([moved]))
 
 
+def eliminate(table: Table, *units: str) -> None:
+    """Regulars eliminated earlier in the game (by combat, say)."""
+    for unit in units:
+        kingdom = table.state.units[unit].kingdom
+        eliminated = table.state.kingdoms[kingdom].eliminated | {unit}
+        table.set_state(
+            table.state.without_units([unit]).with_kingdom(kingdom, eliminated=eliminated)
+        )
+
+
 def hire(table: Table, unit: str, at: str | Hex, owner: str) -> None:
     """A common mercenary from the pool into `owner`'s forces at `at`."""
     kind = str(DATA.mercenary(unit).kind)

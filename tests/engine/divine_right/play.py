@@ -10,7 +10,7 @@ from uuid import UUID
 import pytest
 
 from warscribe.engine.dice import seeded_key
-from warscribe.engine.errors import WarscribeError
+from warscribe.engine.errors import IllegalCommand, WarscribeError
 from warscribe.engine.events import Command, Event
 from warscribe.engine.record import Entry, Head, fold, open_game, record_command
 from warscribe.engine.rulesets import get
@@ -73,6 +73,18 @@ class Table:
         with pytest.raises(error, match=match):
             self.do(name, *rolls, **kw)
         assert self.head == before
+
+    def refuse_move(
+        self,
+        units: str,
+        path: str,
+        match: str,
+        error: type[WarscribeError] = IllegalCommand,
+        **kw: Any,
+    ) -> None:
+        """Moving `units` along `path` (`kw`: the other arguments, and `by`) is refused
+        (`error`, matching `match`) and the record is unchanged."""
+        self.refuse(error, match, "move", units=units, path=path, **kw)
 
     def phase(self) -> str:
         assert self.state.turn is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.events import Event
 from warscribe.engine.rulesets.divine_right.events import (
     AttackBegun,
     AttackEnded,
@@ -45,6 +46,22 @@ def place(table: Table, at: tuple[int, int], *units: str) -> None:
         put(table, unit, at)
 
 
+def attack_enemy(table: Table) -> list[Event]:
+    """Carol declares attack 1, from FRONT on ENEMY, and resolves it: the events it decided."""
+    table.do("attack-declare", attacks=("21,12>22,12",))
+    return table.do("attack-resolve", number=1)
+
+
+def _example_2_attacked(table: Table) -> None:
+    """Retreat Before Combat, example 2: three of carol's armies attack elves (Neuth) and
+    dwarves (Ghem), both alice's."""
+    plain_ally(table, "Neuth", "alice")
+    plain_ally(table, "Ghem", "alice")
+    place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3")
+    place(table, ENEMY, "Neuth-A1", "Ghem-A1")
+    attack_enemy(table)
+
+
 @pytest.fixture
 def table() -> Table:
     game = Table()
@@ -68,8 +85,7 @@ def test_an_attack_declared_resolved_and_advanced(table: Table) -> None:
     place(table, FRONT, "Muetar-A1", "Muetar-A2")
     hire(table, "A", ENEMY, "alice")
     place(table, ENEMY, "Hothior-monarch")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    events = table.do("attack-resolve", number=1)
+    events = attack_enemy(table)
     asked = of(events, DecisionAsked)[0]
     assert (asked.player, asked.kind) == ("alice", "retreat")
     table.refuse(IllegalCommand, "alice must decide", "retreat-stand", 5, 2)
@@ -94,8 +110,7 @@ def test_losses_are_chosen_by_their_owner(table: Table) -> None:
     place(table, FRONT, "Muetar-A1")
     hire(table, "A", ENEMY, "alice")
     hire(table, "B", ENEMY, "alice")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    attack_enemy(table)
     events = table.do("retreat-stand", 6, 3, by="alice")  # 6+1 against 3+2: alice loses 2
     assert fought(events).defender_losses == 2
     assert of(events, UnitsEliminated)[0].units == ("A", "B")
@@ -108,8 +123,7 @@ def test_a_tie_costs_both_sides(table: Table) -> None:
     place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3", "Muetar-A4", "Muetar-A5")
     place(table, FRONT, "Muetar-A6")
     hire(table, "A", ENEMY, "alice")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    attack_enemy(table)
     events = table.do("retreat-stand", 1, 6, by="alice")  # 1+6 against 6+1
     battle = fought(events)
     assert (battle.attacker_losses, battle.defender_losses) == (2, 1)
@@ -214,8 +228,7 @@ def test_retreat_example_1_mercenaries_with_elves(table: Table) -> None:
     place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3")
     hire(table, "A", ENEMY, "alice")
     place(table, ENEMY, "Neuth-A1")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    attack_enemy(table)
     events = table.do("retreat-roll", 2, by="alice")
     rolled = of(events, RetreatRolled)[0]
     assert (rolled.groups, rolled.roll, rolled.allowed) == ((("Neuth", 3), ("humans", 4)), 2, ())
@@ -237,8 +250,7 @@ def test_retreat_example_1_a_five_lets_the_whole_stack_go(table: Table) -> None:
     place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3")
     hire(table, "A", ENEMY, "alice")
     place(table, ENEMY, "Neuth-A1", "Hothior-monarch")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    attack_enemy(table)
     table.do("retreat-roll", 5, by="alice")
     events = table.do("retreat-to", by="alice", to="23,12")
     assert set(of(events, UnitsRetreated)[0].units) == {"A", "Neuth-A1", "Hothior-monarch"}
@@ -252,12 +264,7 @@ def test_retreat_example_2_elves_with_dwarves(table: Table) -> None:
     """Combat Phase › Retreat Before Combat, example 2: elves and dwarves; a 2 lets neither
     go (and neither has a better chance to roll again); a 3 would let the player retreat
     the elves, the dwarves or both: here the elves alone, the dwarves standing."""
-    plain_ally(table, "Neuth", "alice")
-    plain_ally(table, "Ghem", "alice")
-    place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3")
-    place(table, ENEMY, "Neuth-A1", "Ghem-A1")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    _example_2_attacked(table)
     events = table.do("retreat-roll", 2, by="alice")
     assert of(events, RetreatRolled)[0].allowed == ()
     table.refuse(IllegalCommand, "no further retreat roll", "retreat-roll", 3, by="alice")
@@ -265,12 +272,7 @@ def test_retreat_example_2_elves_with_dwarves(table: Table) -> None:
 
 
 def test_retreat_example_2_a_three_retreats_the_elves_alone(table: Table) -> None:
-    plain_ally(table, "Neuth", "alice")
-    plain_ally(table, "Ghem", "alice")
-    place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3")
-    place(table, ENEMY, "Neuth-A1", "Ghem-A1")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    _example_2_attacked(table)
     events = table.do("retreat-roll", 3, by="alice")
     assert of(events, RetreatRolled)[0].allowed == ("Ghem", "Neuth")
     events = table.do("retreat-to", by="alice", to="23,12", groups="Neuth")
@@ -316,8 +318,7 @@ def test_personality_and_captive_monarch_modifiers(table: Table) -> None:
     hire(table, "A", ENEMY, "alice")
     table.set_kingdom("Pon", captive_of="alice", prison="Tadafat")
     table.set_state(table.state.without_units(["Pon-monarch"]))
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    attack_enemy(table)
     battle = fought(table.do("retreat-stand", 3, 3, by="alice"))
     names = [m[0] for m in battle.attacker_modifiers]
     assert "personality of Pon's monarch: his regulars" in names
@@ -362,19 +363,27 @@ def test_relief_example_fleets_fight_fleets_and_enter_with_their_cargo() -> None
     table.refuse(IllegalCommand, "declared already", "attack-declare", attacks=("Colist>Colist",))
 
 
-def _thores() -> Table:
-    """Four Mivioran land units besiege Thores from outside; the Rombuni fleet (four fleets,
-    four land units aboard) stops beside it (Combat Phase › Amphibious Attacks, example)."""
+def _thores_besieged(fleets: int) -> Table:
+    """Four Mivioran land units besiege Thores (a Rombuni army within) from outside;
+    `fleets` Rombuni fleets, each carrying a land unit, stop beside it: alice's Combat
+    Phase."""
     table = Table()
     plain_ally(table, "Rombune", "alice")
     thores = hex_of("Thores")
     put(table, "Rombune-A5", thores, inside=True)
     place(table, thores, "Mivior-A4", "Mivior-A5", "Mivior-A6", "Mivior-A7")
     besiege(table, "Thores", "bob")
-    for number in range(1, 5):
+    for number in range(1, fleets + 1):
         put(table, f"Rombune-F{number}", (3, 29))
         put(table, f"Rombune-A{number}", (3, 29), aboard=f"Rombune-F{number}")
     table.to_phase(1, "alice", "combat")
+    return table
+
+
+def _thores() -> Table:
+    """Four Mivioran land units besiege Thores from outside; the Rombuni fleet (four fleets,
+    four land units aboard) stops beside it (Combat Phase › Amphibious Attacks, example)."""
+    table = _thores_besieged(4)
     fleets = ",".join(f"Rombune-F{n}" for n in range(1, 5))
     table.do("attack-declare", attacks=(f"amphibious:{fleets}>Thores",))
     return table
@@ -507,15 +516,7 @@ def test_a_fleet_sunk_in_battle_takes_its_cargo_and_shipwrecks_its_heroes(table:
 def test_the_besieged_join_an_amphibious_relief_and_are_spared_its_withdrawal() -> None:
     """Combat Phase › Amphibious Attacks: the attacker may add the land or sea units inside
     the besieged castle (not both); they are not subject to the withdrawal."""
-    table = Table()
-    plain_ally(table, "Rombune", "alice")
-    thores = hex_of("Thores")
-    put(table, "Rombune-A5", thores, inside=True)
-    place(table, thores, "Mivior-A4", "Mivior-A5", "Mivior-A6", "Mivior-A7")
-    besiege(table, "Thores", "bob")
-    put(table, "Rombune-F1", (3, 29))
-    put(table, "Rombune-A1", (3, 29), aboard="Rombune-F1")
-    table.to_phase(1, "alice", "combat")
+    table = _thores_besieged(1)
     table.do("attack-declare", attacks=("amphibious:Rombune-F1,Rombune-A5>Thores",))
     events = table.do("attack-resolve", 4, 4, number=1)  # 4+1 against 4+2: alice loses 1
     assert fought(events).attacking == 3
@@ -598,18 +599,24 @@ def _next_to_both() -> tuple[int, int]:
     return sorted(set(DATA.map.neighbours(*FRONT)) & set(DATA.map.neighbours(*ENEMY)))[0]
 
 
+def _free_to_retreat_beside(table: Table) -> tuple[int, int]:
+    """Two of carol's armies attack alice's lone mercenary, whose 5 lets it retreat: the
+    space next to both sides it may go to."""
+    side = _next_to_both()
+    place(table, FRONT, "Muetar-A1", "Muetar-A2")
+    hire(table, "A", ENEMY, "alice")
+    attack_enemy(table)
+    table.do("retreat-roll", 5, by="alice")
+    return side
+
+
 def test_units_retreated_still_next_to_their_attackers_may_still_be_attacked(
     table: Table,
 ) -> None:
     """Combat Phase › Retreat Before Combat: a stack still adjacent after its retreat to
     the enemy units that were attacking it may still be attacked (the attacker's choice);
     no second Retreat Before Combat is allowed."""
-    side = _next_to_both()
-    place(table, FRONT, "Muetar-A1", "Muetar-A2")
-    hire(table, "A", ENEMY, "alice")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
-    table.do("retreat-roll", 5, by="alice")
+    side = _free_to_retreat_beside(table)
     events = table.do("retreat-to", by="alice", to=f"{side[0]},{side[1]}")
     asked = of(events, DecisionAsked)[0]
     assert (asked.player, asked.kind, asked.options) == (ME, "pursue", ("A",))
@@ -626,12 +633,7 @@ def test_units_retreated_still_next_to_their_attackers_may_still_be_attacked(
 def test_retreated_units_next_to_their_attackers_may_be_let_go(table: Table) -> None:
     """Combat Phase › Retreat Before Combat: the attacker may leave them be; the space they
     left is vacated (Advance After Combat)."""
-    side = _next_to_both()
-    place(table, FRONT, "Muetar-A1", "Muetar-A2")
-    hire(table, "A", ENEMY, "alice")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
-    table.do("retreat-roll", 5, by="alice")
+    side = _free_to_retreat_beside(table)
     table.do("retreat-to", by="alice", to=f"{side[0]},{side[1]}")
     events = table.do("pursue-none")
     assert not of(events, BattleFought)
@@ -648,8 +650,7 @@ def test_the_player_chooses_the_heroes_riding_away_with_a_partial_retreat(table:
     place(table, FRONT, "Muetar-A1", "Muetar-A2", "Muetar-A3")
     hire(table, "A", ENEMY, "alice")
     place(table, ENEMY, "Neuth-A1", "Hothior-monarch")
-    table.do("attack-declare", attacks=("21,12>22,12",))
-    table.do("attack-resolve", number=1)
+    attack_enemy(table)
     table.do("retreat-roll", 3, by="alice")  # the elves may go, the mercenaries not
     wrong = {"to": "23,12", "heroes": "Muetar-monarch"}
     table.refuse(IllegalCommand, "not a hero of alice's", "retreat-to", by="alice", **wrong)

@@ -25,11 +25,19 @@ from warscribe.engine.rulesets.divine_right.projections import banishments, king
 from .play import Table, of
 
 
-def at_diplomacy(table: Table) -> str:
-    """Advance to the first player's Diplomacy Phase of turn 1, card drawn."""
-    table.to_phase(1, table.player, "diplomacy")
+def at_diplomacy(table: Table, turn: int = 1, player: str | None = None) -> str:
+    """Advance to `player`'s (by default the first player's) Diplomacy Phase of game turn
+    `turn`, card drawn: the player."""
+    table.to_phase(turn, player or table.player, "diplomacy")
     table.do("diplomacy-draw")
     return table.player
+
+
+def refused_on(table: Table, turns: tuple[int, ...], kingdom: str, match: str) -> None:
+    """On each of `turns` alice draws, and even a 6 may not activate `kingdom` (`match`)."""
+    for turn in turns:
+        at_diplomacy(table, turn, "alice")
+        table.refuse(IllegalCommand, match, "diplomacy-activate", 6, kingdom=kingdom)
 
 
 def give(table: Table, player: str, *cards: str) -> None:
@@ -99,13 +107,11 @@ def test_a_failed_plus_1_threat_banishes_for_two_full_turns() -> None:
             "since_turn": 1,
         }
     ]
-    table.to_phase(3, player, "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 3, player)
     table.refuse(
         IllegalCommand, "banished from Neuth until turn 4", "diplomacy-activate", 6, kingdom="Neuth"
     )
-    table.to_phase(4, player, "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 4, player)
     assert of(table.do("diplomacy-activate", 6, kingdom="Neuth"), KingdomActivated)
 
 
@@ -125,8 +131,7 @@ def test_deactivation_needs_7_and_keeps_survivors_for_reactivation() -> None:
     """Diplomacy Phase › Deactivation Attempts (7 or more); Kingdoms › Deactivation of
     Kingdoms (eliminated regulars stay eliminated) and Activation (survivors redeploy)."""
     table = Table()
-    table.to_phase(1, "bob", "diplomacy")  # bob wins the elves
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 1, "bob")  # bob wins the elves
     table.do("diplomacy-activate", 6, kingdom="Neuth")
     lost = (
         "Neuth-A1"
@@ -134,19 +139,16 @@ def test_deactivation_needs_7_and_keeps_survivors_for_reactivation() -> None:
         else sorted(u.id for u in table.state.units_of("Neuth"))[1]
     )
     table.set_state(table.state.without_units([lost]))  # an elven army lost in battle
-    table.to_phase(2, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 2, "alice")
     attempt = of(table.do("diplomacy-deactivate", 6, kingdom="Neuth"), DiplomacyAttempted)[0]
     assert (attempt.total, attempt.needed, attempt.succeeded) == (6, 7, False)
-    table.to_phase(3, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 3, "alice")
     give(table, "alice", "bribe+1#1")
     events = table.do("diplomacy-deactivate", 6, kingdom="Neuth", card="bribe+1#1")
     gone = of(events, KingdomDeactivated)[0]
     assert lost not in gone.removed and len(gone.removed) == 6, "the monarch and five armies leave"
     assert table.state.kingdoms["Neuth"].status == "inactive" and not table.state.units_of("Neuth")
-    table.to_phase(4, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 4, "alice")
     again = of(table.do("diplomacy-activate", 6, kingdom="Neuth"), KingdomActivated)[0]
     assert (
         not again.first_time
@@ -221,25 +223,14 @@ def test_the_discards_are_reshuffled_when_the_deck_runs_out() -> None:
 def test_an_ambassador_killed_on_turn_5_works_again_on_turn_8() -> None:
     """Diplomacy Phase › Death of an Ambassador, the rulebook's example."""
     table = Table()
-    table.to_phase(5, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 5, "alice")
     table.set_kingdom("Neuth", ally="bob", activations=1, revealed=True)
     events = table.do("diplomacy-assassinate", 1, 6, kingdom="Neuth")
     killed = of(events, AmbassadorKilled)[0]
     assert killed.back_on == 8
     assert of(events, AmbassadorBanished)[0].until is None, "banished until the monarch dies"
-    for turn in (6, 7):
-        table.to_phase(turn, "alice", "diplomacy")
-        table.do("diplomacy-draw")
-        table.refuse(
-            IllegalCommand,
-            "ambassador is dead: diplomacy resumes on turn 8",
-            "diplomacy-activate",
-            6,
-            kingdom="Zorn",
-        )
-    table.to_phase(8, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    refused_on(table, (6, 7), "Zorn", "ambassador is dead: diplomacy resumes on turn 8")
+    at_diplomacy(table, 8, "alice")
     assert of(table.do("diplomacy-activate", 6, kingdom="Zorn"), KingdomActivated)
 
 
@@ -254,8 +245,7 @@ def test_a_successful_assassination_deactivates_into_confusion_with_no_points() 
     assert of(events, ConfusionBegan)[0].until == 1 + 3 + 1
     assert table.state.ledger == ()
     assert table.state.player(player).assassination_used
-    table.to_phase(2, player, "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 2, player)
     table.set_kingdom("Zorn", ally=enemy, activations=1, revealed=True)
     table.refuse(
         IllegalCommand,
@@ -270,28 +260,17 @@ def test_a_successful_assassination_deactivates_into_confusion_with_no_points() 
 def test_the_confusion_example_killed_on_turn_7_rolled_4_available_on_turn_12() -> None:
     """Kingdoms › Confusion, the rulebook's example."""
     table = Table()
-    table.to_phase(7, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 7, "alice")
     table.set_kingdom("Neuth", ally="bob", activations=1, revealed=True)
     events = table.do("diplomacy-assassinate", 6, 1, 4, kingdom="Neuth")
     assert of(events, ConfusionBegan)[0].until == 12
-    for turn in (8, 11):
-        table.to_phase(turn, "alice", "diplomacy")
-        table.do("diplomacy-draw")
-        table.refuse(
-            IllegalCommand,
-            "Confusion: no diplomacy until turn 12",
-            "diplomacy-activate",
-            6,
-            kingdom="Neuth",
-        )
+    refused_on(table, (8, 11), "Neuth", "Confusion: no diplomacy until turn 12")
     table.to_phase(12, "alice", "random-events")
     crowned = [e for e in table.log if isinstance(e.event, MonarchCrowned)]
     assert crowned and crowned[-1].event.kingdom == "Neuth"
     assert table.state.kingdoms["Neuth"].status == "inactive"
     assert table.state.kingdoms["Neuth"].personality is not None
-    table.to_phase(12, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 12, "alice")
     table.set_kingdom("Neuth", personality=1)
     assert of(table.do("diplomacy-activate", 6, kingdom="Neuth"), KingdomActivated)
 
@@ -299,26 +278,21 @@ def test_the_confusion_example_killed_on_turn_7_rolled_4_available_on_turn_12() 
 def test_a_duel_kills_the_lower_roll_and_a_tie_kills_both() -> None:
     """Diplomacy Phase › Dueling an Enemy Ambassador: once per pair of players."""
     table = Table()
-    table.to_phase(1, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 1, "alice")
     duel = of(table.do("diplomacy-duel", 2, 5, player="bob"), DuelFought)[0]
     assert duel.killed == ("alice",)
-    table.to_phase(4, "carol", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 4, "carol")
     tie = of(table.do("diplomacy-duel", 3, 3, player="bob"), DuelFought)[0]
     assert set(tie.killed) == {"bob", "carol"}
-    table.to_phase(5, "bob", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 5, "bob")
     table.refuse(IllegalCommand, "dead", "diplomacy-duel", 1, 1, player="alice")
 
 
 def test_duel_once_per_pair_regardless_of_who_challenges() -> None:
     table = Table()
-    table.to_phase(1, "alice", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 1, "alice")
     table.do("diplomacy-duel", 4, 4, player="bob")
-    table.to_phase(4, "bob", "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 4, "bob")
     table.refuse(IllegalCommand, "already duelled", "diplomacy-duel", 1, 2, player="alice")
 
 
@@ -343,8 +317,7 @@ def test_forced_peace_needs_a_captive_monarch_or_held_plundered_royal_castle() -
         6,
         kingdom="Neuth",
     )
-    table.to_phase(2, player, "diplomacy")
-    table.do("diplomacy-draw")
+    at_diplomacy(table, 2, player)
     table.do("diplomacy-pass")
     events = table.do("diplomacy-force-peace", 5, 3, kingdom="Neuth")
     assert of(events, ForcedPeaceBegan)[0].until == 2 + 3 + 1

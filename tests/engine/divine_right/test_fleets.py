@@ -42,20 +42,10 @@ def test_fleets_keep_to_water_and_follow_the_river(table: Table) -> None:
     """Movement Phase › Movement Restrictions: fleets do not cross land; Fleets and
     Navigable Rivers: along the river's banks."""
     hire(table, "K", (13, 19), ME)
-    table.refuse(
-        IllegalCommand,
-        r"step 1 \(14,20\): fleets may not enter land",
-        "move",
-        units="K",
-        path="14,20",
-    )
+    table.refuse_move("K", "14,20", r"step 1 \(14,20\): fleets may not enter land")
     hire(table, "L", (3, 24), ME)
-    table.refuse(
-        IllegalCommand,
-        "fleets enter the Isle of Fright only to rescue a hero",
-        "move",
-        units="L",
-        path="Isle of Fright",
+    table.refuse_move(
+        "L", "Isle of Fright", "fleets enter the Isle of Fright only to rescue a hero"
     )
 
 
@@ -64,10 +54,10 @@ def test_fleets_may_pass_but_not_stop_among_enemy_land_units(table: Table) -> No
     but may not stop there, nor enter spaces with enemy fleets."""
     hire(table, "K", (12, 19), ME)
     put(table, "Hothior-A1", (13, 19))
-    table.refuse(IllegalCommand, "fleets may not stop at 13,19", "move", units="K", path="13,19")
+    table.refuse_move("K", "13,19", "fleets may not stop at 13,19")
     table.do("move", units="K", path="13,19,Freeport")
     put(table, "Hothior-F1", (12, 19))
-    table.refuse(IllegalCommand, "enemy fleets hold 12,19", "move", units="K", path="12,19")
+    table.refuse_move("K", "12,19", "enemy fleets hold 12,19")
 
 
 def test_river_control_makes_enemy_fleets_stop_space_by_space() -> None:
@@ -78,17 +68,17 @@ def test_river_control_makes_enemy_fleets_stop_space_by_space() -> None:
     put(table, "Hothior-F1", (14, 18))  # B
     hire(table, "K", (12, 19), ME)
     movement(table, ME)
-    table.refuse(
-        IllegalCommand,
-        r"step 2 \(14,19\): 14,19 shares a river hexside controlled "
-        "by an enemy fleet: fleets stop on entering it",
-        "move",
-        units="K",
-        path="13,19,14,19,15,18",
+    table.refuse_move(
+        "K",
+        "13,19,14,19,15,18",
+        (
+            r"step 2 \(14,19\): 14,19 shares a river hexside controlled "
+            "by an enemy fleet: fleets stop on entering it"
+        ),
     )
     table.do("move", units="K", path="13,19,14,19")  # E
     table.to_phase(2, ME, "movement")
-    table.refuse(IllegalCommand, r"step 1 \(15,18\)", "move", units="K", path="15,18,15,17")
+    table.refuse_move("K", "15,18,15,17", r"step 1 \(15,18\)")
     table.do("move", units="K", path="15,18")  # F
     table.to_phase(3, ME, "movement")
     table.do("move", units="K", path="15,17,16,16")
@@ -116,9 +106,7 @@ def test_a_fleet_carries_one_combat_unit_and_any_heroes(table: Table) -> None:
     assert where(table, "Muetar-A1") == (18, 11)
     debarked = of(table.do("debark", fleet="K"), UnitsDebarked)[0]
     assert debarked.units == ("Muetar-A1", "Muetar-monarch") and spent(table, "K") == 2
-    table.refuse(
-        IllegalCommand, "transported by sea this turn", "move", units="Muetar-A1", path="18,10"
-    )
+    table.refuse_move("Muetar-A1", "18,10", "transported by sea this turn")
     table.refuse(
         IllegalCommand, "transported by sea this turn", "embark", fleet="K", units="Muetar-A1"
     )
@@ -139,13 +127,7 @@ def test_no_debarking_into_an_enemy_castle_port_without_a_siege(table: Table) ->
     meet the requirements to besiege it."""
     hire(table, "K", (13, 19), ME)
     put(table, "Muetar-A1", (13, 19), aboard="K")
-    table.refuse(
-        IllegalCommand,
-        "unbesieged enemy or neutral castle",
-        "move",
-        units="K",
-        path="Castle Lapspell",
-    )
+    table.refuse_move("K", "Castle Lapspell", "unbesieged enemy or neutral castle")
 
 
 def test_the_boom_stops_enemy_fleets_before_port_lork(
@@ -160,21 +142,11 @@ def test_the_boom_stops_enemy_fleets_before_port_lork(
     for unit in ("Hothior-F1", "Hothior-F2"):
         put(table, unit, (9, 20))
     hire(table, "K", (8, 19), ME)
-    table.refuse(
-        IllegalCommand,
-        "the Boom is closed in enemy turns: enemy fleets stop in it",
-        "move",
-        units="K",
-        path="The Boom,Port Lork",
+    table.refuse_move(
+        "K", "The Boom,Port Lork", "the Boom is closed in enemy turns: enemy fleets stop in it"
     )
     table.do("move", units="K", path="The Boom")
-    table.refuse(
-        IllegalCommand,
-        "enter Port Lork only from the Boom, after stopping there",
-        "move",
-        units="K",
-        path="Port Lork",
-    )
+    table.refuse_move("K", "Port Lork", "enter Port Lork only from the Boom, after stopping there")
     table.to_phase(2, ME, "movement")
     table.do("move", units="K", path="Port Lork")
     assert where(table, "K") == (9, 17)

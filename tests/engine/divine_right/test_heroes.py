@@ -175,9 +175,7 @@ def test_trigger_6_a_lone_hero_leaves_his_besieged_castle(table: Table) -> None:
     for unit in ("Hothior-A1", "Hothior-A2", "Hothior-A3", "Hothior-A4", "Hothior-A5"):
         put(table, unit, "Pennol")
     besiege(table, "Pennol", "alice")
-    table.refuse(
-        IllegalCommand, "Muetar-A1 is under siege", "move", units="Muetar-A1", path="20,11"
-    )
+    table.refuse_move("Muetar-A1", "20,11", "Muetar-A1 is under siege")
     events = table.do("move", 4, units="Muetar-monarch", path="20,11")
     assert fate_of(events) == (6, "no effect", "alice")
 
@@ -234,13 +232,7 @@ def test_trigger_9_shipwreck_casts_the_hero_away_on_the_isle_of_fright() -> None
     )
     table.do("end-phase")
     movement(table, ME)
-    table.refuse(
-        IllegalCommand,
-        "cast away on the Isle of Fright",
-        "move",
-        units="Muetar-monarch",
-        path="3,24",
-    )
+    table.refuse_move("Muetar-monarch", "3,24", "cast away on the Isle of Fright")
     hire(table, "L", (3, 24), ME)
     events = table.do("move", units="L", path="Isle of Fright,3,24")
     assert of(events, HeroRescued)[0].heroes == ("Muetar-monarch",)
@@ -284,7 +276,7 @@ def test_a_castaway_on_a_neutral_shore_violates_it_unless_eliminated_voluntarily
     asked = of(events, DecisionAsked)[0]
     assert (asked.player, asked.kind) == (ME, "castaway-shore")
     table.refuse(NotYourTurn, "carol must decide", "castaway-stay", by="bob")
-    table.refuse(IllegalCommand, "must first decide", "move", units="Muetar-A1", path="20,11")
+    table.refuse_move("Muetar-A1", "20,11", "must first decide")
     events = table.do(f"castaway-{choice}", *([3] if choice == "eliminate" else []), by=ME)
     if choice == "stay":
         assert of(events, PenaltyIncurred)[0].kingdom == "Neuth"

@@ -79,13 +79,13 @@ def test_entering_a_forested_mountain_costs_six(table: Table) -> None:
     Muetar (7) may enter; a regular (5) is refused and nothing is recorded."""
     put(table, "Muetar-A1", (22, 4))
     put(table, "Muetar-monarch", (22, 4))
-    table.refuse(
-        IllegalCommand,
-        r"step 1 \(22,5\): entering forest-mountain costs 6, Muetar-A1 has only 5 movement "
-        r"points left \(Movement Phase › Movement and Terrain\)",
-        "move",
-        units="Muetar-A1",
-        path="22,5",
+    table.refuse_move(
+        "Muetar-A1",
+        "22,5",
+        (
+            r"step 1 \(22,5\): entering forest-mountain costs 6, Muetar-A1 has only 5 movement "
+            r"points left \(Movement Phase › Movement and Terrain\)"
+        ),
     )
     moved = of(table.do("move", units="Muetar-monarch", path="22,5"), StackMoved)[0]
     assert moved.spent == (("Muetar-monarch", 6),)
@@ -106,12 +106,10 @@ def test_a_refused_step_names_the_step_the_cost_and_the_points_left(table: Table
     put(table, "Muetar-A1", (20, 11))
     table.do("move", units="Muetar-A1", path="20,10,19,10")
     assert spent(table, "Muetar-A1") == 2
-    table.refuse(
-        IllegalCommand,
+    table.refuse_move(
+        "Muetar-A1",
+        "18,10,18,9,17,9",
         r"step 3 \(17,9\): entering clear terrain costs 1, Muetar-A1 has only 0 movement",
-        "move",
-        units="Muetar-A1",
-        path="18,10,18,9,17,9",
     )
 
 
@@ -125,35 +123,19 @@ def test_a_minor_river_costs_one_more_to_enter_or_leave_its_valley(table: Table)
 def test_paths_must_run_through_neighbouring_land_spaces(table: Table) -> None:
     """Movement Phase › Movement Restrictions: contiguous spaces; land units not at sea."""
     put(table, "Muetar-A1", (20, 11))
-    table.refuse(
-        InvalidCommand,
-        r"step 1 \(22,11\): not a space next to",
-        "move",
-        units="Muetar-A1",
-        path="22,11",
+    table.refuse_move(
+        "Muetar-A1", "22,11", r"step 1 \(22,11\): not a space next to", InvalidCommand
     )
     put(table, "Muetar-A2", (4, 24))
-    table.refuse(
-        IllegalCommand,
-        "land units may not enter open water",
-        "move",
-        units="Muetar-A2",
-        path="3,24",
-    )
-    table.refuse(
-        NotYourTurn, "it is carol's turn", "move", units="Hothior-A1", path="10,16", by="alice"
-    )
-    table.refuse(
-        IllegalCommand, "not one of carol's forces", "move", units="Hothior-A1", path="10,16"
-    )
+    table.refuse_move("Muetar-A2", "3,24", "land units may not enter open water")
+    table.refuse_move("Hothior-A1", "10,16", "it is carol's turn", NotYourTurn, by="alice")
+    table.refuse_move("Hothior-A1", "10,16", "not one of carol's forces")
 
 
 def test_stacks_move_together_from_one_space(table: Table) -> None:
     """Movement Phase: a stack moves together; the units named share a space, or the
     stack is named by its space."""
-    table.refuse(
-        IllegalCommand, "not in one space", "move", units="Muetar-A1,Muetar-A9", path="18,11"
-    )
+    table.refuse_move("Muetar-A1,Muetar-A9", "18,11", "not in one space")
     moved = of(table.do("move", units="Plibba", path="16,13"), StackMoved)[0]
     assert set(moved.units) == {"Muetar-A9", "Muetar-A10"}
 
@@ -167,13 +149,13 @@ def test_crossing_the_navigable_river_from_where_the_move_began_costs_two(table:
     moved = of(table.do("move", units="Muetar-A13", path="18,15"), StackMoved)[0]
     assert moved.spent == (("Muetar-A13", 3),)
     put(table, "Muetar-A12", (20, 16))
-    table.refuse(
-        IllegalCommand,
-        r"step 2 \(18,15\): land units cross a navigable river only from the space they "
-        r"began the Movement Phase in",
-        "move",
-        units="Muetar-A12",
-        path="19,16,18,15",
+    table.refuse_move(
+        "Muetar-A12",
+        "19,16,18,15",
+        (
+            r"step 2 \(18,15\): land units cross a navigable river only from the space they "
+            r"began the Movement Phase in"
+        ),
     )
 
 
@@ -181,13 +163,7 @@ def test_land_units_may_not_cross_a_river_hexside_an_enemy_fleet_controls(table:
     """Movement Phase › Fleets and Navigable Rivers: a fleet controls the river hexsides
     of its space; enemy land units may not cross them."""
     put(table, "Hothior-F1", (18, 15))
-    table.refuse(
-        IllegalCommand,
-        "an enemy fleet controls the river hexside",
-        "move",
-        units="Muetar-A13",
-        path="18,15",
-    )
+    table.refuse_move("Muetar-A13", "18,15", "an enemy fleet controls the river hexside")
 
 
 def test_a_fleet_with_allowance_8_ferries_8_combat_units_not_9(table: Table) -> None:
@@ -252,12 +228,8 @@ def test_a_stack_led_by_the_monarch_of_its_regulars_moves_at_his_7() -> None:
         put(table, unit, CLEAR[0])
     hire(table, "A", CLEAR[0], ME)
     stack = "Muetar-monarch,Muetar-A1,A"
-    table.refuse(
-        IllegalCommand,
-        r"step 6 .* Muetar-A1 has only 0 movement points",
-        "move",
-        units="Muetar-A1,A",
-        path=path(*CLEAR[1:]),
+    table.refuse_move(
+        "Muetar-A1,A", path(*CLEAR[1:]), r"step 6 .* Muetar-A1 has only 0 movement points"
     )
     moved = of(
         table.do("move", units=stack, path=path(*CLEAR[1:]), leader="Muetar-monarch"), StackMoved
@@ -276,21 +248,19 @@ def test_the_ghem_monarch_leads_his_dwarves_and_muetars_king_through_hills() -> 
     movement(table, ME)
     for unit in ("Ghem-monarch", "Ghem-A1", "Muetar-monarch", "Muetar-A1", "Muetar-A2"):
         put(table, unit, HILLS[0])
-    table.refuse(
-        IllegalCommand,
+    table.refuse_move(
+        "Ghem-monarch,Muetar-A1",
+        path(HILLS[1]),
         "Muetar-A1 is a regular of Muetar: the monarch of Ghem may not lead it",
-        "move",
-        units="Ghem-monarch,Muetar-A1",
-        path=path(HILLS[1]),
         leader="Ghem-monarch",
     )
-    table.refuse(
-        IllegalCommand,
-        r"step 3 \(10,10\): entering hills costs 2, Muetar-A1 has "
-        "only 1 movement point left",
-        "move",
-        units="Muetar-A1,Muetar-A2",
-        path=path(*HILLS[1:4]),
+    table.refuse_move(
+        "Muetar-A1,Muetar-A2",
+        path(*HILLS[1:4]),
+        (
+            r"step 3 \(10,10\): entering hills costs 2, Muetar-A1 has "
+            "only 1 movement point left"
+        ),
     )
     table.do("move", units="Muetar-A1,Muetar-A2", path=path(*HILLS[1:3]))
     assert spent(table, "Muetar-A1") == 4
@@ -307,20 +277,14 @@ def test_units_led_by_a_hero_may_not_split_off(table: Table) -> None:
     for unit in ("Muetar-monarch", "Muetar-A1"):
         put(table, unit, CLEAR[0])
     table.do("move", units="Muetar-monarch,Muetar-A1", path=path(CLEAR[1]), leader="Muetar-monarch")
-    table.refuse(
-        IllegalCommand,
-        "began moving with Muetar-monarch: it may not split off",
-        "move",
-        units="Muetar-A1",
-        path=path(CLEAR[2]),
+    table.refuse_move(
+        "Muetar-A1", path(CLEAR[2]), "began moving with Muetar-monarch: it may not split off"
     )
     table.do("move", units="Muetar-monarch", path=path(CLEAR[2], CLEAR[1]))
-    table.refuse(
-        IllegalCommand,
+    table.refuse_move(
+        "Muetar-monarch,Muetar-A1",
+        path(CLEAR[3]),
         "has moved without Muetar-monarch",
-        "move",
-        units="Muetar-monarch,Muetar-A1",
-        path=path(CLEAR[3]),
         leader="Muetar-monarch",
     )
 
@@ -332,30 +296,18 @@ def test_combat_units_may_not_enter_a_space_held_by_enemy_land_units(table: Tabl
     """Movement Phase › Enemy Units and Movement: not with enemy units of the same type."""
     put(table, "Muetar-A1", (20, 11))
     put(table, "Hothior-A1", (21, 11))
-    table.refuse(
-        IllegalCommand, "enemy land combat units hold", "move", units="Muetar-A1", path="21,11"
-    )
+    table.refuse_move("Muetar-A1", "21,11", "enemy land combat units hold")
 
 
 def test_hostile_units_enter_an_unbesieged_castle_only_to_besiege_it(table: Table) -> None:
     """Movement Phase › Castles: enemy or neutral castles are entered only to initiate a
     siege (the siege rules decide that: none yet)."""
     put(table, "Muetar-A1", (13, 17))
-    table.refuse(
-        IllegalCommand,
-        "Castle Lapspell is an unbesieged enemy or neutral castle",
-        "move",
-        units="Muetar-A1",
-        path="Castle Lapspell",
+    table.refuse_move(
+        "Muetar-A1", "Castle Lapspell", "Castle Lapspell is an unbesieged enemy or neutral castle"
     )
     put(table, "Muetar-A2", (19, 22))
-    table.refuse(
-        IllegalCommand,
-        "Kuzdol is an unbesieged enemy or neutral castle",
-        "move",
-        units="Muetar-A2",
-        path="Kuzdol",
-    )
+    table.refuse_move("Muetar-A2", "Kuzdol", "Kuzdol is an unbesieged enemy or neutral castle")
     table.do("move", units="Muetar-A3", path="20,11,Pennol")
 
 
@@ -398,13 +350,7 @@ def test_units_of_a_kingdom_activated_this_turn_keep_to_home_sea_and_wasteland()
     ally(table, "Neuth", ME, fresh=True)
     movement(table, ME)
     put(table, "Neuth-A1", (2, 0))
-    table.refuse(
-        IllegalCommand,
-        "Neuth-A1's kingdom was activated this turn",
-        "move",
-        units="Neuth-A1",
-        path="3,0",
-    )
+    table.refuse_move("Neuth-A1", "3,0", "Neuth-A1's kingdom was activated this turn")
     table.do("move", units="Neuth-A1", path="1,0")
     table.set_kingdom("Neuth", activated_on=0)
     table.do("move", units="Neuth-A2", path="3,5")
@@ -414,22 +360,14 @@ def test_a_monarch_who_may_not_leave_his_royal_castle_stays(table: Table) -> Non
     """Personality Cards (Invalid): the monarch cannot leave his royal castle."""
     ally(table, "Neuth", ME)
     table.set_kingdom("Neuth", personality=17)
-    table.refuse(
-        IllegalCommand, "may not leave his royal castle", "move", units="Neuth-monarch", path="3,5"
-    )
+    table.refuse_move("Neuth-monarch", "3,5", "may not leave his royal castle")
 
 
 def test_units_aboard_move_with_their_fleet_only(table: Table) -> None:
     """Movement Phase › Transporting Troops: a unit aboard moves with its fleet."""
     hire(table, "K", (13, 19), ME)
     put(table, "Muetar-A1", (13, 19), aboard="K")
-    table.refuse(
-        IllegalCommand,
-        "Muetar-A1 is aboard K: move the fleet",
-        "move",
-        units="Muetar-A1",
-        path="14,20",
-    )
+    table.refuse_move("Muetar-A1", "14,20", "Muetar-A1 is aboard K: move the fleet")
 
 
 def test_a_move_records_the_stacks_movement_only(table: Table) -> None:

@@ -41,8 +41,9 @@ from warscribe.engine.rulesets.divine_right.random_events import (
     ReinforcementsDeclined,
     UnitsLost,
 )
-from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Pending, Unit
+from warscribe.engine.rulesets.divine_right.state import MERCENARY, Pending, Unit
 
+from .board import eliminate, hex_of, hire, put
 from .play import Table, of
 
 ME = "carol"
@@ -70,35 +71,6 @@ def table() -> Table:
 
 
 # -- arranging the board -------------------------------------------------------------------
-
-
-def hex_of(place: str | Hex) -> Hex:
-    return place if isinstance(place, tuple) else DATA.place(place).hex
-
-
-def hire(table: Table, unit: str, at: str | Hex, owner: str = ME) -> None:
-    """A common mercenary from the pool onto the map, in `owner`'s forces."""
-    kind = str(DATA.mercenary(unit).kind)
-    state = table.state.with_units([Unit(unit, MERCENARY, kind, hex_of(at), owner)])
-    table.set_state(
-        state.replace(mercenary_pool=tuple(m for m in state.mercenary_pool if m != unit))
-    )
-
-
-def move(table: Table, unit: str, at: str | Hex) -> None:
-    table.set_state(
-        table.state.with_units([dataclasses.replace(table.state.units[unit], hex=hex_of(at))])
-    )
-
-
-def eliminate(table: Table, *units: str) -> None:
-    """Regulars eliminated earlier in the game (by combat, say)."""
-    for unit in units:
-        kingdom = table.state.units[unit].kingdom
-        eliminated = table.state.kingdoms[kingdom].eliminated | {unit}
-        table.set_state(
-            table.state.without_units([unit]).with_kingdom(kingdom, eliminated=eliminated)
-        )
 
 
 def ally(table: Table, kingdom: str, player: str = ME) -> None:
@@ -171,11 +143,11 @@ def test_2_untimely_death_without_an_allied_monarch_is_no_event(table: Table) ->
 def test_3_storms_lose_a_fleet_out_of_port_of_the_players_choice(table: Table) -> None:
     """Random Events Phase › Storms; Movement Phase › Non-Castle Ports: a castle-port
     shelters every fleet, a non-castle port only one."""
-    hire(table, "K", SEA)
-    hire(table, "L", "Freeport")
-    hire(table, "M", "Bartertown")
-    hire(table, "N", "Bartertown")
-    move(table, "Mivior-F1", SEA)  # bob's fleet: not carol's to lose
+    hire(table, "K", SEA, ME)
+    hire(table, "L", "Freeport", ME)
+    hire(table, "M", "Bartertown", ME)
+    hire(table, "N", "Bartertown", ME)
+    put(table, "Mivior-F1", SEA)  # bob's fleet: not carol's to lose
     events = roll(table, "Storms")
     (choice,) = of(events, ChoiceAsked)
     assert choice.kind == "storm" and set(choice.options) == {"K", "M", "N"} and choice.count == 1
@@ -196,7 +168,7 @@ def test_3_storms_shipwreck_the_heroes_aboard(
     monkeypatch.setattr(
         random_events, "shipwreck", lambda out, data, fleet, dice: calls.append(fleet)
     )
-    hire(table, "K", SEA)
+    hire(table, "K", SEA, ME)
     roll(table, "Storms")
     table.do("events-lose", unit="K")
     assert [u.id for u in calls] == ["K"]
@@ -204,8 +176,8 @@ def test_3_storms_shipwreck_the_heroes_aboard(
 
 def test_3_storms_with_every_fleet_in_port_is_no_event(table: Table) -> None:
     """Random Events Phase: a fleet in a castle-port, or alone in a non-castle port, is safe."""
-    hire(table, "K", "Grugongi")
-    hire(table, "L", "Freeport")
+    hire(table, "K", "Grugongi", ME)
+    hire(table, "L", "Freeport", ME)
     assert "out of port" in void(roll(table, "Storms"), "Storms").why
     table.do("end-phase")
 
@@ -214,7 +186,7 @@ def test_4_mutiny_loses_one_friendly_regular_or_mercenary(table: Table) -> None:
     """Random Events Phase › Mutiny: a friendly regular (own or allied) or mercenary unit,
     the player's choice; never a monarch or another player's unit."""
     ally(table, "Neuth")
-    hire(table, "A", "Pennol")
+    hire(table, "A", "Pennol", ME)
     hire(table, "B", "Colist", owner="bob")
     roll(table, "Mutiny")
     options = set(asked(table).options)
@@ -385,7 +357,7 @@ def test_8_reinforcements_fleets_enter_friendly_ports(table: Table) -> None:
     ally(table, "Pon")
     ally(table, "Trolls")
     table.do("place", at="The Face")  # where the Trollish monarch enters play
-    hire(table, "A", "Freeport")
+    hire(table, "A", "Freeport", ME)
     hire(table, "B", "Bartertown", owner="bob")
     roll(table, "Reinforcements")
     options = set(asked(table).options)
@@ -407,9 +379,9 @@ def test_8_reinforcements_in_plundered_castles_follow_the_occupier(table: Table)
     gone += ["Muetar-A7", "Muetar-A8", "Muetar-A9", "Muetar-A10"]
     plundered = frozenset({"Tadafat", "Groat", "Plibba"})
     table.set_state(table.state.without_units(gone).replace(plundered=plundered))
-    hire(table, "A", "Tadafat")  # carol occupies Hothior's plundered Tadafat
+    hire(table, "A", "Tadafat", ME)  # carol occupies Hothior's plundered Tadafat
     hire(table, "B", "Groat", owner="bob")  # bob occupies carol's plundered Groat
-    hire(table, "C", "Castle Lapspell")  # not plundered: still Hothior's (alice's)
+    hire(table, "C", "Castle Lapspell", ME)  # not plundered: still Hothior's (alice's)
     roll(table, "Reinforcements")
     options = set(asked(table).options)
     assert {"army at Tadafat", "army at Plibba"} <= options  # Plibba: empty, still carol's
@@ -485,9 +457,9 @@ def test_9_epidemic_halves_each_stack_of_ten_or_more(table: Table) -> None:
     """Random Events Phase › Epidemic: half (rounded down) of each friendly stack of 10 or
     more combat units, the player choosing which."""
     for number in range(1, 12):
-        move(table, f"Muetar-A{number}", "Pennol")
+        put(table, f"Muetar-A{number}", "Pennol")
     for unit in "ABCDEFGHIJ":
-        hire(table, unit, "Basimar")
+        hire(table, unit, "Basimar", ME)
     roll(table, "Epidemic")
     pending = asked(table)
     assert pending.kind == "epidemic" and pending.count == 10 and len(pending.options) == 21
@@ -522,7 +494,7 @@ def test_9_epidemic_strikes_the_largest_stack_picked_at_random_among_equals(tabl
 
 def test_9_epidemic_with_one_largest_stack_needs_no_pick(table: Table) -> None:
     """Random Events Phase › Epidemic: a single largest stack is struck without a roll."""
-    move(table, "Muetar-A7", "Pennol")
+    put(table, "Muetar-A7", "Pennol")
     events = roll(table, "Epidemic")
     assert not of(events, RandomlyPicked) and len(asked(table).options) == 4
 
@@ -556,8 +528,8 @@ def test_10_impossible_is_no_event(table: Table, monkeypatch: pytest.MonkeyPatch
 
 def test_11_desertion_loses_a_common_mercenary_of_the_players_choice(table: Table) -> None:
     """Random Events Phase › Desertion: it returns to the mercenary force pool."""
-    hire(table, "A", "Pennol")
-    hire(table, "K", SEA)
+    hire(table, "A", "Pennol", ME)
+    hire(table, "K", SEA, ME)
     hire(table, "B", "Colist", owner="bob")
     roll(table, "Desertion")
     assert set(asked(table).options) == {"A", "K"}
@@ -631,7 +603,7 @@ def test_12_help_from_afar_when_every_monarch_is_allied_is_no_event(table: Table
 
 def test_a_pending_decision_blocks_the_phase_and_shows_in_the_legal_commands(table: Table) -> None:
     """The Game Turn: play goes on only once the player has decided."""
-    hire(table, "A", "Pennol")
+    hire(table, "A", "Pennol", ME)
     roll(table, "Desertion")
     ruleset = get("divine-right")
     assert ruleset.legal_commands(table.state) == ("events- ...",)

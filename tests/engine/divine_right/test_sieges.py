@@ -112,10 +112,10 @@ def test_too_weak_a_stack_or_defenders_outside_keep_hostile_units_out(table: Tab
     """Siege Phase › Declaring a Siege (A, B): the move is refused, the record unchanged."""
     table.to_phase(1, ME, "movement")
     besieging(table, *BESIEGERS[:3], at=(9, 14))
-    table.refuse(IllegalCommand, "needs 4", "move", units="9,14", path="Tadafat")
+    table.refuse_move("9,14", "Tadafat", "needs 4")
     besieging(table, "Muetar-A4", at=(9, 14))
     put(table, "Hothior-A6", TADAFAT, inside=False)
-    table.refuse(IllegalCommand, "outside its walls", "move", units="9,14", path="Tadafat")
+    table.refuse_move("9,14", "Tadafat", "outside its walls")
 
 
 def test_bad_omens_regulars_initiate_no_siege(table: Table) -> None:
@@ -123,7 +123,7 @@ def test_bad_omens_regulars_initiate_no_siege(table: Table) -> None:
     table.to_phase(1, ME, "movement")
     besieging(table, *BESIEGERS, at=(9, 14))
     table.set_kingdom("Muetar", bad_omens_on=1)
-    table.refuse(IllegalCommand, "Bad Omens", "move", units="9,14", path="Tadafat")
+    table.refuse_move("9,14", "Tadafat", "Bad Omens")
 
 
 def test_besieging_a_neutral_castle_activates_its_kingdom_for_another_player() -> None:
@@ -142,7 +142,7 @@ def test_besieging_a_neutral_castle_activates_its_kingdom_for_another_player() -
     assert of(events, SiegeInvalidated)[0].why == "Immer's units set up inside Muscaster"
     asked = of(events, DecisionAsked)[0]
     assert (asked.player, asked.kind) == (ME, "displace")
-    table.refuse(IllegalCommand, "must first decide", "move", units="Muetar-A5", path="24,10")
+    table.refuse_move("Muetar-A5", "24,10", "must first decide")
     events = table.do("siege-displace", to="15,9")
     assert of(events, UnitsDisplaced)[0].hex == (15, 9)
     assert of(events, SiegeEnded)[0].castle == "Muscaster"
@@ -175,7 +175,7 @@ def test_siege_attackers_neither_move_nor_attack_this_turn(table: Table) -> None
     table.refuse(IllegalCommand, "already pointed out", "siege-attack", 3, castles="Tadafat")
     table.refuse(IllegalCommand, "displacements come before", "siege-displace", units="Tadafat")
     table.do("end-phase")
-    table.refuse(IllegalCommand, "made a siege attack", "move", units="Muetar-A1", path="9,14")
+    table.refuse_move("Muetar-A1", "9,14", "made a siege attack")
 
 
 def test_a_royal_castle_plundered_scores_ten_times_its_defence() -> None:
@@ -334,7 +334,7 @@ def test_a_breakout_attacks_every_besieger_and_frees_the_survivors_to_leave(tabl
     besieging(table, *BESIEGERS)
     besiege(table, "Tadafat", ME)
     table.to_phase(2, "alice", "movement")
-    table.refuse(IllegalCommand, "under siege", "move", units="Hothior-A5", path="9,14")
+    table.refuse_move("Hothior-A5", "9,14", "under siege")
     table.to_phase(3, "alice", "siege")
     events = table.do("breakout", 5, 3, castle="Tadafat")
     asked = of(events, DecisionAsked)[0]

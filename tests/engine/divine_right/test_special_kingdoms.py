@@ -23,20 +23,10 @@ from warscribe.engine.rulesets.divine_right.neutrals import invaded
 from warscribe.engine.rulesets.divine_right.places import hex_arg
 from warscribe.engine.rulesets.divine_right.state import Hex
 
-from .board import DATA, ally, hex_of, movement, put
+from .board import DATA, ally, eliminate, hex_of, movement, put
 from .play import Table, of
 
 ME = "carol"
-
-
-def lose(table: Table, *units: str) -> None:
-    """Regulars eliminated earlier (in combat, say)."""
-    for unit in units:
-        kingdom = table.state.units[unit].kingdom
-        eliminated = table.state.kingdoms[kingdom].eliminated | {unit}
-        table.set_state(
-            table.state.without_units([unit]).with_kingdom(kingdom, eliminated=eliminated)
-        )
 
 
 def regenerated(table: Table) -> list[TrollRegenerated]:
@@ -57,7 +47,7 @@ def test_the_trolls_regenerate_one_eliminated_regular_each_turn() -> None:
     chooses which."""
     table = Table()
     ally(table, "Trolls", ME)
-    lose(table, "Trolls-A3", "Trolls-A5")
+    eliminate(table, "Trolls-A3", "Trolls-A5")
     events = next_game_turn(table)
     asked = of(events, DecisionAsked)[0]
     assert (asked.player, asked.kind) == (ME, special_kingdoms.REGENERATE)
@@ -83,7 +73,7 @@ def test_trolls_lost_through_random_events_are_not_regenerated_that_game_turn() 
     table = Table()
     ally(table, "Trolls", ME)
     table.to_phase(2, ME, "random-events")
-    lose(table, "Trolls-A5")
+    eliminate(table, "Trolls-A5")
     table.do("events-roll", 1, 3)  # Mutiny: one friendly regular lost
     table.do("events-lose", unit="Trolls-A3")
     assert table.state.lost_to_events == (("Trolls-A3", 2),)
@@ -100,7 +90,7 @@ def test_a_troll_is_not_regenerated_into_an_enemy_held_space() -> None:
     enemy-occupied, no regeneration that turn."""
     table = Table()
     ally(table, "Trolls", ME)
-    lose(table, "Trolls-A3", "Trolls-A4")
+    eliminate(table, "Trolls-A3", "Trolls-A4")
     put(table, "Hothior-A1", "The Crag")
     table.to_phase(2, table.player, "random-events")
     assert regenerated(table) == []
