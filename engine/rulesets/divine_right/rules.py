@@ -112,6 +112,50 @@ ARGS: dict[str, tuple[str, ...]] = {
 }
 
 
+SECTIONS: dict[str, str] = {
+    "end-phase": "The Game Turn",
+    "events-": "Random Events Phase",
+    "diplomacy-draw": "Diplomacy Phase › Diplomacy Cards",
+    "discard": "Diplomacy Phase › Diplomacy Cards",
+    "diplomacy-activate": "Diplomacy Phase › Activation Attempts",
+    "diplomacy-deactivate": "Diplomacy Phase › Deactivation Attempts",
+    "diplomacy-assassinate": "Diplomacy Phase › Assassination Attempts",
+    "diplomacy-duel": "Diplomacy Phase › Dueling an Enemy Ambassador",
+    "diplomacy-force-peace": "Diplomacy Phase › Forced Peace Attempts",
+    "diplomacy-pass": "Diplomacy Phase › Resolving Diplomacy",
+    "rejoin": "Basic Game Optional Rules › Re-entry of Eliminated Players",
+    "move": "Movement Phase",
+    "ferry": "Movement Phase › Fleets and Navigable Rivers",
+    "embark": "Movement Phase › Transporting Troops",
+    "debark": "Movement Phase › Transporting Troops",
+    "inside": 'Siege Phase › "Inside" and "Outside" of Castles',
+    "outside": 'Siege Phase › "Inside" and "Outside" of Castles',
+    "search": "Heroes › Hero Fate Roll",
+    "disband": "Inactive Kingdoms",
+    "prisoner-": "Heroes › Capture of a Monarch",
+    "castaway-": "Heroes › Shipwrecked Heroes",
+    "siege-attack": "Siege Phase › Resolving a Siege (Siege Attack)",
+    "siege-displace": "Siege Phase › Besieger Displacement",
+    "siege-keep": "Kingdoms › Deactivation of Kingdoms (ONGOING SIEGES)",
+    "siege-lift": "Kingdoms › Deactivation of Kingdoms (ONGOING SIEGES)",
+    "breakout": "Siege Phase › Breakouts",
+    "attack-": "Combat Phase › Making Attacks",
+    "losses": "Combat Phase › Making Attacks",
+    "retreat-": "Combat Phase › Retreat Before Combat",
+    "pursue": "Combat Phase › Retreat Before Combat",
+    "advance-": "Combat Phase › Advance After Combat",
+    "sortie": "Combat Phase › Amphibious Attacks",
+    "place": "Kingdoms › Activation of Kingdoms",
+}
+
+
+def rule_of(command: str) -> str | None:
+    """The rulebook section a command is decided by (the audit cites it)."""
+    if command in SECTIONS:
+        return SECTIONS[command]
+    return next((s for prefix, s in SECTIONS.items() if command.startswith(prefix)), None)
+
+
 def _check_args(command: Command) -> None:
     allowed = ARGS.get(command.name)
     extra = [name for name, _ in command.args if allowed is not None and name not in allowed]
@@ -171,6 +215,9 @@ class DivineRight:
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)
+
+    def rule_of(self, command: str) -> str | None:
+        return rule_of(command)
 
 
 def _custom(options: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, str], ...]:

@@ -175,3 +175,13 @@ def test_a_player_reentering_as_the_trolls_chooses_his_monarchs_space() -> None:
     assert pending is not None and (pending.player, pending.kind) == ("carol", "troll-monarch")
     table.do("place", by="carol", at="The Shunned Vale")
     assert table.state.units["Trolls-monarch"].hex == load_builtin().place("The Shunned Vale").hex
+
+
+def test_every_command_names_the_rule_that_decides_it() -> None:
+    """The audit cites a rulebook section for every Divine Right command."""
+    from warscribe.engine.rulesets.divine_right.rules import ARGS, COMMANDS, rule_of
+
+    assert set(COMMANDS) == set(ARGS)
+    assert {name: rule_of(name) for name in COMMANDS if rule_of(name) is None} == {}
+    assert rule_of("diplomacy-activate") == "Diplomacy Phase › Activation Attempts"
+    assert rule_of("events-lose") == "Random Events Phase"
