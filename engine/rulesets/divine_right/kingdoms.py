@@ -200,7 +200,7 @@ def eliminate(out: Outcome, data: DRData, player: str, why: str, dice: Dice) -> 
     out.add(roll, ConfusionBegan(kingdom=kingdom, until=out.state.number + roll.values[0] + 1))
     remaining = out.state.active_players()
     if len(remaining) == 1:
-        finish(out, f"{remaining[0]}'s is the only player monarch left (Victory A)")
+        finish(out, f"{remaining[0]}'s is the only player monarch left (Victory A)", remaining)
 
 
 def score(out: Outcome, player: str, deed: str, points: int) -> None:
@@ -215,12 +215,13 @@ def totals(state: State) -> dict[str, int]:
     return points
 
 
-def finish(out: Outcome, why: str) -> None:
+def finish(out: Outcome, why: str, winners: tuple[str, ...] | None = None) -> None:
+    """End the game: `winners` when victory is by elimination (Victory A), else the most
+    victory points (Victory B; several winners on a tie)."""
     points = totals(out.state)
-    best = max(points.values(), default=0)
-    winners = tuple(name for name, p in points.items() if p == best)
-    if "only player monarch" in why:
-        winners = out.state.active_players()
+    if winners is None:
+        best = max(points.values(), default=0)
+        winners = tuple(name for name, p in points.items() if p == best)
     out.add(GameEnded(winners=winners, scores=tuple(points.items()), why=why))
 
 
