@@ -9,10 +9,12 @@ from typing import Any
 import click
 
 from warscribe.engine import rulesets
+from warscribe.engine.anchor import fingerprint
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.record import fold
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store import logfile
+from warscribe.store.backends import StoreError
 from warscribe.store.views import describe, entry_json, event_name
 
 from .context import (
@@ -214,7 +216,8 @@ def games(ctx: Context, as_json: bool) -> None:
 @json_option
 @pass_ctx
 def status(ctx: Context, as_json: bool) -> None:
-    """Whose turn it is, the phase, and the commands that player may give now.
+    """Whose turn it is, the phase, and the commands that player may give now; the head's
+    fingerprint (#SEQ and 16 hex digits of its chain hash) to compare with other players.
 
     \b
     Example:
@@ -236,7 +239,8 @@ def status(ctx: Context, as_json: bool) -> None:
         "commands": rs.legal_commands(head.state),
         **rs.summary(head.state),
     }
-    text = f"{listing.name} ({head.ruleset}), entry #{head.seq}\n" + _status_text(rs, head.state)
+    data["head"] = fingerprint(head.seq, head.chain)
+    text = f"{listing.name} ({head.ruleset}), head {data['head']}\n" + _status_text(rs, head.state)
     emit(data, as_json, text)
 
 
@@ -316,7 +320,8 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
 @pass_ctx
 def export(ctx: Context, output: str | None, start: int, armor: bool, player: str | None) -> None:
     """Write the game's log (or its tail from --from) as a log file; with --for, the copy
-    a player may see, which verifies against the same chain as the full log.
+    a player may see, which verifies against the same chain as the full log. The host's
+    store signs the last entry (a checkpoint); a player's store passes on the host's.
 
     \b
     Example:
@@ -328,8 +333,21 @@ def export(ctx: Context, output: str | None, start: int, armor: bool, player: st
     if player is not None and player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "export")
     entries = list(logfile.redact_for(ctx.app.entries(listing.game_id, start), player))
-    data = logfile.write(listing.game_id, listing.name, listing.ruleset, listing.players, entries)
-    payload: bytes = logfile.armor(data).encode() if armor else data
+    checkpoint = None
+    shown = "nothing"
+    if entries:
+        last = entries[-1]
+        shown = fingerprint(last.seq, last.chain)
+        checkpoint = ctx.app.checkpoint(listing.game_id, last.seq, last.chain)
+        if checkpoint is None and ctx.app.head(listing.game_id).host_key is not None:
+            raise StoreError(
+                f"no checkpoint of the host's covers {shown} in this store: only the host's "
+                "store signs a copy, and a player's store passes on the one it received"
+            )
+    data = logfile.write(
+        listing.game_id, listing.name, listing.ruleset, listing.players, entries, checkpoint
+    )
+    payload: bytes = logfile.armor(data, shown).encode() if armor else data
     if output is None:
         if not armor and sys.stdout.isatty():
             raise click.UsageError(
@@ -339,7 +357,8 @@ def export(ctx: Context, output: str | None, start: int, armor: bool, player: st
     else:
         Path(output).write_bytes(payload)
         click.echo(
-            f"exported entries #{start}..#{entries[-1].seq if entries else start - 1} to {output}",
+            f"exported entries #{start}..#{entries[-1].seq if entries else start - 1} to "
+            f"{output}; head {shown}",
             err=True,
         )
 
@@ -350,8 +369,9 @@ def export(ctx: Context, output: str | None, start: int, armor: bool, player: st
 def import_(ctx: Context, file: str) -> None:
     """Append a log file (binary or armored) to the store: all of it or nothing.
 
-    The file must continue the store's chain; a file of another game, or a truncated or
-    edited one, is refused naming the first bad entry.
+    The file must continue the store's chain and, in a game with a host key, end at the
+    entry the host signed; a file of another game, or a truncated or edited one, is refused
+    naming the first bad entry, and the store is left as it was.
 
     \b
     Example:
@@ -366,37 +386,50 @@ def import_(ctx: Context, file: str) -> None:
                 f"the file is a log of game {parsed.game_id} ({parsed.name}), "
                 f"not of {wanted.name} ({wanted.game_id})"
             )
-    from warscribe.store.app import GameListing
-
-    listing = GameListing(parsed.game_id, parsed.name, parsed.ruleset, parsed.players)
-    added = ctx.app.import_entries(parsed.game_id, parsed.entries, listing)
+    added = ctx.app.import_log(parsed)
+    head = ""
+    if parsed.entries:
+        head = f"; head {fingerprint(parsed.to_seq, parsed.entries[-1].chain)}"
     click.echo(
-        f"imported {added} new entries of {parsed.name} (file #{parsed.from_seq}..#{parsed.to_seq})"
+        f"imported {added} new entries of {parsed.name} "
+        f"(file #{parsed.from_seq}..#{parsed.to_seq}{head})"
     )
 
 
 @cli.command()
+@click.option(
+    "--against",
+    metavar="FINGERPRINT",
+    default=None,
+    help="A head as another copy shows it ('#SEQ HEX', from `status` or a mail): "
+    "fail unless this copy has the same entry there.",
+)
 @json_option
 @pass_ctx
-def verify(ctx: Context, as_json: bool) -> None:
-    """Check the chain, every hidden part, and (once the secret is known) every die.
+def verify(ctx: Context, against: str | None, as_json: bool) -> None:
+    """Check the chain, every hidden part, every signed order, the host's checkpoint,
+    every stored snapshot and (once the secret is known) every die.
 
     \b
     Example:
       warscribe verify
+      warscribe verify --against '#233 a3f9c1d27be01f44'
     """
-    from warscribe.engine.record import verify as check
-
-    game_id = ctx.game_id()
-    key = ctx.app.secret(game_id)
-    report = check(ctx.app.entries(game_id), key=key)
+    checked = ctx.app.verify_game(ctx.game_id(), against)
+    report = checked.report
     hidden = (
         f"; {report.private_checked} hidden parts and "
         f"{report.disclosures_checked} disclosures checked"
     )
     if report.orders_checked:
         hidden += f"; {report.orders_checked} signed orders"
-    data = {"ok": True, **report.__dict__}
+    data = {
+        "ok": True,
+        **report.__dict__,
+        "head": checked.fingerprint,
+        "anchor": checked.anchor,
+        "snapshots_checked": checked.snapshots_checked,
+    }
     dice = (
         f"{report.rolls_checked} of {report.rolls} rolls re-derived from the dice secret"
         if report.secret_known
@@ -404,7 +437,12 @@ def verify(ctx: Context, as_json: bool) -> None:
     )
     if report.rolls_entered:
         dice += f"; {report.rolls_entered} entered by hand"
-    emit(data, as_json, f"ok: {report.entries} entries, chain intact; {dice}{hidden}")
+    emit(
+        data,
+        as_json,
+        f"ok: {report.entries} entries, chain intact, head {checked.fingerprint}; {dice}{hidden}"
+        f"; {checked.snapshots_checked} snapshots checked; {checked.anchor}",
+    )
 
 
 @cli.command()

@@ -184,6 +184,8 @@ def import_orders(ctx: Context, file: str) -> None:
     """Referee: check a player's signed orders (signature, player, turn and phase, the
     log position they were written against) and record them, dice rolled by the record.
     Forged, replayed, stale or out-of-turn orders are refused, and nothing is recorded.
+    The commands are recorded up to the first one the rules refuse (or that must wait for
+    another player); that one and the rest are returned with the reason, exit 1.
 
     \b
     Example:
@@ -193,9 +195,19 @@ def import_orders(ctx: Context, file: str) -> None:
     received = orders_file.read_orders(raw)
     if ctx.game_ref is not None and ctx.game_id() != received.orders.game_id:
         raise WarscribeError(f"the orders are for game {received.orders.game_id}, not this one")
-    entries = orders_file.receive(ctx.app, received)
+    entries, refused = orders_file.receive(ctx.app, received)
     for entry in entries:
         click.echo(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+    if refused is not None:
+        total = len(received.orders.commands)
+        returned = "; ".join(
+            f"{c.name} {' '.join(f'{k}={v}' for k, v in c.args)}".strip() for c in refused.commands
+        )
+        raise WarscribeError(
+            f"recorded {refused.index} of {total} commands of {received.orders.player}'s "
+            f"orders; command {refused.index + 1} (`{refused.commands[0].name}`) was refused: "
+            f"{refused.reason}. Returned unrecorded: {returned}"
+        )
 
 
 # -- audit --------------------------------------------------------------------------------

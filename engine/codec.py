@@ -10,7 +10,10 @@ deterministic:
 * a registered frozen dataclass is an array: an extension-type marker holding its stable
   topic (never the Python module path, so moving a class never breaks an old log), then
   its field values in declared order (new fields may only be appended, with defaults);
-  the marker lets the decoder rebuild the object without a nested decoding pass;
+  the marker lets the decoder rebuild the object without a nested decoding pass. A field
+  declared with `added(default)` was appended after values of its class were first
+  written: while it holds its default it is left out, so old values keep their bytes (and
+  the chain hashes that cover them);
 * registered enums are an extension type holding (topic, value);
 * UUIDs, datetimes, Decimals, Fractions, sets and frozensets have extension types too.
 """
@@ -40,6 +43,7 @@ EXT_FROZENSET = 8
 _TOPICS: dict[str, type] = {}
 _NAMES: dict[type, str] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_ADDED: dict[type, tuple[tuple[str, Any], ...]] = {}
 
 T = TypeVar("T")
 
@@ -59,6 +63,7 @@ def register(topic: str) -> Callable[[type[T]], type[T]]:
         _NAMES[cls] = topic
         if dataclasses.is_dataclass(cls):
             _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+            _ADDED[cls] = added_fields(cls)
         return cls
 
     return decorate
@@ -72,6 +77,30 @@ def record(topic: str) -> Callable[[type[T]], type[T]]:
         return register(topic)(dataclasses.dataclass(frozen=True)(cls))
 
     return decorate
+
+
+def added(default: Any) -> Any:
+    """Declare a field appended to a class whose values were already written: left out of
+    the encoding while it holds `default`, so values written before keep their bytes."""
+    return dataclasses.field(default=default, metadata={"added": True})
+
+
+def added_fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    """(name, default) of the fields of `cls` declared with `added`, in order; they must
+    come last."""
+    fields = dataclasses.fields(cls)
+    names = [f.name for f in fields if f.metadata.get("added")]
+    if names and [f.name for f in fields[-len(names) :]] != names:
+        raise CodecError(f"{cls.__qualname__}: fields declared with added() must come last")
+    return tuple((f.name, f.default) for f in fields if f.metadata.get("added"))
+
+
+def without_defaults(cls: type, values: dict[str, Any]) -> dict[str, Any]:
+    """`values` (a field map of `cls`) without the added fields that hold their default."""
+    extra = _ADDED.get(cls)
+    if not extra:
+        return values
+    return {k: v for k, v in values.items() if not any(k == n and v == d for n, d in extra)}
 
 
 def topic_of(cls: type) -> str:
@@ -123,7 +152,16 @@ def _default(obj: Any) -> Any:
             return msgpack.ExtType(EXT_ENUM, _packb((topic, obj.value)))
         values = obj.__dict__
         marker = msgpack.ExtType(EXT_DATACLASS, topic.encode())
-        return [marker, *(_canonical(values[name]) for name in _FIELDS[cls])]
+        names = _FIELDS[cls]
+        extra = _ADDED[cls]
+        if extra:
+            count = len(names)
+            for name, default in reversed(extra):
+                if values[name] != default:
+                    break
+                count -= 1
+            names = names[:count]
+        return [marker, *(_canonical(values[name]) for name in names)]
     if cls is UUID:
         return msgpack.ExtType(EXT_UUID, obj.bytes)
     if cls is datetime:

@@ -3,8 +3,10 @@
 Roll k is ``HMAC-SHA256(key, game_id || k || chain || block)`` read as 32-bit words, each
 mapped into 1..sides by rejection sampling (words at or above the largest multiple of
 `sides` are skipped, so every face is exactly equally likely). `chain` is the chain hash of
-the entry that opened the decision making the roll (its CommandIssued, or GameCreated for
-set-up). Shuffles are Fisher-Yates on derived numbers; a random pick is one derived number.
+the entry the decision making the roll is bound to: GameCreated for set-up; for a command
+typed at the host's store, its CommandIssued; for a command of signed orders, the head the
+orders were written against (see `record.opener`). Shuffles are Fisher-Yates on derived
+numbers; a random pick is one derived number.
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ class Dice:
     next_index: int
     entered: list[int] = field(default_factory=list)
     entered_by: str | None = None
+    derived: int = 0
+    """How many rolls were derived from the dice secret (not entered by hand)."""
 
     def _draw(self, purpose: str, sides: tuple[int, ...], by_hand: bool) -> DiceRolled:
         index = self.next_index
@@ -128,6 +132,7 @@ class Dice:
                 )
             values = derive(self.key, self.game_id, index, self.chain, sides)
             entered_by = None
+            self.derived += 1
         self.next_index += 1
         return DiceRolled(
             index=index, purpose=purpose, sides=sides, values=values, entered_by=entered_by

@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any, ClassVar
 from uuid import UUID
 
-from .codec import record
+from .codec import added, record
 
 Leaf = tuple[str, int | None]
 """A part of an event's private part: a field, or one item of a tuple field."""
@@ -88,6 +88,10 @@ class GameCreated(Event):
     dice: DiceSpec
     data: tuple[DataRef, ...] = ()
     options: tuple[tuple[str, Any], ...] = ()
+    host_key: bytes | None = added(None)
+    """The host's Ed25519 public key: every copy of the log the host sends carries its
+    signature over the copy's last entry (a checkpoint, see `anchor`). None: a seeded game,
+    or one made before checkpoints."""
 
 
 @record("warscribe.CommandIssued")
@@ -192,11 +196,16 @@ class KeysRecorded(Event):
 @record("warscribe.OrdersReceived")
 class OrdersReceived(Event):
     """A player's signed orders, as written: the commands after this entry are theirs.
-    `orders` are the signed bytes, so anyone can check the signature later."""
+    `orders` are the signed bytes, so anyone can check the signature later. `accepted`
+    commands of them follow (the rest were refused and returned to the player); None, in
+    logs made before partial recording, means all of them, each rolling from its own
+    CommandIssued; with `accepted` set, their rolls are bound to the head the orders were
+    written against (see `record.opener`)."""
 
     player: str
     orders: bytes
     signature: bytes
+    accepted: int | None = added(None)
 
 
 @record("warscribe.GameForked")

@@ -41,10 +41,12 @@ def private_names(cls: type) -> tuple[str, ...]:
 
 
 def split(event: Event) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(public fields, private fields) of an event."""
-    hidden = private_names(type(event))
+    """(public fields, private fields) of an event; fields appended to its class later
+    (`codec.added`) are left out of the public ones while they hold their default."""
+    cls = type(event)
+    hidden = private_names(cls)
     values = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}  # type: ignore[arg-type]
-    public = {k: v for k, v in values.items() if k not in hidden}
+    public = codec.without_defaults(cls, {k: v for k, v in values.items() if k not in hidden})
     return public, {k: values[k] for k in hidden}
 
 

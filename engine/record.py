@@ -17,10 +17,11 @@ from typing import Any
 from uuid import UUID
 
 from . import codec, rulesets
+from .authority import check_authority
 from .codec import record
 from .common import COMMON
 from .dice import Dice, commitment, derive, parse_mode, seeded_key
-from .errors import DiceError, InvalidCommand, LogError
+from .errors import DiceError, IllegalCommand, InvalidCommand, LogError, WarscribeError
 from .events import (
     Command,
     CommandIssued,
@@ -40,6 +41,8 @@ from .orders import Orders, signature_ok
 from .ruleset import GameSpec, RuleSet
 
 GENESIS = bytes(32)
+HEAD_FORMAT = 1
+"""The shape of `Head`: a stored snapshot of another shape is never served (rebuilt)."""
 
 
 @record("warscribe.Entry")
@@ -56,7 +59,11 @@ class Entry:
 
 @record("warscribe.Head")
 class Head:
-    """Where a game's log stands: the fold of its entries."""
+    """Where a game's log stands: the fold of its entries.
+
+    `opener` is the chain a roll of the current decision is bound to (see `dice`); while
+    `batch` > 0 the next CommandIssued entries are commands of the signed orders just
+    received, whose rolls stay bound to the head the orders were written against."""
 
     game_id: UUID
     ruleset: str
@@ -70,6 +77,10 @@ class Head:
     secret: bytes | None = None
     sealed: tuple[Entry, ...] = ()
     keys: tuple[tuple[str, bytes], ...] = ()
+    players: tuple[str, ...] = ()
+    batch: int = 0
+    host_key: bytes | None = None
+    format: int = 0
 
 
 def canonical_bytes(entry: Entry) -> bytes:
@@ -128,6 +139,9 @@ def advance(head: Head | None, entry: Entry) -> Head:
             dice=event.dice,
             state=ruleset.evolve(None, event),
             marks={},
+            players=event.players,
+            host_key=event.host_key,
+            format=HEAD_FORMAT,
         )
     ruleset = rulesets.get(head.ruleset)
     values = dict(head.__dict__)
@@ -136,7 +150,9 @@ def advance(head: Head | None, entry: Entry) -> Head:
         values["dice_next"] = event.index + 1  # type: ignore[attr-defined]
     elif cls is CommandIssued or cls is OrdersReceived:
         if cls is CommandIssued:
-            values["opener"] = entry.chain
+            values["opener"], values["batch"] = opener(head, entry.chain)
+        elif event.accepted is not None:  # type: ignore[attr-defined]
+            values["opener"], values["batch"] = head.chain, event.accepted  # type: ignore[attr-defined]
         label = ruleset.position(head.state)
         if label is not None and label not in head.marks:
             values["marks"] = {**head.marks, label: head.seq}
@@ -152,6 +168,19 @@ def advance(head: Head | None, entry: Entry) -> Head:
     successor: Head = object.__new__(Head)
     object.__setattr__(successor, "__dict__", values)
     return successor
+
+
+def opener(head: Head, issued_chain: bytes) -> tuple[bytes, int]:
+    """(opener, batch) once a CommandIssued with chain `issued_chain` follows `head`: the
+    chain its rolls are bound to. A command of signed orders (recorded with `accepted`)
+    rolls from the head the orders were written against, which the stale-orders rule makes
+    the head before their OrdersReceived entry: nothing in the batch's bytes, which the
+    player may vary between tries, changes a roll. Any other command rolls from its own
+    CommandIssued (typed at the host's store, one at a time: recorded, or refused with
+    its reason withheld once it drew a roll)."""
+    if head.batch:
+        return head.opener, head.batch - 1
+    return issued_chain, 0
 
 
 def _unsealed(head: Head, event: Any) -> dict[str, Any]:
@@ -184,9 +213,11 @@ def open_game(
     dice_mode: str,
     key: bytes,
     player_keys: Sequence[tuple[str, bytes]] = (),
+    host_key: bytes | None = None,
 ) -> list[Entry]:
-    """The entries that create a game: GameCreated, the players' public keys (when given),
-    then the rule set's set-up."""
+    """The entries that create a game: GameCreated (with the host's public key, when the
+    host signs its copies), the players' public keys (when given), then the rule set's
+    set-up."""
     mode, seed = parse_mode(dice_mode)
     data = ruleset.validate_spec(spec)
     players = tuple(p.name for p in spec.players)
@@ -201,6 +232,7 @@ def open_game(
         dice=DiceSpec(mode=mode, commitment=commitment(key), seed=seed),
         data=data,
         options=spec.options,
+        host_key=host_key,
     )
     first = make_entry(1, created, GENESIS, key, game_id)
     head = advance(None, first)
@@ -225,7 +257,9 @@ def seal(events: Sequence[Event]) -> list[Event]:
 
 def decide(head: Head, command: Command, dice: Dice) -> list[Event]:
     """The events a command decides at `head` (rules, or the record's own commands), with
-    concealed rolls sealed and what they make known of earlier hidden parts disclosed."""
+    concealed rolls sealed and what they make known of earlier hidden parts disclosed.
+    Who may give it is checked first, here, for every path a command takes."""
+    check_authority(rulesets.get(head.ruleset), head.players, command)
     common = COMMON.get(command.name)
     if common is not None:
         events = common(command, dice)
@@ -261,7 +295,11 @@ def command_rule(event: Event) -> str:
 def record_command(
     head: Head, command: Command, key: bytes | None, entered: Sequence[int] = ()
 ) -> list[Entry]:
-    """Decide `command` at `head`: its CommandIssued entry, then the entries it decides."""
+    """Decide `command` at `head`: its CommandIssued entry, then the entries it decides.
+
+    A command the rules refuse after it drew derived dice is refused without its reason:
+    the reason could show a roll that is not recorded (rolls at a head are fixed, so the
+    player would learn a coming roll and choose what to spend it on)."""
     issued = make_entry(head.seq + 1, command.issued, head.chain, key, head.game_id)
     by_hand = head.dice.mode == "table"
     if entered and not by_hand:
@@ -271,27 +309,89 @@ def record_command(
     dice = Dice(
         key=key if key is not None else head.secret,
         game_id=head.game_id,
-        chain=issued.chain,
+        chain=opener(head, issued.chain)[0],
         next_index=head.dice_next,
         entered=list(entered),
         entered_by=command.actor if by_hand else None,
     )
-    events = decide(head, command, dice)
+    try:
+        events = decide(head, command, dice)
+    except WarscribeError as exc:
+        if not dice.derived:
+            raise
+        raise IllegalCommand(
+            f"`{command.name}` is refused by the rules after drawing {dice.derived} derived "
+            "roll(s); the reason is withheld, since it could show a roll nobody has recorded",
+            exc.rule,
+        ) from None
     return [issued, *chain_events(issued.seq, issued.chain, events, key, head.game_id)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Refused:
+    """The commands of a batch of orders that were not recorded, and why: the first of
+    them was refused (or must wait for another player's decision)."""
+
+    index: int
+    commands: tuple[Command, ...]
+    reason: WarscribeError
 
 
 def record_orders(
     head: Head, orders: Orders, signed: bytes, signature: bytes, key: bytes | None
-) -> list[Entry]:
-    """A player's signed orders: OrdersReceived, then each of its commands, decided in turn."""
-    received = OrdersReceived(player=orders.player, orders=signed, signature=signature)
+) -> tuple[list[Entry], Refused | None]:
+    """A player's signed orders: OrdersReceived, then each of its commands, decided in turn.
+
+    The batch is recorded up to the first command the rules refuse (or that must wait for
+    another player's decision) and the rest is returned with the reason, so every roll a
+    player was shown is in the log; the rolls do not depend on the batch's bytes, so a
+    variant of a refused batch rolls the same dice (see `opener`)."""
+    entries, refused = _batch(head, orders, signed, signature, key, len(orders.commands))
+    if refused is None:
+        return entries, None
+    if refused.index == 0:
+        raise _refusal(refused)
+    entries, again = _batch(head, orders, signed, signature, key, refused.index)
+    assert again is None
+    return entries, refused
+
+
+def _batch(
+    head: Head,
+    orders: Orders,
+    signed: bytes,
+    signature: bytes,
+    key: bytes | None,
+    accepted: int,
+) -> tuple[list[Entry], Refused | None]:
+    """OrdersReceived with `accepted` commands, then the first `accepted` commands decided
+    in turn, up to the first refused one."""
+    commands = orders.as_commands()[:accepted]
+    received = OrdersReceived(
+        player=orders.player, orders=signed, signature=signature, accepted=accepted
+    )
     entries = chain_events(head.seq, head.chain, [received], key, head.game_id)
     head = advance(head, entries[0])
-    for command in orders.as_commands():
-        decided = record_command(head, command, key)
+    for index, command in enumerate(commands):
+        try:
+            decided = record_command(head, command, key)
+        except WarscribeError as exc:
+            return entries, Refused(index, tuple(orders.as_commands()[index:]), exc)
         head = fold(decided, head)
         entries += decided
-    return entries
+    return entries, None
+
+
+def _refusal(refused: Refused) -> WarscribeError:
+    """The first command of a batch refused: its reason, naming the command."""
+    command = refused.commands[0]
+    reason = refused.reason
+    if isinstance(reason, LogError):
+        return reason
+    return type(reason)(
+        f"command {refused.index + 1} (`{command.name}`) of the orders: {reason.message}",
+        reason.rule,
+    )
 
 
 def fork(head: Head, game_id: UUID, name: str, parent: UUID, position: str | None) -> Entry:
@@ -369,6 +469,8 @@ class _Checker:
         self.chain = base.chain if base else GENESIS
         self.dice_next = base.dice_next if base else 0
         self.opener: bytes | None = base.opener if base else None
+        self.batch = base.batch if base else 0
+        self.anchored = bool(self.batch)
         self.game_id: UUID | None = base.game_id if base else None
         self.keys: dict[str, bytes] = dict(base.keys) if base else {}
         self.digests: dict[int, bytes] = {}
@@ -383,6 +485,10 @@ class _Checker:
         self.game_id = created.game_id
         self.key = self.key or _known_key(created)
         self.report.dice_mode = created.dice.mode
+        if created.host_key is not None and (
+            type(created.host_key) is not bytes or len(created.host_key) != 32
+        ):
+            raise LogError("the host's key is not a 32-byte Ed25519 public key", seq)
         if self.key is not None and commitment(self.key) != created.dice.commitment:
             raise LogError("the dice secret does not match the game's dice commitment", seq)
 
@@ -412,19 +518,35 @@ class _Checker:
         self.report.entries += 1
 
     def _private(self, entry: Entry) -> None:
-        if entry.digest is not None:
-            self.digests[entry.seq] = entry.digest
-        if entry.salt is None:
+        """A hidden part is taken only with its opening (the salt): a value without one
+        could be anything, so it is refused, never stored as fact."""
+        if not private_names(type(entry.event)):
+            if entry.digest is not None or entry.salt is not None:
+                raise LogError("an entry that hides nothing carries a commitment", entry.seq)
             return
+        if entry.digest is None:
+            raise LogError("an entry with a hidden part lacks its commitment", entry.seq)
+        self.digests[entry.seq] = entry.digest
         private = split(entry.event)[1]
-        if entry.digest is None or commit(entry.salt, private, entry.scheme) != entry.digest:
+        if entry.salt is None:
+            given = [name for name, value in private.items() if value is not None]
+            if given:
+                raise LogError(
+                    f"hidden {', '.join(given)} given without its opening (no salt): it "
+                    "cannot be checked against its commitment",
+                    entry.seq,
+                )
+            return
+        if commit(entry.salt, private, entry.scheme) != entry.digest:
             raise LogError("hidden part does not match its commitment", entry.seq)
         self.report.private_checked += 1
 
     def command(self, entry: Entry) -> None:
-        self.opener = entry.chain
-        if not self.pending:
+        if not (self.batch and self.anchored):
+            self.opener = entry.chain
+        if not self.batch:
             return
+        self.batch -= 1
         ordered = self.pending.pop(0)
         if ordered.issued != entry.event:
             raise LogError(
@@ -502,7 +624,24 @@ class _Checker:
         orders = Orders.decode(event.orders)
         if orders.player != event.player or orders.game_id != self.game_id:
             raise LogError("the signed orders are another player's or another game's", entry.seq)
-        self.pending = orders.as_commands()
+        if self.batch:
+            raise LogError("the commands of the orders before these are missing", entry.seq)
+        commands = orders.as_commands()
+        accepted = event.accepted
+        self.anchored = accepted is not None
+        if accepted is not None:
+            if type(accepted) is not int or not 1 <= accepted <= len(commands):
+                raise LogError(
+                    "the orders entry does not say how many of their commands follow", entry.seq
+                )
+            if orders.seq != entry.seq - 1 or orders.chain != self.chain:
+                raise LogError(
+                    "the orders were not written against the entry before them", entry.seq
+                )
+            commands = commands[:accepted]
+            self.opener = self.chain
+        self.pending = commands
+        self.batch = len(commands)
         self.report.orders_checked += 1
 
     def forked(self, entry: Entry) -> None:
@@ -510,6 +649,7 @@ class _Checker:
         assert isinstance(event, GameForked)
         self.game_id = event.game_id
         self.pending = []
+        self.batch = 0
 
 
 _CHECKS: dict[type, Callable[[_Checker, Entry], None]] = {

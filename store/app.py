@@ -1,8 +1,14 @@
 """The warscribe application on eventsourcing: one aggregate stream per game.
 
 A game's stream holds its log entries, one stored event each, at version == sequence
-number. A catalog aggregate lists the games of the store; a separate aggregate per
-host-mode game keeps its dice secret (never part of the game log).
+number. A catalog aggregate lists the games of the store (from the chained GameCreated
+and GameForked entries, never from what a file's header says); separate aggregates per
+game keep the host's secrets (the dice secret and the host's signing key, never part of
+the game log) and, in a player's store, the newest checkpoint the host signed.
+
+A stored snapshot is only ever a shortcut: it is served only when it has the current
+shape and ends at the chain hash of the stored entry of its version, and `verify` checks
+every snapshot against the replay of the entries below it (a failing one is deleted).
 """
 
 from __future__ import annotations
@@ -20,15 +26,29 @@ from eventsourcing.persistence import IntegrityError, OperationalError, Transcod
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from warscribe.engine import codec, record, rulesets
+from warscribe.engine.anchor import (
+    Checkpoint,
+    check_checkpoint,
+    fingerprint,
+    parse_fingerprint,
+    signed_checkpoint,
+)
 from warscribe.engine.audit import audit
 from warscribe.engine.dice import new_key, parse_mode, seeded_key
 from warscribe.engine.errors import LogError, WarscribeError
-from warscribe.engine.events import Command, CommandIssued, GameCreated, GameForked, OrdersReceived
-from warscribe.engine.orders import Orders
-from warscribe.engine.record import Entry, Head
+from warscribe.engine.events import (
+    Command,
+    CommandIssued,
+    GameCreated,
+    GameForked,
+    OrdersReceived,
+)
+from warscribe.engine.orders import Orders, new_key_pair
+from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec
 
 from .backends import Backend, StoreError, resolve
+from .logfile import LogFile
 from .transcoder import MsgpackTranscoder
 
 SNAPSHOT_INTERVAL = 200
@@ -126,8 +146,9 @@ class Catalog(Aggregate):
         self.games: tuple[GameListing, ...] = ()
 
 
-class DiceSecret(Aggregate):
-    """The host's dice secret of one game, kept beside (never inside) its log."""
+class KeptSecret(Aggregate):
+    """A secret of the host's for one game, kept beside (never inside) its log: the dice
+    secret, or the private half of the host's signing key."""
 
     TOPIC = "warscribe:DiceSecret"
 
@@ -139,8 +160,37 @@ class DiceSecret(Aggregate):
         self.key = key
 
     @staticmethod
+    def id_for(game_id: UUID, what: str) -> UUID:
+        return uuid5(game_id, what)
+
+
+DICE_SECRET = "dice-secret"
+HOST_KEY = "host-key"
+
+
+class Anchors(Aggregate):
+    """The newest checkpoint the host signed for one game, as a player's store received it
+    (so a copy it passes on is anchored too)."""
+
+    TOPIC = "warscribe:Anchors"
+
+    class Created(Aggregate.Created):
+        TOPIC = "warscribe:Anchors.Created"
+
+    class Anchored(Aggregate.Event):
+        TOPIC = "warscribe:Anchors.Anchored"
+        checkpoint: Checkpoint
+
+        def apply(self, aggregate: Aggregate) -> None:
+            anchors: Anchors = aggregate  # type: ignore[assignment]
+            anchors.latest = self.checkpoint
+
+    def __init__(self) -> None:
+        self.latest: Checkpoint | None = None
+
+    @staticmethod
     def id_for(game_id: UUID) -> UUID:
-        return uuid5(game_id, "dice-secret")
+        return uuid5(game_id, "anchors")
 
 
 _NO_LIMIT = 2**62
@@ -273,17 +323,33 @@ class Warscribe(Application[UUID]):
             name = spec.name or f"{ruleset_name}-{seed}"
             game_id = seeded_game_id(ruleset_name, seed, name)
         spec = GameSpec(name=name, players=spec.players, options=spec.options)
-        entries = record.open_game(ruleset, spec, game_id, dice_mode, key, player_keys)
+        kept: list[KeptSecret] = []
+        host_public = None
+        if seed is None:
+            host_private, host_public = new_key_pair()
+            kept = [
+                self._kept(game_id, DICE_SECRET, key),
+                self._kept(game_id, HOST_KEY, host_private),
+            ]
+        entries = record.open_game(
+            ruleset, spec, game_id, dice_mode, key, player_keys, host_key=host_public
+        )
         game = Game.start(entries)
         listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
         catalog = self._listed(self._catalog(), listing)
-        secret = None if seed is not None else self._kept_secret(game_id, key)
-        self._save(game, catalog, *(s for s in (secret,) if s), what="the new game")
+        self._save(game, catalog, *kept, what="the new game")
         return game.head
 
     @staticmethod
-    def _kept_secret(game_id: UUID, key: bytes) -> DiceSecret:
-        return DiceSecret._create(DiceSecret.Created, id=DiceSecret.id_for(game_id), key=key)
+    def _kept(game_id: UUID, what: str, key: bytes) -> KeptSecret:
+        return KeptSecret._create(KeptSecret.Created, id=KeptSecret.id_for(game_id, what), key=key)
+
+    def _kept_key(self, game_id: UUID, what: str) -> bytes | None:
+        try:
+            kept: KeptSecret = self.repository.get(KeptSecret.id_for(game_id, what))
+        except AggregateNotFoundError:
+            return None
+        return kept.key
 
     def fork(self, game_id: UUID, version: int, name: str) -> Head:
         """A new game: this game's log up to `version`, then GameForked; the original is
@@ -302,10 +368,15 @@ class Warscribe(Application[UUID]):
         game = Game.start([*self.entries(game_id, 1, version), forked], game_id=fork_id)
         child = GameListing(fork_id, name, listing.ruleset, listing.players, (game_id, version))
         catalog = self._listed(self._catalog(), child)
-        key = self._key(game_id, head)
-        kept = key is not None and head.dice.seed is None
-        secret = (self._kept_secret(fork_id, key),) if kept and key is not None else ()
-        self._save(game, catalog, *secret, what="the fork")
+        secrets = [
+            self._kept(fork_id, what, value)
+            for what, value in (
+                (DICE_SECRET, self._key(game_id, head) if head.dice.seed is None else None),
+                (HOST_KEY, self._kept_key(game_id, HOST_KEY)),
+            )
+            if value is not None
+        ]
+        self._save(game, catalog, *secrets, what="the fork")
         return game.head
 
     def secret(self, game_id: UUID) -> bytes | None:
@@ -317,11 +388,38 @@ class Warscribe(Application[UUID]):
             return head.secret
         if head.dice.seed is not None:
             return seeded_key(head.dice.seed)
+        return self._kept_key(game_id, DICE_SECRET)
+
+    # -- anchoring -----------------------------------------------------------------------
+
+    def is_host(self, game_id: UUID) -> bool:
+        """Whether this store holds the host's signing key of the game."""
+        return self._kept_key(game_id, HOST_KEY) is not None
+
+    def latest_checkpoint(self, game_id: UUID) -> Checkpoint | None:
+        """The newest checkpoint of the host's this store received (a player's store)."""
         try:
-            kept: DiceSecret = self.repository.get(DiceSecret.id_for(game_id))
+            anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
         except AggregateNotFoundError:
             return None
-        return kept.key
+        return anchors.latest
+
+    def checkpoint(self, game_id: UUID, seq: int, chain: bytes) -> Checkpoint | None:
+        """The host's signature over entry `seq`: made now by the host's store, else the one
+        this store received for exactly that entry (None: nobody vouches for it here)."""
+        private = self._kept_key(game_id, HOST_KEY)
+        if private is not None:
+            return signed_checkpoint(private, game_id, seq, chain)
+        latest = self.latest_checkpoint(game_id)
+        return latest if latest is not None and latest.seq == seq else None
+
+    def _anchored(self, game_id: UUID, checkpoint: Checkpoint) -> Anchors:
+        try:
+            anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
+        except AggregateNotFoundError:
+            anchors = Anchors._create(Anchors.Created, id=Anchors.id_for(game_id))
+        anchors.trigger_event(Anchors.Anchored, checkpoint=checkpoint)
+        return anchors
 
     def issue(self, game_id: UUID, command: Command, entered: Sequence[int] = ()) -> list[Entry]:
         """Decide and record one command; all its entries or none."""
@@ -334,16 +432,16 @@ class Warscribe(Application[UUID]):
 
     def record_orders(
         self, game_id: UUID, orders: Orders, signed: bytes, signature: bytes
-    ) -> list[Entry]:
-        """Record a player's checked, signed orders: OrdersReceived and every command, all
-        or nothing."""
+    ) -> tuple[list[Entry], Refused | None]:
+        """Record a player's checked, signed orders: OrdersReceived and its commands up to
+        the first one refused (see `record.record_orders`), which is returned with the rest."""
         game = self.load(game_id)
         key = self._key(game_id, game.head)
-        entries = record.record_orders(game.head, orders, signed, signature, key)
+        entries, refused = record.record_orders(game.head, orders, signed, signature, key)
         game.append(entries)
         self._save(game, what=f"{orders.player}'s orders")
         self._remember(game)
-        return entries
+        return entries, refused
 
     def reveal(self, game_id: UUID) -> list[Entry]:
         game = self.load(game_id)
@@ -369,7 +467,10 @@ class Warscribe(Application[UUID]):
         cached = self._heads.get(game_id) if version is None else None
         snapshots = [cached] if cached else self._snapshots(game_id, version)
         for snapshot in snapshots:
-            game = snapshot.mutate(None)
+            candidate: Game = snapshot.mutate(None)
+            if cached is None and not self._sound(game_id, candidate):
+                continue
+            game = candidate
             after = snapshot.originator_version
         if game is None:
             created = self.recorder.select_events(game_id, lte=1)
@@ -387,6 +488,19 @@ class Warscribe(Application[UUID]):
         if version is None:
             self._remember(game)
         return game
+
+    def _sound(self, game_id: UUID, game: Game) -> bool:
+        """Whether a stored snapshot may be served: the current shape of a head, and it ends
+        at the chain hash of the stored entry of its version (a snapshot of another
+        position, another game or an older release is rebuilt from the entries instead)."""
+        head = game.head
+        if not isinstance(head, Head) or head.format != record.HEAD_FORMAT:
+            return False
+        version = game._version
+        rows = list(self._rows(game_id, version - 1, version))
+        return (
+            head.seq == version and len(rows) == 1 and _decode_entry(*rows[0]).chain == head.chain
+        )
 
     def _snapshots(self, game_id: UUID, version: int | None) -> list[Any]:
         if self.snapshots is None:
@@ -421,6 +535,85 @@ class Warscribe(Application[UUID]):
     def head(self, game_id: UUID, version: int | None = None) -> Head:
         return self.load(game_id, version).head
 
+    # -- verifying -----------------------------------------------------------------------
+
+    def verify_game(self, game_id: UUID, against: str | None = None) -> GameCheck:
+        """`verify` of a stored game: the record's checks of every entry (`record.verify`),
+        the head's anchor (the host's checkpoint this store holds), every stored snapshot
+        against the replay of the entries below it (a failing one is deleted, then
+        reported), and the head against a fingerprint given out of band."""
+        entries = list(self.entries(game_id))
+        report = record.verify(entries, key=self.secret(game_id))
+        head = record.fold(entries)
+        if against is not None:
+            _check_fingerprint(entries, against)
+        checked = self._check_snapshots(game_id, entries)
+        return GameCheck(
+            report=report,
+            fingerprint=fingerprint(head.seq, head.chain),
+            anchor=self._anchor_state(game_id, head, entries),
+            snapshots_checked=checked,
+        )
+
+    def _anchor_state(self, game_id: UUID, head: Head, entries: Sequence[Entry]) -> str:
+        if head.host_key is None:
+            seeded = head.dice.seed is not None
+            return "no host key (seeded dice)" if seeded else "no host key (an older game)"
+        if self.is_host(game_id):
+            return "this store is the host's: it signs every copy it exports"
+        latest = self.latest_checkpoint(game_id)
+        if latest is None or not 1 <= latest.seq <= len(entries):
+            raise LogError("no checkpoint of the host's anchors this copy", head.seq)
+        at = entries[latest.seq - 1]
+        check_checkpoint(latest, head.host_key, game_id, at.seq, at.chain)
+        tail = (
+            f"; #{latest.seq + 1}..#{head.seq} were recorded here" if head.seq > latest.seq else ""
+        )
+        return f"anchored by the host's signature at #{latest.seq}{tail}"
+
+    def _check_snapshots(self, game_id: UUID, entries: Sequence[Entry]) -> int:
+        """Compare every stored snapshot with the replay; delete and report a bad one."""
+        if self.snapshots is None:
+            return 0
+        snapshots: list[Any] = list(self.snapshots.get(game_id))
+        wanted = {s.originator_version: s for s in snapshots}
+        bad: list[int] = []
+        head: Head | None = None
+        for entry in entries:
+            head = record.advance(head, entry)
+            snapshot = wanted.get(entry.seq)
+            if snapshot is not None and snapshot.mutate(None).head != head:
+                bad.append(entry.seq)
+        bad += [v for v in wanted if v > len(entries)]
+        for version in bad:
+            self._drop_snapshot(game_id, version)
+        if bad:
+            self._heads.pop(game_id, None)
+            raise LogError(
+                f"the stored snapshot at #{', #'.join(map(str, bad))} does not match the replay "
+                "of the entries below it (edited?); it was deleted and will not be served",
+                bad[0],
+            )
+        return len(snapshots)
+
+    def _drop_snapshot(self, game_id: UUID, version: int) -> None:
+        assert self.snapshots is not None
+        recorder: Any = self.snapshots.recorder
+        if isinstance(recorder, SQLiteAggregateRecorder):
+            statement = (
+                f"DELETE FROM {recorder.events_table_name} "
+                "WHERE originator_id = ? AND originator_version = ?"
+            )
+            with recorder.datastore.transaction(commit=True) as cursor:
+                cursor.execute(statement, (game_id.hex, version))
+            return
+        from psycopg.sql import SQL, Identifier
+
+        query = SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version = %s")
+        table = (Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(query.format(*table), (game_id, version))
+
     def entries(self, game_id: UUID, start: int = 1, stop: int | None = None) -> Iterator[Entry]:
         """The log entries from `start` to `stop` (inclusive), read straight from the recorder."""
         decode = codec.decode
@@ -439,8 +632,31 @@ class Warscribe(Application[UUID]):
 
     # -- importing -----------------------------------------------------------------------
 
-    def import_entries(self, game_id: UUID, entries: Sequence[Entry], listing: GameListing) -> int:
-        """Append a verified run of entries (all or none); returns how many were new."""
+    def import_log(self, log: LogFile) -> int:
+        """Import a parsed log file (see `import_entries`). Its header is not covered by the
+        chain: it must agree with what the chained entries (or, for a continuation, the
+        store's listing of the game) say, and the listing is made from the entries."""
+        if log.from_seq == 1 and log.entries:
+            listing: GameListing | None = listing_of(log.entries)
+        else:
+            listing = next((g for g in self.games() if g.game_id == log.game_id), None)
+        if listing is not None:
+            said = (log.name, log.ruleset, log.players)
+            chained = (listing.name, listing.ruleset, listing.players)
+            if said != chained:
+                raise LogError(
+                    f"the file's header says {_header_text(said)}, but the game's own entries "
+                    f"say {_header_text(chained)}: the header is not covered by the chain, "
+                    "so the file is refused"
+                )
+        return self.import_entries(log.game_id, log.entries, log.checkpoint)
+
+    def import_entries(
+        self, game_id: UUID, entries: Sequence[Entry], checkpoint: Checkpoint | None = None
+    ) -> int:
+        """Append a verified, re-decided run of entries (all or none); returns how many
+        were new. A game with a host key takes only a run whose last entry the host signed
+        (`checkpoint`), so a rebuilt chain or a cut tail is refused."""
         known = any(g.game_id == game_id for g in self.games())
         if not known:
             if not entries or entries[0].seq != 1:
@@ -451,19 +667,45 @@ class Warscribe(Application[UUID]):
                     first,
                 )
             record.verify(entries)
+            self._check_anchor(game_id, _host_key(entries), entries, checkpoint)
             _redecide(entries, 1)
             game = Game.start(entries, game_id=game_id)
-            listing = dataclasses.replace(listing, parent=_lineage(entries))
-            self._save(game, self._listed(self._catalog(), listing), what="the import")
+            listing = listing_of(entries)
+            self._save(
+                game,
+                self._listed(self._catalog(), listing),
+                *self._keep_checkpoint(game_id, checkpoint),
+                what="the import",
+            )
             return len(entries)
         game = self.load(game_id)
         self._verify_run(game_id, game.head, entries)
+        self._check_anchor(game_id, game.head.host_key, entries, checkpoint)
         new = _continuation(self, game_id, game.head, entries)
         if new:
             _redecide([*self.entries(game_id, 1, new[0].seq - 1), *new], new[0].seq)
             game.append(new)
-            self._save(game, what="the import")
+            self._save(game, *self._keep_checkpoint(game_id, checkpoint), what="the import")
         return len(new)
+
+    @staticmethod
+    def _check_anchor(
+        game_id: UUID,
+        host_key: bytes | None,
+        entries: Sequence[Entry],
+        checkpoint: Checkpoint | None,
+    ) -> None:
+        if host_key is not None and entries:
+            check_checkpoint(checkpoint, host_key, game_id, entries[-1].seq, entries[-1].chain)
+
+    def _keep_checkpoint(self, game_id: UUID, checkpoint: Checkpoint | None) -> list[Anchors]:
+        """The checkpoint to keep (a player's store), when it is newer than the one kept."""
+        if checkpoint is None or self.is_host(game_id):
+            return []
+        latest = self.latest_checkpoint(game_id)
+        if latest is not None and latest.seq >= checkpoint.seq:
+            return []
+        return [self._anchored(game_id, checkpoint)]
 
     def _verify_run(self, game_id: UUID, head: Head, entries: Sequence[Entry]) -> None:
         """Check a run of entries against the store's chain at the point it starts from."""
@@ -488,10 +730,54 @@ class Warscribe(Application[UUID]):
         )
 
 
-def _lineage(entries: Sequence[Entry]) -> tuple[UUID, int] | None:
-    """(parent game, entry) of the last fork in a log, if it is a fork."""
-    forks = [e.event for e in entries if isinstance(e.event, GameForked)]
-    return (forks[-1].parent, forks[-1].at_seq) if forks else None
+@dataclasses.dataclass(frozen=True)
+class GameCheck:
+    """What `verify_game` found."""
+
+    report: record.Verification
+    fingerprint: str
+    anchor: str
+    snapshots_checked: int
+
+
+def _check_fingerprint(entries: Sequence[Entry], given: str) -> None:
+    seq, digits = parse_fingerprint(given)
+    if not 1 <= seq <= len(entries):
+        raise LogError(f"the fingerprint names entry #{seq}, which this copy does not have")
+    mine = entries[seq - 1].chain.hex()
+    if not mine.startswith(digits):
+        raise LogError(
+            f"this copy's entry is {fingerprint(seq, entries[seq - 1].chain)}, not the "
+            f"#{seq} {digits} given: the copies differ at or before it",
+            seq,
+        )
+
+
+def listing_of(entries: Sequence[Entry]) -> GameListing:
+    """A game as its own chained entries name it: GameCreated, and the last GameForked."""
+    created = entries[0].event
+    if not isinstance(created, GameCreated):
+        raise LogError("a game log must begin with GameCreated", entries[0].seq)
+    listing = GameListing(created.game_id, created.name, created.ruleset, created.players)
+    for entry in entries:
+        forked = entry.event
+        if isinstance(forked, GameForked):
+            parent = (forked.parent, forked.at_seq)
+            listing = dataclasses.replace(
+                listing, game_id=forked.game_id, name=forked.name, parent=parent
+            )
+    return listing
+
+
+def _header_text(said: tuple[str, str, tuple[str, ...]]) -> str:
+    name, ruleset, players = said
+    return f"{name!r} ({ruleset}; players {', '.join(players) or 'none'})"
+
+
+def _host_key(entries: Sequence[Entry]) -> bytes | None:
+    """The host's key a log names in its GameCreated, if it has one."""
+    created = entries[0].event
+    return created.host_key if isinstance(created, GameCreated) else None
 
 
 def _redecide(log: Sequence[Entry], first: int) -> None:

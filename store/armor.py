@@ -1,7 +1,9 @@
 """ASCII armor: bytes as text that survives the trip through an email body and back.
 
 An armored block is a BEGIN line naming its kind, a `Checksum:` line (the first 16 hex
-digits of SHA-256 of the bytes), a blank line, the bytes in unpadded base64 at 64 columns,
+digits of SHA-256 of the bytes; a block without one is refused, so a changed character is
+always caught), optional lines a reader may show but never trusts (`Head:`, the
+fingerprint of a log's last entry), a blank line, the bytes in unpadded base64 at 64 columns,
 and an END line. Reading it undoes what mail does to text: surrounding text, quoting with
 "> " (at any depth), CRLF line ends, trailing spaces, lines re-wrapped shorter, and
 quoted-printable transfer encoding (soft line breaks ending in "=", escapes such as
@@ -36,11 +38,14 @@ def end(kind: str) -> str:
     return f"-----END WARSCRIBE {kind}-----"
 
 
-def armor(data: bytes, kind: str) -> str:
+def armor(data: bytes, kind: str, notes: tuple[tuple[str, str], ...] = ()) -> str:
+    """`data` as an armored block; `notes` are (name, text) lines shown above the data
+    (informational: a reader never trusts them)."""
     text = base64.b64encode(data).decode().rstrip("=")
     lines = [text[i : i + WIDTH] for i in range(0, len(text), WIDTH)]
     check = hashlib.sha256(data).hexdigest()[:16]
-    return "\n".join([begin(kind), f"Checksum: {check}", "", *lines, end(kind), ""])
+    shown = [f"{name}: {value}" for name, value in notes]
+    return "\n".join([begin(kind), f"Checksum: {check}", *shown, "", *lines, end(kind), ""])
 
 
 def is_armored(data: bytes, kind: str) -> bool:
@@ -83,10 +88,14 @@ def dearmor(text: str, kind: str) -> bytes:
     chars = "".join(payload)
     try:
         data = base64.b64decode(chars + "=" * (-len(chars) % 4), validate=True)
-    except binascii.Error as exc:
+    except (binascii.Error, ValueError) as exc:
         raise ArmorError(f"the armored {kind.lower()} is damaged (not base64): {exc}") from None
     check = headers.get("checksum")
-    if check is not None and hashlib.sha256(data).hexdigest()[:16] != check:
+    if check is None:
+        raise ArmorError(
+            f"the armored {kind.lower()} has no Checksum line: it cannot be checked for damage"
+        )
+    if hashlib.sha256(data).hexdigest()[:16] != check.lower():
         raise ArmorError(
             f"the armored {kind.lower()} is damaged: its checksum does not match its content"
         )

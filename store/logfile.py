@@ -1,9 +1,16 @@
 """Log files: a msgpack header map, then one map per entry; optionally ASCII-armored.
 
 Header: ``{"format": "warscribe-log", "version": 1, "game_id", "name", "ruleset",
-"players", "from_seq", "to_seq"}``. Entry maps: ``{"seq", "topic", "fields", "digest",
-"salt", "scheme", "chain"}``; values inside use the engine codec's extension types. The
-armored form (see `armor`) is the same bytes as text that survives an email body.
+"players", "from_seq", "to_seq"}``, and ``"checkpoint": {"seq", "chain", "signature"}``
+when the host vouches for the last entry (see `engine.anchor`). Entry maps: ``{"seq",
+"topic", "fields", "digest", "salt", "scheme", "chain"}``; values inside use the engine
+codec's extension types. The armored form (see `armor`) is the same bytes as text that
+survives an email body.
+
+Nothing a file says is taken on trust: every key and type is checked, unknown keys and
+trailing bytes are refused, and the header's name, rule set and players (which the chain
+does not cover) must agree with the chained GameCreated/GameForked entries; the store
+lists a game from those entries, never from the header.
 
 A copy for one player (`redact_for`) keeps every entry and chain hash, and the private
 parts that player may see; the others lose their private part and salt, keeping the
@@ -21,9 +28,10 @@ from uuid import UUID
 import msgpack
 
 from warscribe.engine import codec
+from warscribe.engine.anchor import Checkpoint
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Event, GameCreated, GameForked
-from warscribe.engine.hidden import redacted, split
+from warscribe.engine.hidden import LEAVES, WHOLE, redacted, split
 from warscribe.engine.record import Entry
 
 from . import armor as armoring
@@ -34,6 +42,10 @@ KIND = "LOG"
 BEGIN = armoring.begin(KIND)
 END = armoring.end(KIND)
 _HEADER_KEYS = ("format", "version", "game_id", "name", "ruleset", "players", "from_seq", "to_seq")
+_OPTIONAL_HEADER_KEYS = ("checkpoint",)
+_ENTRY_KEYS = ("seq", "topic", "fields", "chain")
+_OPTIONAL_ENTRY_KEYS = ("digest", "salt", "scheme")
+_CHECKPOINT_KEYS = ("seq", "chain", "signature")
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,7 @@ class LogFile:
     from_seq: int
     to_seq: int
     entries: tuple[Entry, ...]
+    checkpoint: Checkpoint | None = None
 
 
 def _entry_map(entry: Entry) -> dict[str, Any]:
@@ -72,10 +85,15 @@ def redact_for(entries: Iterable[Entry], player: str | None) -> Iterator[Entry]:
 
 
 def write(
-    game_id: UUID, name: str, ruleset: str, players: Sequence[str], entries: Iterable[Entry]
+    game_id: UUID,
+    name: str,
+    ruleset: str,
+    players: Sequence[str],
+    entries: Iterable[Entry],
+    checkpoint: Checkpoint | None = None,
 ) -> bytes:
     body = [_entry_map(e) for e in entries]
-    header = {
+    header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "game_id": str(game_id),
@@ -85,11 +103,18 @@ def write(
         "from_seq": body[0]["seq"] if body else 0,
         "to_seq": body[-1]["seq"] if body else 0,
     }
+    if checkpoint is not None:
+        header["checkpoint"] = {
+            "seq": checkpoint.seq,
+            "chain": checkpoint.chain,
+            "signature": checkpoint.signature,
+        }
     return b"".join(codec.encode(item) for item in (header, *body))
 
 
-def armor(data: bytes) -> str:
-    return armoring.armor(data, KIND)
+def armor(data: bytes, head: str | None = None) -> str:
+    """The armored log; `head` (the last entry's fingerprint) is shown above the data."""
+    return armoring.armor(data, KIND, (("Head", head),) if head else ())
 
 
 def dearmor(text: str) -> bytes:
@@ -108,6 +133,7 @@ def read(data: bytes) -> LogFile:
     except (StopIteration, ValueError, msgpack.UnpackException) as exc:
         raise LogError(f"not a warscribe log file (no header): {exc}") from None
     game_id, from_seq, to_seq = _check_header(header)
+    checkpoint = _checkpoint(header.get("checkpoint"))
     entries: list[Entry] = []
     expected = from_seq
     while True:
@@ -121,6 +147,12 @@ def read(data: bytes) -> LogFile:
             ) from None
         entries.append(_entry(item, expected))
         expected += 1
+    if unpacker.tell() != len(data):
+        raise LogError(
+            f"{len(data) - unpacker.tell()} bytes after the last entry are not a whole entry "
+            "(damaged, or appended)",
+            expected,
+        )
     if to_seq and expected <= to_seq:
         raise LogError(
             f"the file is truncated: the header promises entries up to #{to_seq}", expected
@@ -131,12 +163,13 @@ def read(data: bytes) -> LogFile:
         raise LogError("entry #1 is not the GameCreated of the game the header names", 1)
     return LogFile(
         game_id=game_id,
-        name=str(header["name"]),
-        ruleset=str(header["ruleset"]),
-        players=tuple(header["players"]),
+        name=header["name"],
+        ruleset=header["ruleset"],
+        players=header["players"],
         from_seq=from_seq,
         to_seq=to_seq,
         entries=tuple(entries),
+        checkpoint=checkpoint,
     )
 
 
@@ -150,39 +183,80 @@ def _named_game(entries: Sequence[Entry]) -> UUID | None:
     return named
 
 
-def _check_header(header: Any) -> tuple[UUID, int, int]:
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise LogError("not a warscribe log file (bad header)")
-    missing = [k for k in _HEADER_KEYS if k not in header]
+def _keys(item: Any, required: Sequence[str], optional: Sequence[str], what: str) -> None:
+    """Refuse a map that lacks a required key or has a key nobody reads (a changed byte)."""
+    if type(item) is not dict:
+        raise LogError(f"{what} is not a map")
+    missing = [k for k in required if k not in item]
     if missing:
-        raise LogError(f"the log header lacks {', '.join(missing)}")
+        raise LogError(f"{what} lacks {', '.join(missing)}")
+    unknown = [repr(k) for k in item if k not in required and k not in optional]
+    if unknown:
+        raise LogError(f"{what} has unknown keys {', '.join(unknown)}")
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _check_header(header: Any) -> tuple[UUID, int, int]:
+    if type(header) is not dict or header.get("format") != FORMAT:
+        raise LogError("not a warscribe log file (bad header)")
+    _keys(header, _HEADER_KEYS, _OPTIONAL_HEADER_KEYS, "the log header")
     if header["version"] != VERSION:
         raise LogError(
-            f"log format version {header['version']} is not supported (this is {VERSION})"
+            f"log format version {header['version']!r} is not supported (this is {VERSION})"
         )
     try:
-        game_id = UUID(str(header["game_id"]))
-    except ValueError:
+        game_id = UUID(header["game_id"])
+    except (TypeError, ValueError, AttributeError):
         raise LogError(f"bad game id in the log header: {header['game_id']!r}") from None
-    return game_id, int(header["from_seq"]), int(header["to_seq"])
+    players = header["players"]
+    if type(header["name"]) is not str or type(header["ruleset"]) is not str:
+        raise LogError("the log header's name and ruleset must be text")
+    if type(players) is not tuple or not all(type(p) is str for p in players):
+        raise LogError("the log header's players must be a list of names")
+    from_seq, to_seq = header["from_seq"], header["to_seq"]
+    if not (_is_int(from_seq) and _is_int(to_seq) and from_seq >= 0 and to_seq >= 0):
+        raise LogError("the log header's from_seq and to_seq must be entry numbers")
+    return game_id, from_seq, to_seq
+
+
+def _checkpoint(item: Any) -> Checkpoint | None:
+    if item is None:
+        return None
+    _keys(item, _CHECKPOINT_KEYS, (), "the log header's checkpoint")
+    seq, chain, signature = item["seq"], item["chain"], item["signature"]
+    if not (_is_int(seq) and type(chain) is bytes and type(signature) is bytes):
+        raise LogError("the log header's checkpoint has fields of the wrong type")
+    return Checkpoint(seq=seq, chain=chain, signature=signature)
 
 
 def _entry(item: Any, expected: int) -> Entry:
-    if not isinstance(item, dict) or not {"seq", "topic", "fields", "chain"} <= set(item):
-        raise LogError("not a log entry", expected)
-    seq = item["seq"]
-    if seq != expected:
-        raise LogError(f"expected entry #{expected} here, found #{seq}", expected)
     try:
-        cls = codec.resolve(item["topic"])
-        event: Event = cls(**item["fields"])
-    except (codec.CodecError, TypeError) as exc:
+        _keys(item, _ENTRY_KEYS, _OPTIONAL_ENTRY_KEYS, "the entry")
+    except LogError as exc:
+        raise LogError(exc.message, expected) from None
+    seq = item["seq"]
+    if not _is_int(seq) or seq != expected:
+        raise LogError(f"expected entry #{expected} here, found #{seq!r}", expected)
+    topic, fields, chain = item["topic"], item["fields"], item["chain"]
+    digest, salt, scheme = item.get("digest"), item.get("salt"), item.get("scheme", WHOLE)
+    if type(topic) is not str or type(fields) is not dict:
+        raise LogError("the entry's topic must be text and its fields a map", seq)
+    if type(chain) is not bytes or len(chain) != 32:
+        raise LogError("the entry's chain hash is not 32 bytes", seq)
+    if not (digest is None or (type(digest) is bytes and len(digest) == 32)):
+        raise LogError("the entry's digest is not 32 bytes", seq)
+    if not (salt is None or (type(salt) is bytes and len(salt) == 16)):
+        raise LogError("the entry's salt is not 16 bytes", seq)
+    if scheme not in (WHOLE, LEAVES) or not _is_int(scheme):
+        raise LogError(f"unknown commitment scheme {scheme!r}", seq)
+    try:
+        cls = codec.resolve(topic)
+        if not (isinstance(cls, type) and issubclass(cls, Event)):
+            raise codec.CodecError(f"{topic!r} is not an event")
+        event: Event = cls(**fields)
+    except (codec.CodecError, TypeError, ValueError) as exc:
         raise LogError(f"bad event: {exc}", seq) from None
-    return Entry(
-        seq=seq,
-        event=event,
-        chain=item["chain"],
-        digest=item.get("digest"),
-        salt=item.get("salt"),
-        scheme=item.get("scheme", 1),
-    )
+    return Entry(seq=seq, event=event, chain=chain, digest=digest, salt=salt, scheme=scheme)

@@ -10,7 +10,8 @@ the game is in the store; the player has a recorded key and the signature is the
 (else *forged*); the orders were not recorded already (else *replayed*); they were written
 against this log (the entry they name has the chain hash they name) and against its last
 entry (else *stale*); it is that player's turn (else *out of turn*). Then the rules decide
-every command, all or nothing, with dice derived by the record.
+the commands in turn, with dice derived by the record: recorded up to the first one refused,
+which is returned with the rest and the reason (see `record.record_orders`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from uuid import UUID
 from warscribe.engine import codec, rulesets
 from warscribe.engine.events import OrdersReceived
 from warscribe.engine.orders import Orders, OrdersError, sign, signature_ok
-from warscribe.engine.record import Entry, Head
+from warscribe.engine.record import Entry, Head, Refused
 
 from . import armor
 from .app import Warscribe
@@ -98,8 +99,9 @@ def read_orders(raw: bytes) -> SignedOrders:
     return SignedOrders(Orders.decode(signed), signed, signature)
 
 
-def receive(app: Warscribe, received: SignedOrders) -> list[Entry]:
-    """Check signed orders against the store's game and record them (or refuse them)."""
+def receive(app: Warscribe, received: SignedOrders) -> tuple[list[Entry], Refused | None]:
+    """Check signed orders against the store's game and record them (or refuse them):
+    the entries recorded, and the commands returned unrecorded with the reason."""
     orders = received.orders
     game_id = app.find(str(orders.game_id)).game_id
     head = app.head(game_id)

@@ -93,7 +93,9 @@ def _play(head: Head, player: str, commands: tuple[str, ...], key: bytes) -> Hea
         commands=tuple(parse_command(c) for c in commands),
     )
     signed = orders.encode()
-    entries = record_orders(head, orders, signed, sign(PRIVATE[player], signed), key)
+    entries, refused = record_orders(head, orders, signed, sign(PRIVATE[player], signed), key)
+    if refused is not None:
+        raise refused.reason
     return fold(entries, head)
 
 
@@ -294,13 +296,35 @@ def test_orders_against_another_log_are_refused(
     refused(run, "this log ends at")
 
 
-def test_orders_the_rules_refuse_record_nothing(
+def test_orders_the_rules_refuse_from_their_first_command_record_nothing(
     started: tuple[Callable[..., Result], Plan],
 ) -> None:
     run, steps = started
     player = steps[0][0]
-    write_orders(run, player, "events-roll", "diplomacy-draw")
+    write_orders(run, player, "diplomacy-draw", "events-roll")
     refused(run, "Random Events Phase")
+
+
+def test_orders_are_recorded_up_to_the_first_command_the_rules_refuse(
+    started: tuple[Callable[..., Result], Plan],
+) -> None:
+    """The roll made is recorded; the refused command and the rest come back with the
+    reason (exit 1), naming the command."""
+    run, steps = started
+    player = steps[0][0]
+    write_orders(run, player, "events-roll", "diplomacy-draw", "end-phase")
+    result = run("import-orders", "orders.txt", ok=False)
+    assert result.exit_code == 1
+    assert "recorded 1 of 3 commands" in result.stderr and "Random Events Phase" in result.stderr
+    assert "Returned unrecorded: diplomacy-draw; end-phase" in result.stderr
+    log = as_json(run("log", "--json"))
+    start = max(i for i, e in enumerate(log) if e["event"] == "OrdersReceived")
+    assert log[start]["fields"]["accepted"] == 1
+    issued = [e["fields"]["name"] for e in log[start:] if e["event"] == "CommandIssued"]
+    assert issued == ["events-roll"]
+    assert any(e["event"] == "DiceRolled" for e in log[start:])
+    assert run("verify").exit_code == 0
+    assert run("audit").exit_code == 0
 
 
 # -- audit, forks, notes --------------------------------------------------------------------

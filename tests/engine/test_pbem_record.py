@@ -110,7 +110,11 @@ def _orders(entries: list[Entry], player: str, *commands: str) -> list[Entry]:
     head = fold(entries)
     orders = Orders(GAME, player, None, head.seq, head.chain, tuple((c, ()) for c in commands))
     signed = orders.encode()
-    return record_orders(head, orders, signed, sign(KEYS[player], signed), seeded_key("7"))
+    entries, refused = record_orders(
+        head, orders, signed, sign(KEYS[player], signed), seeded_key("7")
+    )
+    assert refused is None
+    return entries
 
 
 def test_signed_orders_in_the_log_are_checked_against_the_recorded_key() -> None:

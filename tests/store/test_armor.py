@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 
 import pytest
@@ -32,7 +33,10 @@ def test_quoted_printable_quoting_crlf_and_trailing_spaces() -> None:
 def test_blocks_written_with_base64_padding_still_read() -> None:
     data = b"x" * 100  # 100 bytes: two '=' of padding
     text = base64.b64encode(data).decode()
-    old = "\n".join(["-----BEGIN WARSCRIBE LOG-----", "", text, "-----END WARSCRIBE LOG-----"])
+    check = f"Checksum: {hashlib.sha256(data).hexdigest()[:16]}"
+    old = "\n".join(
+        ["-----BEGIN WARSCRIBE LOG-----", check, "", text, "-----END WARSCRIBE LOG-----"]
+    )
     assert dearmor(soft_wrapped(old), "LOG") == data
     assert dearmor(old, "LOG") == data
 

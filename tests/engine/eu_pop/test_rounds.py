@@ -107,7 +107,7 @@ def test_unknown_commands_arguments_and_players_are_refused() -> None:
     table = Table(position())
     assert "has no command" in table.refuse("alice", "build-castle").message
     assert "takes no argument colour" in table.refuse("alice", "end-turn", colour="red").message
-    assert "plays no realm" in table.refuse("carol", "end-turn").message
+    assert "'carol' is not a player" in table.refuse("carol", "end-turn").message
 
 
 # Adjustments
