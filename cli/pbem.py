@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from warscribe.engine import record, rulesets
+from warscribe.engine import rulesets
 from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
 from warscribe.engine.common import event_from
 from warscribe.engine.errors import InvalidCommand, WarscribeError
@@ -246,16 +246,19 @@ def audit_command(
     """
     if turn is not None and (start != 1 or stop is not None):
         raise click.UsageError("give --turn or --from/--to, not both")
+    problems: list[str] = []
     if log_file is not None:
         parsed = logfile.read(Path(log_file).read_bytes())
         if parsed.from_seq != 1:
             raise click.UsageError("--file needs a whole log, from entry #1")
-        record.verify(parsed.entries)
+        problems = ctx.app.check_copy(parsed)
         entries: Iterable[Entry] = parsed.entries
     else:
         entries = ctx.app.entries(ctx.game_id())
     report = audit(entries, first=start, last=stop, turn=turn)
-    emit(_audit_json(report), as_json, _audit_text(report))
+    emit({**_audit_json(report), "problems": problems}, as_json, _audit_text(report))
+    if problems:
+        raise WarscribeError("; ".join(problems))
     if report.differences:
         click.get_current_context().exit(1)
 

@@ -12,7 +12,10 @@ Each finding is one of:
 * `difference`: the rules give another outcome, or refuse the command (with their rule);
 * `ruling`: a referee's ruling, or a difference in entries a ruling is about;
 * `hidden`: the decision depends on hidden information this copy of the log lacks (a
-  player's redacted copy); the referee's full copy settles it.
+  player's redacted copy); the referee's full copy settles it. Only a decision that
+  touches hidden information can be `hidden`: one whose recorded entries carry a hidden
+  part or publish one, or whose rolls this copy cannot see. Any other difference in a
+  redacted copy contradicts public information and is a `difference` like any other.
 
 Disclosures are proofs the record adds (`verify` checks them); they are not compared.
 """
@@ -170,7 +173,7 @@ def _audit_decision(
         ),
         None,
     )
-    if command.name == "ruling":
+    if command.name == "ruling" and not any(f.refusal for f in found):
         note = recorded[0].event if recorded else None
         ruled = note if isinstance(note, Note) else None
         found = [
@@ -178,9 +181,14 @@ def _audit_decision(
         ]
     elif found and ruling is not None:
         found = [_with(f, kind=RULING, ruling=ruling[1], ruling_seq=ruling[0]) for f in found]
-    elif found and not report.complete:
+    elif found and not report.complete and _touches_hidden(recorded):
         found = [_with(f, kind=HIDDEN) for f in found]
     return found
+
+
+def _touches_hidden(recorded: Sequence[Entry]) -> bool:
+    """Whether a decision's recorded entries hide a part or publish one."""
+    return any(e.digest is not None or isinstance(e.event, Disclosed) for e in recorded)
 
 
 def _with(finding: Finding, **changes: Any) -> Finding:
@@ -194,6 +202,8 @@ def _compare(
     dice = RecordedDice(rolls, head, issued.chain)
     try:
         decided = decide(head, base.command, dice)
+    except _Unknowable as exc:
+        return [_with(base, kind=HIDDEN, refusal=exc.message)]
     except WarscribeError as exc:
         return [_with(base, rule=exc.rule or base.rule, refusal=exc.message)]
     kept = [e for e in recorded if not isinstance(e.event, Disclosed)]

@@ -555,6 +555,26 @@ class Warscribe(Application[UUID]):
             snapshots_checked=checked,
         )
 
+    def check_copy(self, log: LogFile) -> list[str]:
+        """Check a whole copy of a log as `audit --file` does: `record.verify` with every
+        die this store can derive (LogError at the first bad entry); then, reported, not
+        raised, so the audit still shows what the copy says: a copy the host's checkpoint
+        does not anchor, and the first entry where it differs from this store's log."""
+        known = any(g.game_id == log.game_id for g in self.games())
+        record.verify(log.entries, key=self.secret(log.game_id) if known else None)
+        problems: list[str] = []
+        try:
+            self._check_anchor(log.game_id, _host_key(log.entries), log.entries, log.checkpoint)
+        except LogError as exc:
+            problems.append(str(exc))
+        if known:
+            stored = self.entries(log.game_id, 1, log.to_seq)
+            for mine, theirs in zip(stored, log.entries, strict=False):
+                if mine.chain != theirs.chain:
+                    problems.append(f"#{mine.seq}: the copy differs from this store's log here")
+                    break
+        return problems
+
     def _anchor_state(self, game_id: UUID, head: Head, entries: Sequence[Entry]) -> str:
         if head.host_key is None:
             seeded = head.dice.seed is not None

@@ -134,6 +134,7 @@ def read(data: bytes) -> LogFile:
         raise LogError(f"not a warscribe log file (no header): {exc}") from None
     game_id, from_seq, to_seq = _check_header(header)
     checkpoint = _checkpoint(header.get("checkpoint"))
+    end = unpacker.tell()
     entries: list[Entry] = []
     expected = from_seq
     while True:
@@ -146,10 +147,11 @@ def read(data: bytes) -> LogFile:
                 f"entry cannot be read (damaged or truncated): {exc}", expected
             ) from None
         entries.append(_entry(item, expected))
+        end = unpacker.tell()
         expected += 1
-    if unpacker.tell() != len(data):
+    if end != len(data):
         raise LogError(
-            f"{len(data) - unpacker.tell()} bytes after the last entry are not a whole entry "
+            f"{len(data) - end} bytes after the last entry are not a whole entry "
             "(damaged, or appended)",
             expected,
         )

@@ -367,7 +367,11 @@ def test_the_audit_catches_a_hand_edited_outcome(
     assert "recorded:" in result.stdout and "rules give:" in result.stdout
     turn = as_json(run("audit", "--file", "edited.wlog", "--turn", "2", "--json", ok=False))
     assert [f["seq"] for f in turn["findings"]] == [attempt.seq]
-    assert as_json(run("audit", "--file", "edited.wlog", "--turn", "1", "--json"))["ok"]
+    assert as_json(
+        run("audit", "--file", "edited.wlog", "--turn", "1", "--json", store="judge.db")
+    )["ok"]
+    mine = as_json(run("audit", "--file", "edited.wlog", "--turn", "1", "--json", ok=False))
+    assert mine["problems"] == [f"#{attempt.seq}: the copy differs from this store's log here"]
 
 
 def test_fork_at_a_phase_and_both_lines_go_on(started: tuple[Callable[..., Result], Plan]) -> None:
