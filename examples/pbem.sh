@@ -44,7 +44,7 @@ elif opts[0].startswith("steal"):
 else:
     what, _, place = opts[0].partition(" at ")
     kind_ = what if what in ("army", "fleet") else None
-    print(f"events-reinforce kind={what} at={place}" if kind_ else f"events-replace unit={what}")
+    print(f"events-reinforce kind={what} 'at={place}'" if kind_ else f"events-replace unit={what}")
 PY
 }
 random_events() {  # random_events PLAYER: roll, answer what the table asks, end the phase
