@@ -24,6 +24,7 @@ from warscribe.engine.rulesets.divine_right.data import (
     Direction,
     DRData,
     Location,
+    Room,
     Terrain,
     UnitKind,
     hex_distance,
@@ -172,20 +173,19 @@ def test_start_hexes(data: DRData) -> None:
 
 
 def test_zorn_units_spread_over_nithmere(data: DRData) -> None:
-    # Special Rules for Select Kingdoms › Zorn: one unit per mountain or pass space, no
-    # two adjacent.
+    # Special Rules for Select Kingdoms › Zorn: "Their units must be deployed on the
+    # mountain and pass spaces of Zorn; only one may be placed per space, and no two may be
+    # deployed in adjacent spaces": all 11 (none left in The Pits, a castle).
     units = data.player_units("Zorn")
-    spread = [u for u in units if data.start_hex(u) is None]
-    assert len(spread) == 8
-    assert [data.start_hex(u) for u in units if u not in spread] == [(23, 2)] * 3
-    hexes = data.spread_hexes(spread[0])
-    assert {h.kingdom for h in data.map.hexes if h.coord in hexes} == {"Zorn"}
-    taken: list[Coord] = []
-    for h in hexes:
-        if not set(data.map.neighbours(*h)) & set(taken):
-            taken.append(h)
-    assert len(taken) >= len(spread)
-    assert data.spread_hexes(units[0]) == ()
+    assert len(units) == 11 and all(data.start_hex(u) is None for u in units)
+    hexes = data.spread_hexes(units[0])
+    places = [data.map.get(*h) for h in hexes]
+    assert {p.kingdom for p in places if p} == {"Zorn"} and len(places) == 34
+    assert all(p and p.terrain & {Terrain.MOUNTAIN, Terrain.PASS} for p in places)
+    assert at(data, "The Pits") not in hexes
+    # the map has room for 15 goblins so placed, not 16
+    assert Room(data.map).fits(hexes, 15) and not Room(data.map).fits(hexes, 16)
+    assert data.spread_hexes(data.unit("Trolls-A1")) == ()
 
 
 def test_kingdoms_by_alias(data: DRData) -> None:
