@@ -1161,6 +1161,15 @@ def _check_map_links(name: str, mapfile: _MapFile, data: DRData) -> None:
     if sorted(mapfile.absent_castles) != absent:
         problem = f"must name the castles the castles file marks not basic: {absent}"
         raise _error(name, "exclusions", "absent_castles", problem)
+    for castle in absent:
+        h = mapfile.hexmap.get(*data.castles[castle].hex)
+        flags = h.terrain & (_FLAGS_CHECKED["port"] | _FLAGS_CHECKED["royal"]) if h else None
+        if flags:
+            problem = (
+                f"{castle} does not exist in the basic game (exclusions: absent_castles): "
+                f"its hex is plain terrain, without {', '.join(sorted(flags))}"
+            )
+            raise _error(name, f"hex {list(data.castles[castle].hex)}", None, problem)
 
 
 def _check_place(name: str, label: str, place: Place, data: DRData) -> None:
