@@ -1162,8 +1162,8 @@ def _check_map_links(name: str, mapfile: _MapFile, data: DRData) -> None:
         problem = f"must name the castles the castles file marks not basic: {absent}"
         raise _error(name, "exclusions", "absent_castles", problem)
     for castle in absent:
-        h = mapfile.hexmap.get(*data.castles[castle].hex)
-        flags = h.terrain & (_FLAGS_CHECKED["port"] | _FLAGS_CHECKED["royal"]) if h else None
+        place = mapfile.hexmap.get(*data.castles[castle].hex)
+        flags = place.terrain & _CASTLE_FLAGS if place else None
         if flags:
             problem = (
                 f"{castle} does not exist in the basic game (exclusions: absent_castles): "
@@ -1196,6 +1196,7 @@ _FLAGS_CHECKED = {
     "port": frozenset({Terrain.CASTLE, Terrain.PORT, Terrain.NON_CASTLE_PORT}),
     "royal": frozenset({Terrain.ROYAL}),
 }
+_CASTLE_FLAGS = frozenset({Terrain.CASTLE, Terrain.PORT, Terrain.ROYAL})
 
 
 def _place_flags(place: Place) -> dict[str, frozenset[Terrain]]:
