@@ -11,8 +11,9 @@ monarch enters play in one of the four scenic spaces of the Troll kingdom (flagg
 in map.json), the controller choosing among those free of enemy combat units at set-up,
 on activation and on re-entry; Zorn's controller places its goblins one by one on its
 mountain and pass spaces (set-up, activation, re-entry), each space offered free of
-enemies, of other goblins and of their neighbours, and leaving room for the goblins still
-to come; the canals cost 2 more to cross into or out of Parros by land.
+enemies, of other goblins and of their neighbours, and leaving room for as many of the
+goblins still to come as can be placed (those left without a space stay out, eliminated);
+the canals cost 2 more to cross into or out of Parros by land.
 """
 
 from __future__ import annotations
@@ -159,8 +160,9 @@ SPREAD = "spread-deployment"
 @after_activation
 def next_spread(out: Outcome, data: DRData, kingdom: str) -> None:
     """Ask the kingdom's controller where the next of its units still to place goes (Zorn:
-    a mountain or pass space of Zorn); with no space left for it, those units do not
-    enter play and count as eliminated (they may come back as replacements)."""
+    a mountain or pass space of Zorn), among the spaces leaving room for as many of the
+    others as can still be placed; with no space left for it, those units do not enter
+    play and count as eliminated (they may come back as replacements)."""
     standing = out.state.kingdoms[kingdom]
     player = standing.controller()
     if player is None or not standing.unplaced:
@@ -168,15 +170,17 @@ def next_spread(out: Outcome, data: DRData, kingdom: str) -> None:
     spec = data.unit(standing.unplaced[0])
     kin, barred = kin_spaces(out.state, kingdom), _barred(out.state, data, player, spec)
     to_come = len(standing.unplaced) - 1
-    spaces = spread_spaces(data, spec, kin, barred, to_come) or spread_spaces(
-        data, spec, kin, barred
-    )
+    spaces: list[Hex] = []
+    while not spaces and to_come >= 0:
+        spaces = spread_spaces(data, spec, kin, barred, to_come)
+        to_come -= 1
     if not spaces:
         why = f"no mountain or pass space of {kingdom} is left free for them"
         out.add(PlacementBlocked(kingdom=kingdom, units=standing.unplaced, why=why))
         return
     choices = [((spec.id,), h) for h in spaces]
-    ask_place(out, data, SPREAD, player, choices, _spreading(player, spec, to_come))
+    why = _spreading(player, spec, len(standing.unplaced) - 1)
+    ask_place(out, data, SPREAD, player, choices, why)
 
 
 def _barred(state: State, data: DRData, player: str, spec: UnitSpec) -> list[Hex]:

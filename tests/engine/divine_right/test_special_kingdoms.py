@@ -230,6 +230,21 @@ def test_the_player_activating_zorn_places_its_goblins() -> None:
     assert len(set(goblin_spaces(table))) == 11 and (19, 5) not in goblin_spaces(table)
 
 
+def test_with_enemies_on_the_mountains_as_many_goblins_as_fit_are_placed() -> None:
+    """Special Rules for Select Kingdoms › Zorn (reading): nine Muetaran armies hold
+    mountains and passes of Zorn where only ten goblins then fit: each space offered
+    leaves room for as many of the others as can still be placed, so ten are placed and
+    the eleventh stays out, eliminated."""
+    table = Table()
+    held = [(18, 0), (20, 6), (19, 0), (20, 0), (21, 0), (22, 0), (23, 0), (18, 1), (19, 1)]
+    for n, hex_ in enumerate(held, 1):
+        put(table, f"Muetar-A{n}", hex_)
+    ally(table, "Zorn", "alice")
+    assert len(set(goblin_spaces(table))) == 10
+    assert table.state.kingdoms["Zorn"].eliminated == {"Zorn-A11"}
+    assert not set(goblin_spaces(table)) & set(held)
+
+
 def test_goblins_with_no_space_left_stay_out_of_play_as_eliminated() -> None:
     """Special Rules for Select Kingdoms › Zorn (reading): a goblin entering play with no
     mountain or pass space the rule allows does not enter; it counts as eliminated, to
