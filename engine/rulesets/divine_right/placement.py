@@ -5,7 +5,8 @@ This rule must be followed both when setting up and when bringing in replacement
 
 Reading: a unit deployed in a start area may not go where a unit of its kingdom already
 stands, nor next to one (wherever that unit has moved since); while several units are
-deployed together, each space offered leaves room for all those still to come.
+deployed together, each space offered leaves room for as many of those still to come as
+can be placed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .events import Placement, UnitsAwaitPlacement
 from .state import State
 
 SPREAD_RULE = "Special Rules for Select Kingdoms › Zorn"
+MONARCH = "monarch"
 
 
 def monarch_id(kingdom: str) -> str:
@@ -32,7 +34,7 @@ def deployment(
     location on its counter; and the units spread over a start area (Zorn's goblins on
     Nithmere's mountains and passes), which the kingdom's controller places one by one."""
     royal = data.royal_castle(kingdom).hex
-    placements = [Placement(unit=monarch_id(kingdom), kind="monarch", hex=royal)]
+    placements = [Placement(unit=monarch_id(kingdom), kind=MONARCH, hex=royal)]
     spread = []
     for unit in data.player_units(kingdom):
         if units is not None and unit.id not in units:
@@ -68,7 +70,7 @@ def spread_spaces(
 
 def kin_spaces(state: State, kingdom: str) -> list[Coord]:
     """The spaces of the kingdom's regulars on the map (its monarch is not one of them)."""
-    return [u.hex for u in state.units_of(kingdom) if u.kind != "monarch"]
+    return [u.hex for u in state.units_of(kingdom) if u.kind != MONARCH]
 
 
 def spread_refusal(

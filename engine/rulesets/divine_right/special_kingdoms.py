@@ -169,18 +169,24 @@ def next_spread(out: Outcome, data: DRData, kingdom: str) -> None:
         return
     spec = data.unit(standing.unplaced[0])
     kin, barred = kin_spaces(out.state, kingdom), _barred(out.state, data, player, spec)
-    to_come = len(standing.unplaced) - 1
+    choices = _spread_choices(data, spec, kin, barred, len(standing.unplaced) - 1)
+    if not choices:
+        why = f"no mountain or pass space of {kingdom} is left free for them"
+        out.add(PlacementBlocked(kingdom=kingdom, units=standing.unplaced, why=why))
+        return
+    why = _spreading(player, spec, len(standing.unplaced) - 1)
+    ask_place(out, data, SPREAD, player, choices, why)
+
+
+def _spread_choices(
+    data: DRData, spec: UnitSpec, kin: list[Hex], barred: list[Hex], to_come: int
+) -> list[Choice]:
+    """The unit at each space leaving room for as many of the `to_come` as can be placed."""
     spaces: list[Hex] = []
     while not spaces and to_come >= 0:
         spaces = spread_spaces(data, spec, kin, barred, to_come)
         to_come -= 1
-    if not spaces:
-        why = f"no mountain or pass space of {kingdom} is left free for them"
-        out.add(PlacementBlocked(kingdom=kingdom, units=standing.unplaced, why=why))
-        return
-    choices = [((spec.id,), h) for h in spaces]
-    why = _spreading(player, spec, len(standing.unplaced) - 1)
-    ask_place(out, data, SPREAD, player, choices, why)
+    return [((spec.id,), h) for h in spaces]
 
 
 def _barred(state: State, data: DRData, player: str, spec: UnitSpec) -> list[Hex]:
@@ -195,8 +201,7 @@ def _spread_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
     if not to_place:
         return []
     spec = data.unit(to_place[0])
-    spaces = spread_spaces(data, spec, (), (), len(to_place) - 1)
-    choices = [((spec.id,), h) for h in spaces]
+    choices = _spread_choices(data, spec, [], [], len(to_place) - 1)
     why = _spreading(player, spec, len(to_place) - 1)
     return [placement_asked(data, SPREAD, player, choices, why)]
 
