@@ -109,8 +109,8 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         choices = "; ".join(pending.options)
         refusal = _REFUSAL.get(pending.kind)
         why = ""
-        if refusal is not None and where is not None and not found:
-            asked = tuple(pending.options[0].partition(_AT)[0].split(","))
+        asked = tuple(pending.options[0].partition(_AT)[0].split(","))
+        if refusal and where and not found and units in (None, set(asked)):
             why = f"not {label(data, where)}: {refusal(state, data, asked, where)}; "
         raise IllegalCommand(f"{why}choose one of: {choices} (place UNIT... --at SPACE)", rule)
     chosen, hex_, space = found[0]
