@@ -541,13 +541,14 @@ def rejoin(ctx: Context, consent: bool, actor: str | None) -> None:
 @pass_ctx
 def place(ctx: Context, units: tuple[str, ...], at: str, actor: str | None) -> None:
     """Answer a placement the rules leave to you (which Troll regenerates, where the
-    Trollish monarch, an invaded kingdom's units or a freed captive go, where enemy
-    fleets leave a port for): the units (left out when only the space is chosen) and
-    the space, among the options `status` shows.
+    Trollish monarch, each of Zorn's goblins, an invaded kingdom's units or a freed
+    captive go, where enemy fleets leave a port for): the units (left out when only the
+    space is chosen) and the space, among the options `status` shows.
 
     \b
     Example:
       warscribe place Trolls-monarch --at "The Crag"
+      warscribe place --at "Snow Pass"
     """
     record(ctx, "place", {"units": ",".join(units) or None, "at": at}, actor, ())
 

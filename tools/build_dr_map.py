@@ -5,8 +5,10 @@
 SOURCE is the 25th-anniversary map as a list of hexes ({col, row, terrain, name?,
 kingdom?, defense?}). The output keeps every hex as one compact row, adds the basic game's
 exclusions, and derives the navigable-river hexsides from the NAVIGABLE flags (the source
-marks hexes beside the river, not the sides it runs along). Castle defence values stay out:
-castles.json holds them, with the rulebook's errata.
+marks hexes beside the river, not the sides it runs along). Two of the rulebook's facts
+correct the source's flags: the castles absent from the basic game are written as clear
+terrain, and the four Troll spaces as scenic spaces (see TERRAIN_RULES). Castle defence
+values stay out: castles.json holds them, with the rulebook's errata.
 """
 
 from __future__ import annotations
@@ -102,10 +104,15 @@ DOUBTS = [
     "The source tags only one hex each for the Eaters of Wisdom and the Black Hand (their "
     "castles): their territory may be larger on the printed map. Unclaimed in the basic "
     "game either way.",
-    "The four Troll spaces are the only hexes tagged Trolls and carry no SCENIC flag, though "
-    "the rulebook calls them scenic spaces.",
-    "The Keep's hex keeps its CASTLE flag as printed; in the basic game the castle does not "
-    "exist and castles.json marks it so.",
+    "The four Troll spaces are the only hexes tagged Trolls; the source gives them no SCENIC "
+    "flag, the rulebook calls them 'the four scenic spaces of the Troll kingdom': the flag is "
+    "added (terrain_rules).",
+    "The Keep, the Invisible School and the Tower of Zards are printed as castles (CASTLE, "
+    "and ROYAL for the two seats of the Eaters of Wisdom and the Black Hand); in the basic "
+    "game the castles do not exist, and the source flags no other terrain under them, so "
+    "each hex is written as clear terrain (terrain_rules). The Tower of Zards stands among "
+    "mountains and the Invisible School beside a lake: the printed map may show a mountain "
+    "or a lake shore there, to be checked.",
 ]
 
 RULES = {
@@ -115,6 +122,22 @@ RULES = {
     "wasteland space, not part of Shucassam, in the basic game.",
     "absent_castles": "Victory: the Invisible School, the Tower of Zards and the Keep do not "
     "exist in the basic game.",
+}
+
+
+ABSENT_CASTLES = ["Invisible School", "Tower of Zards", "The Keep"]
+CASTLE_FLAGS = frozenset({"CASTLE", "ROYAL", "PORT"})
+SCENIC_KINGDOMS = frozenset({"Trolls"})
+TERRAIN_RULES = {
+    "absent_castles": "Victory: 'In the Basic Game, the following castles do not exist and "
+    "cannot be plundered: the Invisible School, the Tower of Zards, and the Keep.' Their "
+    "CASTLE, ROYAL and PORT flags are dropped, leaving clear terrain: the source flags "
+    "nothing else there, and a castle that ceases to exist (plundered) 'is considered "
+    "simply a clear space for movement purposes' (Movement Phase › Castles).",
+    "scenic_kingdoms": "Special Rules for Select Kingdoms › The Trolls: 'The Trollish "
+    "monarch may enter play in any of the four scenic spaces of the Troll kingdom': the "
+    "hexes tagged Trolls get the SCENIC flag the source leaves out (scenic spaces are clear "
+    "terrain in the basic game: Movement Phase › Scenic Spaces).",
 }
 
 
@@ -200,8 +223,19 @@ def derive_river(hexes: dict[Coord, dict[str, Any]]) -> tuple[list[Side], list[C
     return sides, waning, doubts
 
 
+def basic_terrain(h: dict[str, Any]) -> list[str]:
+    """The hex's flags in the basic game (TERRAIN_RULES): an absent castle's hex without
+    its castle flags, a Troll space with the SCENIC flag."""
+    flags = set(h["terrain"])
+    if h.get("name") in ABSENT_CASTLES:
+        flags -= CASTLE_FLAGS
+    if h.get("kingdom") in SCENIC_KINGDOMS:
+        flags.add("SCENIC")
+    return sorted(flags)
+
+
 def hex_row(h: dict[str, Any]) -> list[Any]:
-    return [h["col"], h["row"], sorted(h["terrain"]), h.get("name"), h.get("kingdom")]
+    return [h["col"], h["row"], basic_terrain(h), h.get("name"), h.get("kingdom")]
 
 
 def build(hexes: dict[Coord, dict[str, Any]]) -> dict[str, Any]:
@@ -224,9 +258,10 @@ def build(hexes: dict[Coord, dict[str, Any]]) -> dict[str, Any]:
         "exclusions": {
             "unclaimed_kingdoms": ["Eaters of Wisdom", "Black Hand"],
             "unclaimed_hexes": [list(named["The Obelisk"])],
-            "absent_castles": ["Invisible School", "Tower of Zards", "The Keep"],
+            "absent_castles": ABSENT_CASTLES,
             "rules": RULES,
         },
+        "terrain_rules": TERRAIN_RULES,
         "navigable_river": {
             "method": METHOD,
             "doubts": river_doubts,

@@ -1,5 +1,6 @@
-"""A store in a temporary folder driven through the command line, and a player who
-answers the Random Events Phase's questions with the first options offered."""
+"""A store in a temporary folder driven through the command line, a player who answers
+the questions the rules ask with the first options offered, and a quiet game turn
+(random events, one diplomacy attempt each)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,35 @@ def answer(club: Club, pending: dict[str, Any]) -> None:
         club.ok("events", "reinforce", "--kind", what, "--at", place)
     elif club.run("events", "replace", what, "--at", place).exit_code != 0:
         club.ok("events", "reinforce", "--unit", what, "--at", place)
+
+
+def play_turn(club: Club, diplomacy: dict[str, str]) -> None:
+    """Every player's five phases: random events, a card and an activation attempt on
+    the kingdom named for them (or a pass), then end the later phases; every question
+    the rules ask (the goblins of a Zorn won, say) answered with the first options."""
+    start = club.json("status")["turn"]
+    while True:
+        status = club.json("status")
+        if status["turn"] != start or status["game_over"]:
+            return
+        if status["pending"]:
+            answer(club, status["pending"])
+        elif "events roll" in status["commands"]:
+            club.ok("events", "roll")
+        elif "diplomacy draw" in status["commands"]:
+            club.ok("diplomacy", "draw")
+            target = diplomacy.get(status["whose_turn"])
+            kingdoms = {k["kingdom"]: k for k in club.json("kingdoms")}
+            if (
+                target
+                and "diplomacy activate" in club.json("status")["commands"]
+                and kingdoms[target]["status"] == "inactive"
+                and not any(
+                    b["kingdom"] == target for b in club.json("banishments")[status["whose_turn"]]
+                )
+            ):
+                club.ok("diplomacy", "activate", target)
+        elif "discard" in status["commands"] and "end-phase" not in status["commands"]:
+            club.ok("discard", club.json("hand")["cards"][0])  # down to the hand limit
+        else:
+            club.ok("end-phase")

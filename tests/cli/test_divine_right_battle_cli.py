@@ -12,12 +12,14 @@ from .club import Club, new_three
 QUIET = ("--roll", "3", "--roll", "4")  # random events: 7, no event
 
 
-def to_phase(club: Club, turn: int, player: str, phase: str) -> None:
-    """Play quiet phases until `player`'s `phase` of game turn `turn`."""
+def to_phase(club: Club, turn: int, player: str | tuple[str, ...], phase: str) -> str:
+    """Play quiet phases until `player`'s `phase` of game turn `turn` (or that of the first
+    of several players to come to it, whom it returns)."""
+    players = (player,) if isinstance(player, str) else player
     while True:
         status = club.json("status")
-        if (status["turn"], status["player"], status["phase"]) == (turn, player, phase):
-            return
+        if (status["turn"], status["phase"]) == (turn, phase) and status["player"] in players:
+            return str(status["player"])
         if "events roll" in status["commands"]:
             club.ok("events", "roll", *QUIET)
         elif "diplomacy draw" in status["commands"]:

@@ -7,39 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .club import Club, answer, new_three
-
-
-def play_turn(club: Club, diplomacy: dict[str, str]) -> None:
-    """Every player's five phases: random events, a card and an activation attempt on
-    the kingdom named for them (or a pass), then end the later phases."""
-    start = club.json("status")["turn"]
-    while True:
-        status = club.json("status")
-        if status["turn"] != start or status["game_over"]:
-            return
-        if status["pending"]:
-            answer(club, status["pending"])
-        elif "events roll" in status["commands"]:
-            club.ok("events", "roll")
-        elif "diplomacy draw" in status["commands"]:
-            club.ok("diplomacy", "draw")
-            target = diplomacy.get(status["whose_turn"])
-            kingdoms = {k["kingdom"]: k for k in club.json("kingdoms")}
-            if (
-                target
-                and "diplomacy activate" in club.json("status")["commands"]
-                and kingdoms[target]["status"] == "inactive"
-                and not any(
-                    b["kingdom"] == target for b in club.json("banishments")[status["whose_turn"]]
-                )
-            ):
-                club.ok("diplomacy", "activate", target)
-            while len(club.json("hand")["cards"]) > 4:
-                club.ok("discard", club.json("hand")["cards"][0])
-            club.ok("end-phase")
-        else:
-            club.ok("end-phase")
+from .club import Club, new_three, play_turn
 
 
 def test_twenty_turns_of_random_events_and_diplomacy(tmp_path: Path) -> None:

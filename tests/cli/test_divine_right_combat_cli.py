@@ -18,23 +18,29 @@ from .test_divine_right_battle_cli import to_phase
 DEFENCE, FRONT, AWAY = "14,16", "15,16", "14,15"  # alice's stack, carol's, a space next to both
 
 
+MARCH = {
+    # turn 1: alice marches Hothior-A3 and A4 out of Castle Lapspell; carol marches
+    # Muetar-A9 and A10 out of Plibba
+    1: {
+        "alice": ("Castle Lapspell", "--path", "13,17"),
+        "carol": ("Muetar-A9", "Muetar-A10", "--path", "16,14"),
+    },
+    # turn 2: carol climbs the hills of 15,15; alice goes on to 14,16
+    2: {"carol": ("16,14", "--path", "15,15"), "alice": ("13,17", "--path", DEFENCE)},
+}
+
+
 def march(tmp_path: Path) -> Club:
     """Turns 1-3: two Hothioran armies leave Castle Lapspell, two Muetaran armies leave
-    Plibba; they end next to each other, at carol's turn-3 Combat Phase."""
+    Plibba; they end next to each other, at carol's turn-3 Combat Phase. Each turn's
+    moves are made in that turn's player order (drawn from the record)."""
     club = Club(tmp_path)
     new_three(club, "table:battle")
-    # turn 1: alice marches Hothior-A3 and A4 out of Castle Lapspell
-    to_phase(club, 1, "alice", "Movement Phase")
-    club.ok("move", "Castle Lapspell", "--path", "13,17")
-    # turn 1: carol marches Muetar-A9 and A10 out of Plibba
-    to_phase(club, 1, "carol", "Movement Phase")
-    club.ok("move", "Muetar-A9", "Muetar-A10", "--path", "16,14")
-    # turn 2 (carol first): carol climbs the hills of 15,15
-    to_phase(club, 2, "carol", "Movement Phase")
-    club.ok("move", "16,14", "--path", "15,15")
-    # turn 2: alice goes on to 14,16
-    to_phase(club, 2, "alice", "Movement Phase")
-    club.ok("move", "13,17", "--path", DEFENCE)
+    for turn, moves in MARCH.items():
+        left = dict(moves)
+        while left:
+            player = to_phase(club, turn, tuple(left), "Movement Phase")
+            club.ok("move", *left.pop(player))
     # turn 3: carol comes down next to her
     to_phase(club, 3, "carol", "Movement Phase")
     club.ok("move", "15,15", "--path", FRONT)

@@ -33,8 +33,9 @@ def test_importing_the_same_log_twice_adds_nothing(tmp_path: Path) -> None:
 
 
 def test_three_played_turns_replay_to_the_recorded_answers(store_url: str) -> None:
-    """Three turns of random events and diplomacy (seeded dice), recorded once: every
-    backend rebuilds the same kingdoms, victory points and banishments at each position."""
+    """Three turns of random events and diplomacy (seeded dice; Zorn won by carol, who
+    places its goblins), recorded by tests/cli/golden.py: every backend rebuilds the
+    same kingdoms, victory points and banishments at each position."""
     runner = CliRunner()
     log = str(DATA / "golden-three-turns.wlog")
     assert runner.invoke(cli, ["--store", store_url, "import", log]).exit_code == 0

@@ -550,6 +550,33 @@ def _area_hexes(hexmap: HexMap, area: StartArea) -> tuple[Coord, ...]:
     )
 
 
+class Room:
+    """Whether units fit in some spaces one per space, no two adjacent (rulebook: Special
+    Rules for Select Kingdoms › Zorn): an independent set of that size. Some largest set
+    holds the space with the fewest free neighbours or one of those neighbours, so only
+    they are tried; answers are kept for the spaces tried again."""
+
+    def __init__(self, hexmap: HexMap) -> None:
+        self.map = hexmap
+        self._seen: dict[tuple[frozenset[Coord], int], bool] = {}
+
+    def fits(self, spaces: Iterable[Coord], count: int) -> bool:
+        free = frozenset(spaces)
+        if count <= 0 or len(free) < count:
+            return count <= 0
+        key = (free, count)
+        if key not in self._seen:
+            degree = {h: len(free.intersection(self.map.neighbours(*h))) for h in free}
+            first = min(sorted(free), key=degree.__getitem__)
+            tries = [first, *sorted(free.intersection(self.map.neighbours(*first)))]
+            self._seen[key] = any(self.fits(self.without(free, h), count - 1) for h in tries)
+        return self._seen[key]
+
+    def without(self, spaces: Iterable[Coord], hex_: Coord) -> frozenset[Coord]:
+        """The spaces left once a unit stands on `hex_`: not it, nor its neighbours."""
+        return frozenset(spaces) - {hex_, *self.map.neighbours(*hex_)}
+
+
 # --- reading files ------------------------------------------------------------------------
 
 _FILES = {
@@ -916,6 +943,7 @@ def _parse_map(top: _Entry) -> _MapFile:
     )
     river.docs("method", "doubts")
     river.done()
+    top.docs("terrain_rules")
     top.done()
     return _MapFile(hexmap, unclaimed_kingdoms, absent_castles)
 
@@ -1133,6 +1161,15 @@ def _check_map_links(name: str, mapfile: _MapFile, data: DRData) -> None:
     if sorted(mapfile.absent_castles) != absent:
         problem = f"must name the castles the castles file marks not basic: {absent}"
         raise _error(name, "exclusions", "absent_castles", problem)
+    for castle in absent:
+        place = mapfile.hexmap.get(*data.castles[castle].hex)
+        flags = place.terrain & _CASTLE_FLAGS if place else None
+        if flags:
+            problem = (
+                f"{castle} does not exist in the basic game (exclusions: absent_castles): "
+                f"its hex is plain terrain, without {', '.join(sorted(flags))}"
+            )
+            raise _error(name, f"hex {list(data.castles[castle].hex)}", None, problem)
 
 
 def _check_place(name: str, label: str, place: Place, data: DRData) -> None:
@@ -1159,12 +1196,16 @@ _FLAGS_CHECKED = {
     "port": frozenset({Terrain.CASTLE, Terrain.PORT, Terrain.NON_CASTLE_PORT}),
     "royal": frozenset({Terrain.ROYAL}),
 }
+_CASTLE_FLAGS = frozenset({Terrain.CASTLE, Terrain.PORT, Terrain.ROYAL})
 
 
 def _place_flags(place: Place) -> dict[str, frozenset[Terrain]]:
-    """The flags the map hex must carry, by the field that says so."""
+    """The flags the map hex must carry, by the field that says so: none for a castle
+    absent from the basic game (its hex is plain terrain)."""
     if isinstance(place, Location):
         return {"port": frozenset({Terrain.NON_CASTLE_PORT} if place.port else ())}
+    if not place.basic:
+        return {"port": frozenset(), "royal": frozenset()}
     return {
         "port": frozenset({Terrain.PORT if place.port else Terrain.CASTLE}),
         "royal": frozenset({Terrain.ROYAL} if place.royal else ()),
@@ -1181,8 +1222,10 @@ def _check_kingdom(name: str, kingdom: Kingdom, data: DRData) -> None:
         _check_unit_start(name, f"{where}, unit {index}", kingdom, unit, data)
     for area in kingdom.start_areas:
         placed = sum(unit.start == area.name for unit in kingdom.units)
-        if len(_area_hexes(data.map, area)) < placed:
-            problem = f"has fewer hexes on the map than the {placed} units placed in it"
+        if not Room(data.map).fits(_area_hexes(data.map, area), placed):
+            problem = (
+                f"has no room on the map for the {placed} units placed in it ({area.placement})"
+            )
             raise _error(name, f"{where}, start area {area.name!r}", "terrain", problem)
 
 

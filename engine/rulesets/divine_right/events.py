@@ -540,6 +540,37 @@ class CastawayDecided(Event):
     eliminated: bool
 
 
+@record("dr.UnitsAwaitPlacement")
+class UnitsAwaitPlacement(Event):
+    """Units of a kingdom entering play (set-up, activation, re-entry) that its controller
+    places one by one (`UnitPlaced`): Zorn's goblins, on its mountain and pass spaces."""
+
+    kingdom: str
+    units: tuple[str, ...]
+
+
+@record("dr.UnitPlaced")
+class UnitPlaced(Event):
+    """A unit its controller chose a space for as it entered play (Special Rules for
+    Select Kingdoms › Zorn: one goblin per mountain or pass space, none adjacent)."""
+
+    unit: str
+    kingdom: str
+    kind: str
+    hex: Hex
+    place: str
+
+
+@record("dr.PlacementBlocked")
+class PlacementBlocked(Event):
+    """Units entering play with no space the rules allow left for them: they stay out of
+    play, as eliminated units of their kingdom (Special Rules for Select Kingdoms › Zorn)."""
+
+    kingdom: str
+    units: tuple[str, ...]
+    why: str
+
+
 @record("dr.TrollLostToEvents")
 class TrollLostToEvents(Event):
     """Troll regulars lost through a Random Event: not regenerated in that game turn."""

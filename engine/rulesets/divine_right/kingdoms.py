@@ -26,7 +26,7 @@ from .events import (
     SiegeVetoAsked,
 )
 from .evolving import Outcome, handles
-from .placement import deployment, monarch_id
+from .placement import awaiting, deployment, monarch_id
 from .state import MERCENARY, Deed, GameResult, State, Unit
 
 ACTIVATION = "Kingdoms › Activation of Kingdoms"
@@ -105,12 +105,16 @@ def activate(out: Outcome, data: DRData, kingdom: str, ally: str, why: str, dice
     if fraction is not None:
         pool = [u.id for u in data.player_units(kingdom) if available is None or u.id in available]
         available = tuple(pool[: int(len(pool) * Fraction(fraction))])
-    rolls, placements = deployment(data, kingdom, dice, available)
-    out.add(*rolls)
+    placements, to_place = deployment(data, kingdom, available)
     out.add(
         KingdomActivated(
-            kingdom=kingdom, ally=ally, why=why, placements=placements, first_time=first
-        )
+            kingdom=kingdom,
+            ally=ally,
+            why=why,
+            placements=placements,
+            first_time=first,
+        ),
+        *awaiting(kingdom, to_place),
     )
     entered_play(out, data, kingdom)
 

@@ -25,17 +25,22 @@ from .turn import GAME_TURN, answering, answers_pending
 
 Choice = tuple[tuple[str, ...], Hex | None]
 Finish = Callable[[Outcome, DRData, str, tuple[str, ...], Hex], None]
+Refusal = Callable[[State, DRData, tuple[str, ...], Hex], str]
 ANYWHERE = "any land space"
 _AT = " at "
 _FINISH: dict[str, tuple[Finish, str]] = {}
+_REFUSAL: dict[str, Refusal] = {}
 
 
-def placing(kind: str, rule: str) -> Callable[[Finish], Finish]:
+def placing(kind: str, rule: str, refusal: Refusal | None = None) -> Callable[[Finish], Finish]:
     """Register how a placement of `kind` is carried out: `finish(out, data, player,
-    units, hex)` (`rule`: the rulebook section the decision cites)."""
+    units, hex)` (`rule`: the rulebook section the decision cites); `refusal(state, data,
+    units, hex)` says why a space not offered breaks the rule."""
 
     def register(finish: Finish) -> Finish:
         _FINISH[kind] = (finish, rule)
+        if refusal is not None:
+            _REFUSAL[kind] = refusal
         answers_pending(kind, "place")
         return finish
 
@@ -102,7 +107,12 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
             found.append((tuple(ids.split(",")), target, space))
     if len(found) != 1 or found[0][1] is None:
         choices = "; ".join(pending.options)
-        raise IllegalCommand(f"choose one of: {choices} (place UNIT... --at SPACE)", rule)
+        refusal = _REFUSAL.get(pending.kind)
+        why = ""
+        asked = tuple(pending.options[0].partition(_AT)[0].split(","))
+        if refusal and where and not found and units in (None, set(asked)):
+            why = f"not {label(data, where)}: {refusal(state, data, asked, where)}; "
+        raise IllegalCommand(f"{why}choose one of: {choices} (place UNIT... --at SPACE)", rule)
     chosen, hex_, space = found[0]
     assert hex_ is not None
     land = data.map.get(*hex_)

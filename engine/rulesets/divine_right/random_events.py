@@ -11,7 +11,8 @@ its kind, options and how many units), and play goes on only once it is answered
   `desertion`): the units lost, all of them in one answer;
 - `events-replace unit=ID [at=PLACE]` (kinds `replacement`, `replacement-or-reinforcement`):
   an eliminated regular back at its deployment space (`at` only where it has several, as
-  Zorn's goblins in the Nithmere mountains: a hex name or `COL,ROW`);
+  Zorn's goblins in the Nithmere mountains: a hex name or `COL,ROW`; not in or next to the
+  space of another goblin, wherever it stands now);
 - `events-reinforce kind=army|fleet at=PLACE` or `unit=ID at=PLACE` (kinds
   `reinforcement`, `replacement-or-reinforcement`): a common mercenary from the pool (with
   `kind`, the lowest ID letter of that kind), or one stolen from another player when the
@@ -49,6 +50,7 @@ from .fleets import aboard
 from .forces import remove
 from .heroes import shipwreck
 from .kingdoms import activate, crown, monarch_dies
+from .placement import SPREAD_RULE, kin_spaces, spread_refusal, spread_spaces
 from .places import hex_arg, label, names
 from .sieges import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
@@ -491,25 +493,14 @@ def _deployment_spaces(
     state: State, data: DRData, player: str, spec: UnitSpec
 ) -> list[tuple[Hex, str]]:
     """Where the regular may re-enter: the space on its counter (or, for units spread over
-    a start area, each hex the area's rule allows), if free of enemies and unbesieged."""
+    a start area, each space the area's rule allows), if free of enemies and unbesieged."""
     start = data.start_hex(spec)
     if start is not None:
         spaces = [(start, spec.start)]
     else:
-        spaces = [(h, label(data, h)) for h in _spread_spaces(state, data, spec)]
+        kin = kin_spaces(state, spec.kingdom)
+        spaces = [(h, label(data, h)) for h in spread_spaces(data, spec, kin)]
     return [(h, place) for h, place in spaces if _open(state, player, h)]
-
-
-def _spread_spaces(state: State, data: DRData, spec: UnitSpec) -> list[Hex]:
-    """Zorn: one goblin per mountain or pass hex, none adjacent, for replacements too
-    (Special Rules for Select Kingdoms › Zorn)."""
-    area = set(data.spread_hexes(spec))
-    taken = {u.hex for u in state.units_of(spec.kingdom) if u.kind != HERO and u.hex in area}
-    return [
-        h
-        for h in data.spread_hexes(spec)
-        if h not in taken and not taken & set(data.map.neighbours(*h))
-    ]
 
 
 def _reinforcements(state: State, data: DRData, player: str) -> list[_Gain]:
@@ -655,6 +646,7 @@ def replace_unit(state: State, command: Command, data: DRData, dice: Dice) -> Ou
         raise IllegalCommand(
             f"{unit} cannot return now: {_refusal(state, data, pending.player, unit)}", REPLACEMENTS
         )
+    _check_spread(state, data, pending.player, unit, command.arg("at"), gains)
     gain = _site(gains, data, command.arg("at"), unit, REPLACEMENTS)
     out = Outcome(state)
     kingdom = data.unit(unit).kingdom
@@ -670,6 +662,25 @@ def replace_unit(state: State, command: Command, data: DRData, dice: Dice) -> Ou
     )
     _next(out, data, pending)
     return out
+
+
+def _check_spread(
+    state: State, data: DRData, player: str, unit: str, at: object, gains: list[_Gain]
+) -> None:
+    """A regular spread over a start area (Zorn's) may come back only where the area's rule
+    allows: say why not, citing that rule."""
+    spec = data.unit(unit)
+    if at is None or data.start_area(spec) is None:
+        return
+    hex_ = hex_arg(data, str(at), SPREAD_RULE)
+    if any(g.hex == hex_ for g in gains):
+        return
+    barred = [h for h in data.spread_hexes(spec) if not _open(state, player, h)]
+    why = spread_refusal(data, spec, hex_, kin_spaces(state, spec.kingdom), barred)
+    places = ", ".join(g.place for g in gains)
+    raise IllegalCommand(
+        f"{unit} may not come back at {at}: {why}; it may at: {places}", SPREAD_RULE
+    )
 
 
 def _refusal(state: State, data: DRData, player: str, unit: str) -> str:

@@ -10,7 +10,7 @@ from .data import DRData
 from .events import PlayerReentered, PointsForfeited
 from .evolving import Outcome, handles
 from .kingdoms import deactivate, entered_play, totals
-from .placement import deployment
+from .placement import awaiting, deployment
 from .state import Deed, KingdomState, State, Unit
 
 RULE = "Basic Game Optional Rules › Re-entry of Eliminated Players"
@@ -41,8 +41,11 @@ def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     forfeited = totals(out.state).get(player, 0)
     if forfeited:
         out.add(PointsForfeited(player=player, points=forfeited))
-    rolls, placements = deployment(data, kingdom, dice)
-    out.add(*rolls, PlayerReentered(player=player, kingdom=kingdom, placements=placements))
+    placements, to_place = deployment(data, kingdom)
+    out.add(
+        PlayerReentered(player=player, kingdom=kingdom, placements=placements),
+        *awaiting(kingdom, to_place),
+    )
     entered_play(out, data, kingdom)
     return out
 

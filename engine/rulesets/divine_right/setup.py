@@ -18,7 +18,7 @@ from .events import (
     Placement,
     PlayerOrderDrawn,
 )
-from .placement import deployment
+from .placement import awaiting, deployment
 
 SETUP = "Game Setup"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -53,8 +53,11 @@ def setup_events(spec: GameSpec, data: DRData, dice: Dice) -> list[Event]:
     events: list[Event] = []
     identities = _identities(spec, data, dice, events)
     for _, kingdom in identities:
-        rolls, placements = deployment(data, kingdom, dice)
-        events += [*rolls, KingdomDeployed(kingdom=kingdom, placements=placements)]
+        placements, to_place = deployment(data, kingdom)
+        events += [
+            KingdomDeployed(kingdom=kingdom, placements=placements),
+            *awaiting(kingdom, to_place),
+        ]
     others = tuple(k.name for k in data.basic_kingdoms() if k.name not in dict(identities).values())
     numbers = tuple(p.number for p in data.personalities)
     rolled, shuffled = dice.shuffle("personality cards", numbers)

@@ -1,15 +1,19 @@
 """Special Rules for Select Kingdoms: the Trolls' regeneration (The Face serving as their
-royal castle is in the data: kingdoms.json and castles.json), Hothior's Boom, Rombune's
-canals around Parros. Zorn's deployment is `placement.deployment` and the replacements
-of `random_events`; Shucassam's Obelisk is unclaimed land in map.json; Ghem's three holds
-need no rule of their own.
+royal castle is in the data: kingdoms.json and castles.json), Zorn's deployment, Hothior's
+Boom, Rombune's canals around Parros. Zorn's spaces are worked out in `placement` (its
+replacements in `random_events`); Shucassam's Obelisk is unclaimed land in map.json;
+Ghem's three holds need no rule of their own.
 
 Readings: the Trolls regenerate as each game turn begins, their controller choosing
 which eliminated regular (among those whose deployment space is free of enemies and not
-lost through a Random Event in this game turn) when more than one could; the four scenic
-spaces the Trollish monarch may enter play in are the Trolls' deployment spaces, the
-controller choosing among those free of enemy combat units at set-up, on activation and
-on re-entry; the canals cost 2 more to cross into or out of Parros by land.
+lost through a Random Event in this game turn) when more than one could; the Trollish
+monarch enters play in one of the four scenic spaces of the Troll kingdom (flagged SCENIC
+in map.json), the controller choosing among those free of enemy combat units at set-up,
+on activation and on re-entry; Zorn's controller places its goblins one by one on its
+mountain and pass spaces (set-up, activation, re-entry), each space offered free of
+enemies, of other goblins and of their neighbours, and leaving room for as many of the
+goblins still to come as can be placed (those left without a space stay out, eliminated);
+the canals cost 2 more to cross into or out of Parros by land.
 """
 
 from __future__ import annotations
@@ -18,12 +22,25 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.events import Event
 
 from . import sieges
-from .data import DRData
-from .events import TrollLostToEvents, TrollRegenerated
+from .data import DRData, Terrain, UnitSpec
+from .events import (
+    PlacementBlocked,
+    TrollLostToEvents,
+    TrollRegenerated,
+    UnitPlaced,
+    UnitsAwaitPlacement,
+)
 from .evolving import Outcome, handles
-from .forces import at, castle_side, enemy_land, is_hero, spent
+from .forces import at, castle_side, enemies, enemy_land, is_hero, spent
 from .kingdoms import after_activation
-from .placement import monarch_id
+from .placement import (
+    SPREAD_RULE,
+    deployment,
+    kin_spaces,
+    monarch_id,
+    spread_refusal,
+    spread_spaces,
+)
 from .places import label
 from .placing import Choice, ask_place, placement_asked, placing, relocation
 from .random_events import UnitsLost, replacement_spaces
@@ -106,8 +123,8 @@ def _monarch_enters_at_setup(data: DRData, player: str, kingdom: str) -> list[Ev
 
 
 def _scenic_spaces(data: DRData) -> list[Hex]:
-    """The Troll kingdom's four scenic spaces: where its regulars deploy."""
-    return [h for h in dict.fromkeys(data.start_hex(s) for s in data.player_units(TROLLS)) if h]
+    """The Troll kingdom's scenic spaces (four on the map: where its regulars deploy)."""
+    return [h.coord for h in data.map.hexes if h.kingdom == TROLLS and Terrain.SCENIC in h.terrain]
 
 
 def _monarch_choices(spaces: list[Hex]) -> list[Choice]:
@@ -132,6 +149,104 @@ def _regenerated(state: State, event: TrollRegenerated) -> State:
 def _lost(state: State, event: TrollLostToEvents) -> State:
     kept = tuple(entry for entry in state.lost_to_events if entry[1] == event.turn)
     return state.replace(lost_to_events=(*kept, *((u, event.turn) for u in event.units)))
+
+
+# -- Zorn ----------------------------------------------------------------------------------
+
+
+SPREAD = "spread-deployment"
+
+
+@after_activation
+def next_spread(out: Outcome, data: DRData, kingdom: str) -> None:
+    """Ask the kingdom's controller where the next of its units still to place goes (Zorn:
+    a mountain or pass space of Zorn), among the spaces leaving room for as many of the
+    others as can still be placed; with no space left for it, those units do not enter
+    play and count as eliminated (they may come back as replacements)."""
+    standing = out.state.kingdoms[kingdom]
+    player = standing.controller()
+    if player is None or not standing.unplaced:
+        return
+    spec = data.unit(standing.unplaced[0])
+    kin, barred = kin_spaces(out.state, kingdom), _barred(out.state, data, player, spec)
+    choices = _spread_choices(data, spec, kin, barred, len(standing.unplaced) - 1)
+    if not choices:
+        why = f"no mountain or pass space of {kingdom} is left free for them"
+        out.add(PlacementBlocked(kingdom=kingdom, units=standing.unplaced, why=why))
+        return
+    why = _spreading(player, spec, len(standing.unplaced) - 1)
+    ask_place(out, data, SPREAD, player, choices, why)
+
+
+def _spread_choices(
+    data: DRData, spec: UnitSpec, kin: list[Hex], barred: list[Hex], to_come: int
+) -> list[Choice]:
+    """The unit at each space leaving room for as many of the `to_come` as can be placed."""
+    spaces: list[Hex] = []
+    while not spaces and to_come >= 0:
+        spaces = spread_spaces(data, spec, kin, barred, to_come)
+        to_come -= 1
+    return [((spec.id,), h) for h in spaces]
+
+
+def _barred(state: State, data: DRData, player: str, spec: UnitSpec) -> list[Hex]:
+    """The spaces of the start area held by the player's enemies."""
+    return [h for h in data.spread_hexes(spec) if enemies(state, player, h)]
+
+
+@at_setup
+def _spread_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+    """The same question for the player whose identity is Zorn, as the game begins."""
+    _, to_place = deployment(data, kingdom)
+    if not to_place:
+        return []
+    spec = data.unit(to_place[0])
+    choices = _spread_choices(data, spec, [], [], len(to_place) - 1)
+    why = _spreading(player, spec, len(to_place) - 1)
+    return [placement_asked(data, SPREAD, player, choices, why)]
+
+
+def _spreading(player: str, spec: UnitSpec, to_come: int) -> str:
+    return (
+        f"{spec.kingdom}'s units deploy one per mountain or pass space, none adjacent: "
+        f"{player} chooses where {spec.id} goes ({to_come} more to place)"
+    )
+
+
+def _spread_refusal(state: State, data: DRData, units: tuple[str, ...], hex_: Hex) -> str:
+    spec = data.unit(units[0])
+    barred = _barred(state, data, state.kingdoms[spec.kingdom].controller() or "", spec)
+    return spread_refusal(data, spec, hex_, kin_spaces(state, spec.kingdom), barred)
+
+
+@placing(SPREAD, SPREAD_RULE, _spread_refusal)
+def _spread_placed(
+    out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
+) -> None:
+    spec = data.unit(units[0])
+    place = label(data, hex_)
+    out.add(
+        UnitPlaced(unit=spec.id, kingdom=spec.kingdom, kind=str(spec.kind), hex=hex_, place=place)
+    )
+    next_spread(out, data, spec.kingdom)
+
+
+@handles(UnitsAwaitPlacement)
+def _awaiting(state: State, event: UnitsAwaitPlacement) -> State:
+    return state.with_kingdom(event.kingdom, unplaced=event.units)
+
+
+@handles(UnitPlaced)
+def _placed(state: State, event: UnitPlaced) -> State:
+    unit = Unit(id=event.unit, kingdom=event.kingdom, kind=event.kind, hex=event.hex)
+    unplaced = tuple(u for u in state.kingdoms[event.kingdom].unplaced if u != event.unit)
+    return state.with_units([unit]).with_kingdom(event.kingdom, unplaced=unplaced)
+
+
+@handles(PlacementBlocked)
+def _blocked(state: State, event: PlacementBlocked) -> State:
+    eliminated = state.kingdoms[event.kingdom].eliminated | set(event.units)
+    return state.with_kingdom(event.kingdom, unplaced=(), eliminated=eliminated)
 
 
 # -- Hothior's Boom ------------------------------------------------------------------------

@@ -60,7 +60,8 @@ class KingdomState:
     """A kingdom's standing: whose it is, its ally, its monarch's personality and state.
     `captive_of`: the player holding its monarch, `prison` the castle he is held in (None
     while the captor decides his fate); `deactivated_at`: the position (`Turn.label`) of the
-    last deactivation."""
+    last deactivation; `unplaced`: units entering play that its controller has still to
+    place (Zorn's goblins)."""
 
     name: str
     player: str | None = None
@@ -78,6 +79,7 @@ class KingdomState:
     captive_of: str | None = None
     prison: str | None = None
     deactivated_at: str | None = None
+    unplaced: tuple[str, ...] = ()
 
     @property
     def status(self) -> str:

@@ -10,6 +10,7 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import activate
+from warscribe.engine.rulesets.divine_right.special_kingdoms import SPREAD
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Siege, Unit
 
 from .play import Table
@@ -59,8 +60,17 @@ def ally(table: Table, kingdom: str, player: str, fresh: bool = False) -> None:
     table.set_state(out.state)
     if kingdom == "Trolls":  # the Trollish monarch chooses his scenic space
         table.do("place", by=player, at="The Face")
+    spread(table)
     if not fresh:
         table.set_kingdom(kingdom, activated_on=0)
+
+
+def spread(table: Table) -> None:
+    """Zorn's goblins placed one by one by their player: each in the first space offered."""
+    while table.state.turn and (asked := table.state.turn.progress.pending):
+        if asked.kind != SPREAD:
+            return
+        table.do("place", by=asked.player, at=asked.options[0].partition(" at ")[2])
 
 
 def clear_hex(table: Table, at: str | Hex) -> None:

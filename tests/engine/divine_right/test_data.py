@@ -24,12 +24,14 @@ from warscribe.engine.rulesets.divine_right.data import (
     Direction,
     DRData,
     Location,
+    Room,
     Terrain,
     UnitKind,
     hex_distance,
     load_builtin,
     load_files,
 )
+from warscribe.engine.rulesets.divine_right.terrain import Cost, land_cost
 
 FILES = {
     "kingdoms": "kingdoms.json",
@@ -172,20 +174,19 @@ def test_start_hexes(data: DRData) -> None:
 
 
 def test_zorn_units_spread_over_nithmere(data: DRData) -> None:
-    # Special Rules for Select Kingdoms › Zorn: one unit per mountain or pass space, no
-    # two adjacent.
+    # Special Rules for Select Kingdoms › Zorn: "Their units must be deployed on the
+    # mountain and pass spaces of Zorn; only one may be placed per space, and no two may be
+    # deployed in adjacent spaces": all 11 (none left in The Pits, a castle).
     units = data.player_units("Zorn")
-    spread = [u for u in units if data.start_hex(u) is None]
-    assert len(spread) == 8
-    assert [data.start_hex(u) for u in units if u not in spread] == [(23, 2)] * 3
-    hexes = data.spread_hexes(spread[0])
-    assert {h.kingdom for h in data.map.hexes if h.coord in hexes} == {"Zorn"}
-    taken: list[Coord] = []
-    for h in hexes:
-        if not set(data.map.neighbours(*h)) & set(taken):
-            taken.append(h)
-    assert len(taken) >= len(spread)
-    assert data.spread_hexes(units[0]) == ()
+    assert len(units) == 11 and all(data.start_hex(u) is None for u in units)
+    hexes = data.spread_hexes(units[0])
+    places = [data.map.get(*h) for h in hexes]
+    assert {p.kingdom for p in places if p} == {"Zorn"} and len(places) == 34
+    assert all(p and p.terrain & {Terrain.MOUNTAIN, Terrain.PASS} for p in places)
+    assert at(data, "The Pits") not in hexes
+    # the map has room for 15 goblins so placed, not 16
+    assert Room(data.map).fits(hexes, 15) and not Room(data.map).fits(hexes, 16)
+    assert data.spread_hexes(data.unit("Trolls-A1")) == ()
 
 
 def test_kingdoms_by_alias(data: DRData) -> None:
@@ -213,6 +214,27 @@ def test_castles_that_do_not_exist_in_the_basic_game(data: DRData) -> None:
     for name in absent:
         assert data.castle_at(*data.castles[name].hex) is None
     assert data.castle_at(9, 17) is data.castles["Port Lork"]
+
+
+@pytest.mark.parametrize("name", ["The Keep", "Invisible School", "Tower of Zards"])
+def test_absent_castles_are_clear_terrain_in_the_basic_game(data: DRData, name: str) -> None:
+    # Victory: "In the Basic Game, the following castles do not exist and cannot be
+    # plundered: the Invisible School, the Tower of Zards, and the Keep." Their hexes are
+    # plain clear terrain (docs/divine-right.md says why): no castle flag, and movement
+    # charges clear terrain, not a castle.
+    place = data.map.named(name)
+    assert place.terrain == frozenset() and data.castle_at(*place.coord) is None
+    assert land_cost(place.terrain, frozenset()) == Cost(1, "clear terrain")
+
+
+def test_the_four_troll_spaces_are_scenic(data: DRData) -> None:
+    # Special Rules for Select Kingdoms › The Trolls: "the four scenic spaces of the Troll
+    # kingdom"; Movement Phase › Scenic Spaces: clear terrain in the basic game.
+    scenic = {
+        h.name for h in data.map.hexes if h.kingdom == "Trolls" and Terrain.SCENIC in h.terrain
+    }
+    assert scenic == {"The Face", "The Crag", "The Digs", "The Shunned Vale"}
+    assert land_cost(data.map.named("The Crag").terrain, frozenset()) == Cost(1, "scenic space")
 
 
 def test_castle_ports(data: DRData) -> None:
@@ -458,6 +480,18 @@ def unknown_kingdom_on_map(doc: Any) -> None:
     doc["hexes"][0][4] = "Atlantis"
 
 
+def keep_printed_as_castle(doc: Any) -> None:
+    row = next(r for r in doc["hexes"] if r[3] == "The Keep")
+    row[2] = ["CASTLE"]
+
+
+def zorn_crowded(doc: Any) -> None:
+    zorn = next(k for k in doc["kingdoms"] if k["name"] == "Zorn")
+    zorn["units"] += [
+        {"id": f"Zorn-A{n}", "kind": "army", "start": "Nithmere mountains"} for n in range(12, 17)
+    ]
+
+
 def keep_exists(doc: Any) -> None:
     doc["exclusions"]["absent_castles"] = ["Invisible School", "Tower of Zards"]
 
@@ -519,6 +553,9 @@ CASES: list[Case] = [
     ("map", flat_topped_grid, ("grid:", "field 'offset'", "odd-r")),
     ("map", unknown_kingdom_on_map, ("hex [0, 0]:", "Atlantis")),
     ("map", keep_exists, ("exclusions:", "field 'absent_castles'", "The Keep")),
+    ("map", keep_printed_as_castle, ("hex [20, 18]:", "The Keep does not exist", "CASTLE")),
+    ("kingdoms", zorn_crowded,
+     ("kingdom 'Zorn', start area 'Nithmere mountains':", "no room", "16 units")),
     ("deck", unknown_ploy, ("card 3:", "field 'ploy'", "Flattery")),
     ("deck", repeat_card_id, ("card 3:", "field 'id'", "long-oration+1#1")),
     ("deck", zero_bonus, ("card 3:", "field 'bonus'", "at least 1")),

@@ -205,11 +205,12 @@ def test_trigger_7_nobody_captures_a_hero_in_a_neutral_castle(table: Table) -> N
 def test_trigger_8_a_hero_inside_an_enemy_castle_as_his_turn_begins() -> None:
     """Heroes › Hero Fate Roll 8: rolled as the hero's own player turn begins."""
     table = Table()
-    put(table, "Mivior-monarch", LAPSPELL, inside=True)
+    assert table.state.turn is not None and table.state.turn.order == (ME, "alice", "bob")
+    put(table, "Hothior-monarch", "Colist", inside=True)
     table.to_phase(1, ME, "combat")
     events = table.do("end-phase", 2)
-    assert fate_of(events) == (8, "no effect", "alice")
-    assert table.player == "bob"
+    assert fate_of(events) == (8, "no effect", "bob")
+    assert table.player == "alice"
 
 
 def test_trigger_9_shipwreck_casts_the_hero_away_on_the_isle_of_fright() -> None:

@@ -16,11 +16,13 @@ from warscribe.engine.rulesets.divine_right.events import (
     FerryUsed,
     MonarchDied,
     PenaltyIncurred,
+    SiegeDeclared,
     StackMoved,
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.forces import bonuses
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
+from warscribe.engine.rulesets.divine_right.mapview import board
 from warscribe.engine.rulesets.divine_right.state import Unit
 from warscribe.engine.rulesets.divine_right.terrain import land_cost
 from warscribe.engine.rulesets.divine_right.turn import legal_commands
@@ -90,6 +92,21 @@ def test_entering_a_forested_mountain_costs_six(table: Table) -> None:
     moved = of(table.do("move", units="Muetar-monarch", path="22,5"), StackMoved)[0]
     assert moved.spent == (("Muetar-monarch", 6),)
     assert where(table, "Muetar-monarch") == (22, 5)
+
+
+def test_the_keep_is_no_castle_in_the_basic_game(table: Table) -> None:
+    """Victory: "In the Basic Game, the following castles do not exist and cannot be
+    plundered: the Invisible School, the Tower of Zards, and the Keep": a stack marches
+    through The Keep as through clear terrain (1 point; no siege, no castle to stop at),
+    and the text map draws it as clear terrain."""
+    put(table, "Muetar-A1", (19, 18))
+    events = table.do("move", units="Muetar-A1", path="The Keep,21,18")
+    assert of(events, StackMoved)[0].spent == (("Muetar-A1", 3),)  # 1 + forest 2
+    assert not of(events, SiegeDeclared) and table.state.sieges == ()
+    rows = board(table.state)["rows"]
+    for name in ("The Keep", "Invisible School", "Tower of Zards"):
+        col, row = DATA.map.named(name).coord
+        assert rows[row][(row % 2) + 2 * col] == "."
 
 
 def test_a_zorn_unit_crosses_its_forested_mountain_for_three(table: Table) -> None:

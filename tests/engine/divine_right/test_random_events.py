@@ -13,11 +13,9 @@ import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import pytest
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import DataError, IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DiceRolled, Event
 from warscribe.engine.rulesets import get
@@ -29,8 +27,6 @@ from warscribe.engine.rulesets.divine_right.events import (
     MonarchCrowned,
     MonarchDied,
 )
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
-from warscribe.engine.rulesets.divine_right.kingdoms import activate
 from warscribe.engine.rulesets.divine_right.random_events import (
     BadOmensFell,
     ChoiceAsked,
@@ -43,6 +39,7 @@ from warscribe.engine.rulesets.divine_right.random_events import (
 )
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Pending, Unit
 
+from . import board
 from .board import eliminate, hex_of, hire, put
 from .play import Table, of
 
@@ -74,10 +71,8 @@ def table() -> Table:
 
 
 def ally(table: Table, kingdom: str, player: str = ME) -> None:
-    """The kingdom activated into `player`'s alliance (as diplomacy would)."""
-    out = Outcome(table.state)
-    activate(out, DATA, kingdom, player, "test", Dice(table.key, UUID(int=7), bytes(32), 10_000))
-    table.set_state(out.state)
+    """The kingdom activated into `player`'s alliance (as diplomacy would) this turn."""
+    board.ally(table, kingdom, player, fresh=True)
 
 
 def roll(table: Table, event: str, *more: int) -> list[Event]:
@@ -306,23 +301,37 @@ def test_6_replacements_without_an_eliminated_regular_is_no_event(table: Table) 
 
 
 def test_6_zorn_replacements_keep_one_goblin_per_hex_none_adjacent(table: Table) -> None:
-    """Special Rules for Select Kingdoms › Zorn: also when bringing in replacements."""
+    """Special Rules for Select Kingdoms › Zorn: "This rule must be followed both when
+    setting up and when bringing in replacements": a goblin comes back only to a mountain
+    or pass space of Zorn free of goblins and not next to one; a replacement into an
+    occupied or adjacent space is refused, citing the rule."""
     ally(table, "Zorn")
     eliminate(table, "Zorn-A4")
     roll(table, "Replacements")
     spaces = [o.removeprefix("Zorn-A4 at ") for o in asked(table).options]
-    taken = table.state.units["Zorn-A5"].hex
     table.refuse(InvalidCommand, "say where Zorn-A4 enters", "events-replace", unit="Zorn-A4")
-    table.refuse(
-        IllegalCommand,
-        "cannot enter at",
-        "events-replace",
-        unit="Zorn-A4",
-        at=f"{taken[0]},{taken[1]}",
+    taken = table.state.units["Zorn-A5"].hex
+    beside = next(
+        h for h in DATA.map.neighbours(*taken) if h in DATA.spread_hexes(DATA.unit("Zorn-A4"))
     )
+    zorn = r"\(Special Rules for Select Kingdoms › Zorn\)"
+    for at, why in (
+        (taken, "a unit of Zorn is already there: only one may be placed per space"),
+        (beside, "a unit of Zorn is next to it: no two may be in adjacent spaces"),
+        (hex_of("The Pits"), "it is not a mountain or pass space of Zorn"),
+    ):
+        table.refuse(
+            IllegalCommand,
+            f"{why}.*{zorn}",
+            "events-replace",
+            unit="Zorn-A4",
+            at=f"{at[0]},{at[1]}",
+        )
     events = table.do("events-replace", unit="Zorn-A4", at=spaces[0])
     hex_ = of(events, RegularReplaced)[0].hex
-    others = {u.hex for u in table.state.units_of("Zorn") if u.id != "Zorn-A4"}
+    others = {
+        u.hex for u in table.state.units_of("Zorn") if u.kind != "monarch" and u.id != "Zorn-A4"
+    }
     assert hex_ not in others and not others & set(DATA.map.neighbours(*hex_))
 
 
@@ -355,8 +364,7 @@ def test_8_reinforcements_fleets_enter_friendly_ports(table: Table) -> None:
     """Random Events Phase › Replacements/Reinforcements: a fleet in a friendly castle-port
     or friendly-held non-castle port; the Trolls' Face serves as their castle."""
     ally(table, "Pon")
-    ally(table, "Trolls")
-    table.do("place", at="The Face")  # where the Trollish monarch enters play
+    ally(table, "Trolls")  # the Trollish monarch enters play at The Face
     hire(table, "A", "Freeport", ME)
     hire(table, "B", "Bartertown", owner="bob")
     roll(table, "Reinforcements")

@@ -253,7 +253,8 @@ def test_a_siege_made_invalid_by_losses_is_displaced_at_the_end_of_the_turn(tabl
     assert of(events, SiegeInvalidated)[0].besieging == 3
     assert sieges(table)[0]["valid"] is False
     assert sieges(table)[0]["displaced_at_end_of_turn"] is True
-    table.to_phase(2, "bob", "combat")
+    assert table.state.turn is not None
+    table.to_phase(2, table.state.turn.order[-1], "combat")  # the last player of turn 2
     events = table.do("end-phase")
     asked = of(events, DecisionAsked)[0]
     assert (asked.player, asked.kind, asked.options) == (ME, "displace", ("Tadafat",))
@@ -407,7 +408,7 @@ def test_a_deactivation_by_diplomacy_waits_on_the_besiegers() -> None:
     ONGOING SIEGES: a successful deactivation of a kingdom with a castle under siege waits
     on the besieger; once he gives the siege up, the kingdom leaves its alliance."""
     table = _muscaster_besieged_by_carol()
-    events = table.do("diplomacy-deactivate", 4, kingdom="Immer", card="blackmail+3#1")
+    events = table.do("diplomacy-deactivate", 4, kingdom="Immer", card="black-magic+3#1")
     assert not of(events, KingdomDeactivated)
     assert table.state.veto is not None and table.state.veto.change == "deactivation"
     table.refuse(IllegalCommand, "the question is about Immer", "siege-keep", by=ME, kingdom="Pon")

@@ -9,21 +9,25 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Event
 from warscribe.engine.rulesets.divine_right import special_kingdoms
+from warscribe.engine.rulesets.divine_right.data import Terrain
 from warscribe.engine.rulesets.divine_right.events import (
     DecisionAsked,
     KingdomActivated,
     MonarchCrowned,
     PenaltyIncurred,
+    PlacementBlocked,
     TrollRegenerated,
+    UnitPlaced,
+    UnitsAwaitPlacement,
     UnitsRelocated,
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import activate
 from warscribe.engine.rulesets.divine_right.neutrals import invaded
 from warscribe.engine.rulesets.divine_right.places import hex_arg
-from warscribe.engine.rulesets.divine_right.state import Hex
+from warscribe.engine.rulesets.divine_right.state import Hex, Pending
 
-from .board import DATA, ally, eliminate, hex_of, movement, put
+from .board import DATA, ally, eliminate, hex_of, movement, put, spread
 from .play import Table, of
 
 ME = "carol"
@@ -116,7 +120,7 @@ def test_the_trollish_monarch_enters_play_in_a_scenic_space_his_player_chooses()
     asked = of(out.events, DecisionAsked)[-1]
     assert (asked.player, asked.kind) == (ME, special_kingdoms.TROLL_MONARCH)
     assert asked.options == tuple(
-        f"Trolls-monarch at {p}" for p in ("The Face", "The Crag", "The Shunned Vale")
+        f"Trolls-monarch at {p}" for p in ("The Crag", "The Face", "The Shunned Vale")
     )
     table.refuse(IllegalCommand, "choose one of", "place", by=ME, at="The Digs")
     table.refuse(IllegalCommand, "must first decide", "events-roll", 3, 4, by=ME)
@@ -140,19 +144,129 @@ def test_a_trolls_player_chooses_where_his_monarch_enters_play_at_setup() -> Non
     assert table.state.turn.progress.pending is None
 
 
-def test_zorn_goblins_hold_mountains_and_passes_one_per_space_none_adjacent() -> None:
-    """Special Rules for Select Kingdoms › Zorn: deployed on Zorn's mountain and pass
-    spaces, one per space, no two adjacent."""
-    table = Table()
-    ally(table, "Zorn", ME)
-    spread = [u.hex for u in table.state.units_of("Zorn") if u.id[-2:] not in ("A1", "A2", "A3")]
-    spread = [h for h in spread if h != hex_of("The Pits")]
-    assert len(spread) == len(set(spread)) == 8
-    for hex_ in spread:
+ZORN_RULE = r"\(Special Rules for Select Kingdoms › Zorn\)"
+
+
+def goblin_spaces(table: Table) -> list[Hex]:
+    return [u.hex for u in table.state.units_of("Zorn") if u.kind != "monarch"]
+
+
+def asked_now(table: Table) -> Pending:
+    assert table.state.turn is not None and table.state.turn.progress.pending is not None
+    return table.state.turn.progress.pending
+
+
+def test_a_zorn_player_places_his_goblins_one_per_mountain_or_pass_none_adjacent() -> None:
+    """Special Rules for Select Kingdoms › Zorn: "Their units must be deployed on the
+    mountain and pass spaces of Zorn; only one may be placed per space, and no two may be
+    deployed in adjacent spaces. This rule must be followed both when setting up and when
+    bringing in replacements." The rule leaves the spaces to the player: he is asked."""
+    table = Table({"alice": "Zorn", "bob": "Mivior", "carol": "Muetar"})
+    # As the game begins, Zorn's king is in The Pits; its 11 goblins wait for alice.
+    assert table.state.units["Zorn-monarch"].hex == hex_of("The Pits")
+    assert goblin_spaces(table) == [] and len(table.state.kingdoms["Zorn"].unplaced) == 11
+    asked = asked_now(table)
+    assert (asked.player, asked.kind) == ("alice", special_kingdoms.SPREAD)
+    assert len(asked.options) == 34 and asked.options[0].startswith("Zorn-A1 at ")
+    # Nothing else happens until she has placed them.
+    table.refuse(IllegalCommand, "alice must first decide", "events-roll", 3, 4)
+    # The Pits, a castle, is no mountain: refused, citing the rule.
+    table.refuse(
+        IllegalCommand, "not a mountain or pass space of Zorn", "place", by="alice", at="The Pits"
+    )
+    table.refuse(IllegalCommand, ZORN_RULE, "place", by="alice", at="The Pits")
+    # The first goblin goes to Snow Pass (19,5).
+    table.do("place", by="alice", at="Snow Pass")
+    assert table.state.units["Zorn-A1"].hex == (19, 5)
+    # A second one there, or next to it (19,4), is refused.
+    table.refuse(IllegalCommand, "already there", "place", by="alice", at="Snow Pass")
+    table.refuse(IllegalCommand, "no two may be in adjacent", "place", by="alice", at="19,4")
+    # She places the other ten, each in the first space offered.
+    spread(table)
+    spaces = goblin_spaces(table)
+    assert len(spaces) == len(set(spaces)) == 11
+    for hex_ in spaces:
         place = DATA.map.get(*hex_)
         assert place is not None and place.kingdom == "Zorn"
-        assert {t.value for t in place.terrain} & {"MOUNTAIN", "PASS"}
-        assert not set(DATA.map.neighbours(*hex_)) & set(spread)
+        assert place.terrain & {Terrain.MOUNTAIN, Terrain.PASS}
+        assert not set(DATA.map.neighbours(*hex_)) & set(spaces)
+    assert table.state.kingdoms["Zorn"].unplaced == ()
+    assert table.state.turn is not None and table.state.turn.progress.pending is None
+
+
+def test_each_space_offered_leaves_room_for_the_goblins_still_to_come() -> None:
+    """Special Rules for Select Kingdoms › Zorn: with nine goblins placed and two to
+    come, three spaces are free in a row (21,0 22,0 23,0): the middle one would leave no
+    room for the eleventh, so it is not offered; the last goblin's one space is taken."""
+    table = Table({"alice": "Zorn", "bob": "Mivior", "carol": "Muetar"})
+    nine = ["26,4", "23,6", "25,6", "25,2", "21,6", "20,4", "19,7", "19,0", "18,4"]
+    for space in nine:
+        table.do("place", by="alice", at=space)
+    assert [o.partition(" at ")[2] for o in asked_now(table).options] == ["21,0", "23,0"]
+    table.refuse(IllegalCommand, "leave no room", "place", by="alice", at="22,0")
+    events = table.do("place", by="alice", at="21,0")
+    assert [(e.unit, e.hex) for e in of(events, UnitPlaced)] == [
+        ("Zorn-A10", (21, 0)),
+        ("Zorn-A11", (23, 0)),
+    ]
+    assert table.state.turn is not None and table.state.turn.progress.pending is None
+
+
+def test_the_player_activating_zorn_places_its_goblins() -> None:
+    """Special Rules for Select Kingdoms › Zorn; Kingdoms › Activation of Kingdoms: the
+    monarch in the royal castle; the goblins placed by the new ally, never where an enemy
+    stands."""
+    table = Table()
+    put(table, "Muetar-A1", "Snow Pass")
+    out = Outcome(table.state)
+    activate(out, DATA, "Zorn", "alice", "test", Dice(table.key, UUID(int=7), bytes(32), 10_000))
+    table.set_state(out.state)
+    assert of(out.events, UnitsAwaitPlacement)[0].units == tuple(f"Zorn-A{n}" for n in range(1, 12))
+    asked = of(out.events, DecisionAsked)[-1]
+    assert (asked.player, asked.kind) == ("alice", special_kingdoms.SPREAD)
+    assert "Zorn-A1 at Snow Pass" not in asked.options and len(asked.options) == 33
+    table.refuse(IllegalCommand, "held by the enemy", "place", by="alice", at="Snow Pass")
+    spread(table)
+    assert len(set(goblin_spaces(table))) == 11 and (19, 5) not in goblin_spaces(table)
+
+
+def test_with_enemies_on_the_mountains_as_many_goblins_as_fit_are_placed() -> None:
+    """Special Rules for Select Kingdoms › Zorn (reading): nine Muetaran armies hold
+    mountains and passes of Zorn where only ten goblins then fit: each space offered
+    leaves room for as many of the others as can still be placed, so ten are placed and
+    the eleventh stays out, eliminated."""
+    table = Table()
+    held = [(18, 0), (20, 6), (19, 0), (20, 0), (21, 0), (22, 0), (23, 0), (18, 1), (19, 1)]
+    for n, hex_ in enumerate(held, 1):
+        put(table, f"Muetar-A{n}", hex_)
+    ally(table, "Zorn", "alice")
+    assert len(set(goblin_spaces(table))) == 10
+    assert table.state.kingdoms["Zorn"].eliminated == {"Zorn-A11"}
+    assert not set(goblin_spaces(table)) & set(held)
+
+
+def test_goblins_with_no_space_left_stay_out_of_play_as_eliminated() -> None:
+    """Special Rules for Select Kingdoms › Zorn (reading): a goblin entering play with no
+    mountain or pass space the rule allows does not enter; it counts as eliminated, to
+    come back as a replacement when there is room."""
+    table = Table()
+    ally(table, "Zorn", ME)
+    eliminate(table, "Zorn-A11")
+    # Hothioran armies hold every mountain and pass space the ten goblins leave free.
+    spaces = set(goblin_spaces(table))
+    near = spaces.union(*(DATA.map.neighbours(*h) for h in spaces))
+    free = [h for h in DATA.spread_hexes(DATA.unit("Zorn-A1")) if h not in near]
+    armies = [u.id for u in table.state.units_of("Hothior") if u.kind == "army"]
+    assert 0 < len(free) <= len(armies)
+    for unit, hex_ in zip(armies, free, strict=False):
+        put(table, unit, hex_)
+    table.set_kingdom("Zorn", eliminated=frozenset(), unplaced=("Zorn-A11",))
+    out = Outcome(table.state)
+    special_kingdoms.next_spread(out, DATA, "Zorn")
+    blocked = of(out.events, PlacementBlocked)[0]
+    assert blocked.units == ("Zorn-A11",)
+    assert out.state.kingdoms["Zorn"].eliminated == {"Zorn-A11"}
+    assert out.state.kingdoms["Zorn"].unplaced == ()
 
 
 def test_the_obelisk_is_wasteland_in_the_basic_game() -> None:

@@ -17,12 +17,14 @@ from warscribe.engine.rulesets.divine_right.events import (
     PlayerOrderDrawn,
     PlayerReentered,
     PointsForfeited,
+    UnitsAwaitPlacement,
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import eliminate, score
 from warscribe.engine.rulesets.divine_right.projections import vp
 from warscribe.engine.rulesets.divine_right.state import PHASES
 
+from .board import spread
 from .play import Table, of
 
 
@@ -175,6 +177,25 @@ def test_a_player_reentering_as_the_trolls_chooses_his_monarchs_space() -> None:
     assert pending is not None and (pending.player, pending.kind) == ("carol", "troll-monarch")
     table.do("place", by="carol", at="The Shunned Vale")
     assert table.state.units["Trolls-monarch"].hex == load_builtin().place("The Shunned Vale").hex
+
+
+def test_a_player_reentering_as_zorn_places_its_goblins() -> None:
+    """Basic Game Optional Rules › Re-entry of Eliminated Players ("The player receives
+    its full force pool for deployment"); Special Rules for Select Kingdoms › Zorn: he
+    places the eleven goblins, one per mountain or pass space, none adjacent."""
+    table = Table(options=(("reentry", True),))
+    eliminated(table, "carol", 4)
+    for name, standing in table.state.kingdoms.items():
+        if standing.status == "inactive" and name != "Zorn":
+            table.set_kingdom(name, ally="alice")
+    events = table.do("rejoin", by="carol", consent="true")
+    assert of(events, PlayerReentered)[0].kingdom == "Zorn"
+    assert len(of(events, UnitsAwaitPlacement)[0].units) == 11
+    assert table.state.turn is not None and table.state.turn.progress.pending is not None
+    assert table.state.turn.progress.pending.player == "carol"
+    spread(table)
+    goblins = {u.hex for u in table.state.units_of("Zorn") if u.kind != "monarch"}
+    assert len(goblins) == 11 and table.state.kingdoms["Zorn"].unplaced == ()
 
 
 def test_every_command_names_the_rule_that_decides_it() -> None:
