@@ -228,7 +228,14 @@ def castaway_decision(state: State, command: Command, data: DRData, dice: Dice) 
 
 
 STRANDED = "castaway-shore"
-answers_pending(STRANDED, "castaway-")
+
+
+def _castaway_stands(state: State, pending: Pending) -> bool:
+    """The castaway's player decides while the castaway is still on the map."""
+    return pending.options[0].rsplit(" ", 1)[1] in state.units
+
+
+answers_pending(STRANDED, "castaway-", _castaway_stands)
 
 
 def castaway(state: State, data: DRData, unit: Unit) -> bool:
@@ -265,9 +272,10 @@ def castle_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[
 
 def entry_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[int, str | None]:
     """The roll the player's lone hero makes entering `hex_` (by land or landing from a
-    fleet): a castle's (6 or 7), else 2 where enemy land combat units are."""
+    fleet): a castle's (6 or 7), else 2 where enemy land combat units are outside any
+    walls."""
     trigger, by = castle_trigger(state, data, player, hex_)
-    held = enemy_land(state, player, hex_)
+    held = [u for u in enemy_land(state, player, hex_) if not u.inside]
     if not trigger and held:
         return 2, state.controller(held[0])
     return trigger, by
@@ -427,7 +435,13 @@ def free(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     return out
 
 
-answers_pending(CAPTIVE, "prisoner-")
+def _captive_stands(state: State, pending: Pending) -> bool:
+    """The captor decides the fate of a monarch he still holds, with no castle to hold him."""
+    standing = state.kingdoms[pending.options[0].rsplit(" ", 1)[1]]
+    return standing.captive_of == pending.player and standing.prison is None
+
+
+answers_pending(CAPTIVE, "prisoner-", _captive_stands)
 
 
 # -- trigger 8 -----------------------------------------------------------------------------

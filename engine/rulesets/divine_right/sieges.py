@@ -157,6 +157,14 @@ def _landing_time(state: State, player: str) -> bool:
     return turn is not None and turn.phase == "movement" and turn.player == player
 
 
+def walls_close_on(state: State, data: DRData, player: str, hex_: Hex) -> bool:
+    """Whether the player's lone hero entering `hex_` goes within its castle's walls: an
+    enemy or neutral castle, unless his own side besieges it (then he joins the besiegers
+    outside: "Heroes may always enter an enemy castle"; "To besiege a castle, the castle
+    space must be occupied by besieging units")."""
+    return hostile_castle(state, data, player, hex_) is not None and besieger(state, hex_) != player
+
+
 def relieving(state: State, data: DRData, player: str, hex_: Hex) -> bool:
     """Whether `hex_` is a castle of the player's side under siege by another player (his
     units entering it go within its walls)."""
@@ -215,10 +223,23 @@ def declare(out: Outcome, data: DRData, dice: Dice, player: str, hex_: Hex, how:
             how=how,
         )
     )
+    _join_besiegers(out, player, hex_)
     if neutral:
         invaded(out, data, found.name, player, dice)
         _wall_deployed(out, found, player)
         _recheck(out, data, found, player)
+
+
+def _join_besiegers(out: Outcome, player: str, hex_: Hex) -> None:
+    """The player's heroes within the castle's walls (they entered it alone) come out to
+    join his besiegers."""
+    heroes = [
+        u.id
+        for u in at(out.state, hex_)
+        if is_hero(u) and u.inside and out.state.controller(u) == player
+    ]
+    if heroes:
+        out.add(UnitsWalled(player=player, units=tuple(sorted(heroes)), inside=False))
 
 
 def _wall_deployed(out: Outcome, found: Castle, player: str) -> None:

@@ -25,10 +25,10 @@ from .forces import at, castle_side, enemy_land, is_hero, spent
 from .kingdoms import after_activation
 from .placement import monarch_id
 from .places import label
-from .placing import Choice, ask_place, placement_asked, placing, relocation
+from .placing import Choice, ask_place, option_units, placement_asked, placing, relocation
 from .random_events import UnitsLost, replacement_spaces
 from .setup import at_setup
-from .state import Hex, State, Unit
+from .state import Hex, Pending, State, Unit
 from .turn import after_decision, at_game_turn_start
 
 TROLLS = "Trolls"
@@ -64,7 +64,16 @@ def _regenerate(out: Outcome, data: DRData, dice: Dice) -> None:
     ask_place(out, data, REGENERATE, player, choices, why)
 
 
-@placing(REGENERATE, TROLLS_RULE)
+def _regeneration_stands(state: State, pending: Pending) -> bool:
+    """The Trolls' controller chooses while he controls them and an offered regular is
+    still eliminated."""
+    standing = state.kingdoms[TROLLS]
+    offered = (option_units(o)[0] for o in pending.options)
+    waiting = any(u in standing.eliminated for u in offered)
+    return waiting and standing.controller() == pending.player
+
+
+@placing(REGENERATE, TROLLS_RULE, _regeneration_stands)
 def _regenerated_at(
     out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
 ) -> None:

@@ -43,7 +43,7 @@ from warscribe.engine.rulesets.divine_right.random_events import (
 )
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Pending, Unit
 
-from .board import eliminate, hex_of, hire, put
+from .board import besiege, eliminate, hex_of, hire, put
 from .play import Table, of
 
 ME = "carol"
@@ -382,6 +382,7 @@ def test_8_reinforcements_in_plundered_castles_follow_the_occupier(table: Table)
     hire(table, "A", "Tadafat", ME)  # carol occupies Hothior's plundered Tadafat
     hire(table, "B", "Groat", owner="bob")  # bob occupies carol's plundered Groat
     hire(table, "C", "Castle Lapspell", ME)  # not plundered: still Hothior's (alice's)
+    besiege(table, "Castle Lapspell", ME)
     roll(table, "Reinforcements")
     options = set(asked(table).options)
     assert {"army at Tadafat", "army at Plibba"} <= options  # Plibba: empty, still carol's
@@ -419,9 +420,7 @@ def test_8_stealing_the_other_type_when_the_remaining_one_cannot_enter(table: Ta
     table.do("end-phase")
 
 
-def test_8_stealing_either_type_when_the_pool_is_empty(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_8_stealing_either_type_when_the_pool_is_empty(table: Table) -> None:
     """Deployment of Common Mercenary Reinforcements: with every common mercenary on the
     board, steal either type; never units under siege (within the walls of a besieged
     castle; its besiegers outside may be stolen) or fleets transporting troops."""
@@ -434,10 +433,8 @@ def test_8_stealing_either_type_when_the_pool_is_empty(
     jailed = dataclasses.replace(table.state.units["J"], inside=True)
     besieging = dataclasses.replace(table.state.units["I"], hex=hex_of("Port Lork"))
     table.set_state(table.state.with_units([jailed, besieging]))
-    monkeypatch.setattr(random_events, "besieged", lambda state, hex_: hex_ == hex_of("Port Lork"))
-    monkeypatch.setattr(
-        random_events, "aboard", lambda state, unit: (unit,) if unit.id == "K" else ()
-    )
+    besiege(table, "Port Lork", "bob")
+    put(table, "Hothior-A1", SEA, aboard="K")
     roll(table, "Reinforcements")
     stolen = {o.split()[1] for o in asked(table).options}
     assert stolen == set("ABCDEFGHILMN")
