@@ -1,0 +1,69 @@
+"""Cargo travels with its fleet and dies with it (Movement Phase › Transporting Troops;
+Combat Phase › Making Attacks: "Land units aboard eliminated fleets are also
+eliminated"; Random Events Phase › Storms, Mutiny, Desertion; Replacements/Reinforcements:
+nobody steals a fleet transporting enemy troops). Positions found in seeded play (issue
+#17, items 4 and 5; issue #12, bug 2); `play.Table` checks every position after every
+command (`invariants.check_invariants`).
+
+In play.Table's game carol (Muetar) plays first on turn 1, then alice (Hothior), then bob
+(Mivior). Dice are entered by hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from warscribe.engine.rulesets.divine_right.events import CargoLost, UnitsRetreated
+from warscribe.engine.rulesets.divine_right.random_events import MercenaryEntered, UnitsLost
+
+from .board import ally, hex_of, hire, put, where
+from .play import Table, of
+
+SEA = (8, 25)  # an open-sea hex
+EVENT_ROLLS = {"Mutiny": (1, 3), "Desertion": (5, 6), "Reinforcements": (4, 4)}
+
+
+def test_fleets_retreating_before_combat_take_their_cargo_along() -> None:
+    """Combat Phase › Retreat Before Combat: Rombune's fleet (alice's ally) carrying an
+    army retreats from bob's fleet attack; the army aboard goes with it (issue #17, 4)."""
+    table = Table()
+    ally(table, "Rombune", "alice")
+    put(table, "Rombune-F2", (3, 29))
+    put(table, "Rombune-A4", (3, 29), aboard="Rombune-F2")
+    put(table, "Mivior-F1", (3, 28))
+    table.to_phase(1, "bob", "combat")
+    # bob's fleet attacks; alice rolls a 6 for her fleet and retreats it to (3,30)
+    table.do("attack-declare", attacks=("fleet:Mivior-F1>3,29",))
+    table.do("attack-resolve", number=1)
+    table.do("retreat-roll", 6, by="alice", space="3,29", fleets=True)
+    events = table.do("retreat-to", by="alice", to="3,30", space="3,29", fleets=True)
+    assert of(events, UnitsRetreated)[0].units == ("Rombune-F2",)
+    assert where(table, "Rombune-F2") == where(table, "Rombune-A4") == (3, 30)
+    assert table.state.units["Rombune-A4"].aboard == "Rombune-F2"
+
+
+@pytest.mark.parametrize("event", ["Mutiny", "Desertion"])
+def test_a_fleet_lost_to_a_random_event_takes_its_cargo_with_it(event: str) -> None:
+    """Random Events Phase › Mutiny, Desertion (as Storms): carol's mercenary fleet K,
+    carrying Muetar-A1, is lost, and Muetar-A1 with it (issue #12, bug 2: it stayed on
+    the map aboard a fleet gone back to the pool). When alice later brings K in as a
+    reinforcement it carries nothing (issue #17, 5: she "stole" a fleet carrying enemy
+    troops)."""
+    table = Table()
+    hire(table, "K", SEA, "carol")
+    put(table, "Muetar-A1", SEA, aboard="K")
+    # carol rolls the event and chooses K
+    table.do("events-roll", *EVENT_ROLLS[event])
+    events = table.do("events-lose", units="K")
+    assert of(events, UnitsLost)[0].units == ("K",)
+    assert of(events, CargoLost)[0].units == ("Muetar-A1",)
+    assert "Muetar-A1" not in table.state.units
+    assert "Muetar-A1" in table.state.kingdoms["Muetar"].eliminated
+    # alice's Reinforcements: the pool's fleet K enters at her castle-port Lapspell, empty
+    table.do("end-phase")
+    table.to_phase(1, "alice", "random-events")
+    table.do("events-roll", *EVENT_ROLLS["Reinforcements"])
+    events = table.do("events-reinforce", kind="fleet", at="Castle Lapspell")
+    assert of(events, MercenaryEntered)[0].unit == "K"
+    assert where(table, "K") == hex_of("Castle Lapspell")
+    assert not [u for u in table.state.units.values() if u.aboard == "K"]
