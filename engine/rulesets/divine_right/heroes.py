@@ -56,7 +56,7 @@ from .placing import ask_place, relocation
 from .sections import CAPTURE, SHIPWRECK
 from .state import Hex, Pending, State, Unit
 from .terrain import all_sea, geography
-from .turn import answering, answers_pending, at_player_turn_start, current
+from .turn import after_decision, answering, answers_pending, at_player_turn_start, current
 
 KILLED, CAPTURED, CASTAWAY, NO_EFFECT = "killed", "captured", "castaway", "no effect"
 TRIGGERS = {
@@ -164,13 +164,31 @@ def shipwreck(out: Outcome, data: DRData, fleet: Unit, dice: Dice, by: str | Non
     (trigger 9) and, if spared, is cast away: on the Isle of Fright from the open sea, on
     the nearest shore of an inland water, or simply ashore when the fleet was in a coastal
     space (Heroes › Shipwrecked Heroes)."""
-    cargo = [u for u in out.state.units.values() if u.aboard == fleet.id]
+    _wreck(out, data, fleet.id, fleet.hex, dice, by)
+
+
+def _wreck(out: Outcome, data: DRData, fleet: str, hex_: Hex, dice: Dice, by: str | None) -> None:
+    cargo = [u for u in out.state.units.values() if u.aboard == fleet]
     land = tuple(u.id for u in cargo if not is_hero(u))
     if land:
-        out.add(CargoLost(fleet=fleet.id, units=land))
+        out.add(CargoLost(fleet=fleet, units=land))
     for hero in (u for u in cargo if is_hero(u)):
         if fate(out, data, dice, hero.id, 9, by, spared=CASTAWAY) == CASTAWAY:
-            cast_away(out, data, dice, hero.id, fleet.hex)
+            cast_away(out, data, dice, hero.id, hex_)
+
+
+@after_decision
+def _cargo_of_lost_fleets(out: Outcome, data: DRData, dice: Dice) -> None:
+    """A fleet that left the map by any other way than a loss that wrecked it (lost to a
+    random event, removed with its deactivating kingdom) takes what it carried with it, as
+    a fleet lost does: cargo dies with its fleet."""
+    gone = {
+        u.aboard: u.hex
+        for u in out.state.units.values()
+        if u.aboard not in (None, *out.state.units)
+    }
+    for fleet, hex_ in sorted(gone.items()):
+        _wreck(out, data, str(fleet), hex_, dice, None)
 
 
 def cast_away(out: Outcome, data: DRData, dice: Dice, hero: str, hex_: Hex) -> None:

@@ -67,3 +67,19 @@ def test_a_fleet_lost_to_a_random_event_takes_its_cargo_with_it(event: str) -> N
     assert of(events, MercenaryEntered)[0].unit == "K"
     assert where(table, "K") == hex_of("Castle Lapspell")
     assert not [u for u in table.state.units.values() if u.aboard == "K"]
+
+
+def test_a_fleet_removed_with_its_deactivated_kingdom_takes_its_cargo_with_it() -> None:
+    """Kingdoms › Deactivation of Kingdoms: "the forces of a deactivated kingdom are
+    removed from the map"; a Muetaran army aboard a fleet of carol's ally Rombune goes
+    with the fleet, as with any fleet lost (issue #17, 6b: it stayed aboard a fleet no
+    longer on the map, and turned up aboard it elsewhere once Rombune was activated
+    again)."""
+    table = Table()
+    ally(table, "Rombune", "carol")
+    put(table, "Rombune-F1", SEA)
+    put(table, "Muetar-A1", SEA, aboard="Rombune-F1")
+    # carol's Random Events: Untimely Death (1+1) of her only ally's monarch; Confusion 4
+    events = table.do("events-roll", 1, 1, 4)
+    assert of(events, CargoLost)[0] == CargoLost(fleet="Rombune-F1", units=("Muetar-A1",))
+    assert "Rombune-F1" not in table.state.units and "Muetar-A1" not in table.state.units

@@ -25,6 +25,7 @@ from warscribe.engine.rulesets.divine_right import random_events
 from warscribe.engine.rulesets.divine_right.data import load_builtin, load_files
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
+    HeroFateRolled,
     KingdomActivated,
     MonarchCrowned,
     MonarchDied,
@@ -159,19 +160,18 @@ def test_3_storms_lose_a_fleet_out_of_port_of_the_players_choice(table: Table) -
     table.do("end-phase")
 
 
-def test_3_storms_shipwreck_the_heroes_aboard(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Random Events Phase › Storms: heroes aboard a lost fleet are Shipwrecked (the seam
-    issue 4 fills in is called with the fleet)."""
-    calls: list[Unit] = []
-    monkeypatch.setattr(
-        random_events, "shipwreck", lambda out, data, fleet, dice: calls.append(fleet)
-    )
+def test_3_storms_shipwreck_the_heroes_aboard(table: Table) -> None:
+    """Random Events Phase › Storms: heroes aboard a lost fleet are Shipwrecked (Heroes ›
+    Shipwrecked Heroes: a Hero Fate Roll, 9; spared on the open sea, cast away on the
+    Isle of Fright)."""
     hire(table, "K", SEA, ME)
+    put(table, "Muetar-monarch", SEA, aboard="K")
     roll(table, "Storms")
-    table.do("events-lose", unit="K")
-    assert [u.id for u in calls] == ["K"]
+    events = table.do("events-lose", 3, unit="K")
+    fate = of(events, HeroFateRolled)[0]
+    assert (fate.hero, fate.trigger, fate.result) == ("Muetar-monarch", 9, "castaway")
+    castaway = table.state.units["Muetar-monarch"]
+    assert castaway.aboard is None and castaway.hex != SEA
 
 
 def test_3_storms_with_every_fleet_in_port_is_no_event(table: Table) -> None:
