@@ -34,6 +34,7 @@ from .events import (
 )
 from .evolving import Outcome, handles
 from .forces import at, castle, castle_side, enemies, hostile_castle, is_fleet, is_hero
+from .kingdoms import after_deactivation
 from .neutrals import invaded
 from .places import label
 from .state import MERCENARY, Hex, Siege, State, Unit
@@ -285,6 +286,27 @@ def _invalidate(out: Outcome, siege: Siege, why: str) -> None:
             why=why,
         )
     )
+
+
+# -- a castle gone neutral ----------------------------------------------------------------------
+
+
+@after_deactivation
+def _walls_closed(out: Outcome, data: DRData, kingdom: str) -> None:
+    """The deactivated kingdom's castles are neutral: the other kingdoms' units within
+    their walls stand outside them, to leave in their next Movement Phase (Inactive
+    Kingdoms: "Active combat units within a kingdom that has been deactivated have their
+    next Movement Phase to leave the kingdom")."""
+    for found in sorted(data.castles.values(), key=lambda c: c.name):
+        if found.kingdom != kingdom or castle(out.state, data, found.hex) is None:
+            continue
+        walled: dict[str, list[str]] = {}
+        for unit in at(out.state, found.hex):
+            player = out.state.controller(unit)
+            if unit.inside and player is not None:
+                walled.setdefault(player, []).append(unit.id)
+        for player, ids in sorted(walled.items()):
+            out.add(UnitsWalled(player=player, units=tuple(sorted(ids)), inside=False))
 
 
 # -- after every decision: ended, or invalid ------------------------------------------------------

@@ -9,11 +9,13 @@ plays a game, random play included (`check_invariants(state)`).
   Phase › Replacements/Reinforcements: nobody steals a fleet transporting enemy troops).
 - Only the castle's own side's combat units stand within its walls (Siege Phase ›
   "Inside" and "Outside" of Castles: hostile units enter a castle only by besieging it,
-  lone heroes excepted).
-- Hostile land combat units outside the walls of an enemy or neutral castle besiege it
-  (Siege Phase › Declaring a Siege: "To besiege a castle, the castle space must be
-  occupied by besieging units"). Fleets are left out of this one: tests set a lone fleet
-  in an enemy castle-port to land a hero there.
+  lone heroes excepted; Inactive Kingdoms: units of others within the walls of a
+  castle gone neutral stand outside them).
+
+Not an invariant: hostile units outside an enemy or neutral castle besiege it. Units of
+a kingdom's former ally may stand outside its castle once it went neutral ("Active combat
+units within a kingdom that has been deactivated have their next Movement Phase to
+leave the kingdom").
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from warscribe.engine.rulesets.divine_right.data import DRData
 from warscribe.engine.rulesets.divine_right.forces import (
     castle,
     castle_side,
-    is_army,
     is_fleet,
     is_hero,
 )
@@ -71,8 +72,8 @@ def _cargo(state: State) -> list[str]:
 
 
 def _walls(state: State, data: DRData, unit: Unit) -> str:
-    """The unit stands where its side may be, about castle walls."""
-    if is_hero(unit) or unit.aboard is not None:
+    """A combat unit within walls is within its own side's."""
+    if is_hero(unit) or not unit.inside:
         return ""
     found = castle(state, data, unit.hex)
     side, owner = (castle_side(state, found) if found else None), state.controller(unit)
@@ -80,9 +81,4 @@ def _walls(state: State, data: DRData, unit: Unit) -> str:
         return ""
     if unit.inside:
         return f"{unit.id} ({owner}'s) is within the walls of {found.name} ({side or 'neutral'})"
-    if not is_army(unit):
-        return ""
-    siege = next((s for s in state.sieges if s.castle == found.name), None)
-    if siege is None or siege.besieger != owner:
-        return f"{unit.id} ({owner}'s) stands outside {found.name} ({side or 'neutral'}) unbesieged"
     return ""

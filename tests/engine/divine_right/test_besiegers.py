@@ -25,7 +25,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     UnitsWalled,
 )
 
-from .board import DATA, besiege, hex_of, hire, put
+from .board import DATA, ally, besiege, hex_of, hire, put
 from .play import Table, of
 
 ME = "carol"
@@ -176,3 +176,26 @@ def test_a_hero_within_the_walls_joins_his_side_declaring_a_siege() -> None:
     walled = of(events, UnitsWalled)[0]
     assert (walled.units, walled.inside) == (("Muetar-monarch",), False)
     assert not table.state.units["Muetar-monarch"].inside
+
+
+def test_units_within_the_walls_of_a_castle_gone_neutral_stand_outside_free_to_leave() -> None:
+    """Kingdoms › Deactivation of Kingdoms; Inactive Kingdoms: "Active combat units within
+    a kingdom that has been deactivated have their next Movement Phase to leave the
+    kingdom". Carol's army within the walls of her ally Rombune's Parros stands outside
+    them once Rombune deactivates (issue #17, 6c: it stayed within the walls, and was
+    found within an enemy's walls once Rombune joined another player); standing outside
+    the neutral castle it besieges nothing and leaves in her next Movement Phase (6a)."""
+    table = Table()
+    parros = hex_of("Parros")
+    ally(table, "Rombune", "carol")
+    put(table, "Muetar-A1", parros, inside=True)
+    # carol's Random Events: Untimely Death (1+1) of Rombune's monarch; Confusion 4
+    events = table.do("events-roll", 1, 1, 4)
+    walled = of(events, UnitsWalled)[0]
+    assert (walled.player, walled.units, walled.inside) == (ME, ("Muetar-A1",), False)
+    assert not table.state.units["Muetar-A1"].inside and table.state.sieges == ()
+    # in her Movement Phase Muetar-A1 leaves the neutral castle's space
+    table.do("end-phase")
+    table.to_phase(1, ME, "movement")
+    table.do("move", units="Muetar-A1", path="10,28")
+    assert table.state.units["Muetar-A1"].hex == (10, 28)

@@ -15,7 +15,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     UnitsEmbarked,
 )
 
-from .board import DATA, ally, besiege, hire, movement, put, spent, where
+from .board import DATA, ally, hire, movement, put, spent, where
 from .play import Table, of
 
 ME = "carol"
@@ -152,9 +152,13 @@ def test_the_boom_stops_enemy_fleets_before_port_lork(
     assert where(table, "K") == (9, 17)
 
 
-def test_the_boom_is_open_when_port_lork_is_besieged(table: Table) -> None:
+def test_the_boom_is_open_when_port_lork_is_besieged(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Special Rules for Select Kingdoms › Hothior: open if Port Lork is under siege."""
-    besiege(table, "Port Lork", ME)
+    lork = (9, 17)
+    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: hex_ == lork)
+    monkeypatch.setattr(sieges, "besieger", lambda state, hex_: ME if hex_ == lork else None)
     for unit in ("Hothior-A1", "Hothior-A2"):
         put(table, unit, (9, 16))
     for unit in ("Hothior-F1", "Hothior-F2"):

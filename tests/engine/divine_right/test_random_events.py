@@ -382,7 +382,6 @@ def test_8_reinforcements_in_plundered_castles_follow_the_occupier(table: Table)
     hire(table, "A", "Tadafat", ME)  # carol occupies Hothior's plundered Tadafat
     hire(table, "B", "Groat", owner="bob")  # bob occupies carol's plundered Groat
     hire(table, "C", "Castle Lapspell", ME)  # not plundered: still Hothior's (alice's)
-    besiege(table, "Castle Lapspell", ME)
     roll(table, "Reinforcements")
     options = set(asked(table).options)
     assert {"army at Tadafat", "army at Plibba"} <= options  # Plibba: empty, still carol's
