@@ -178,6 +178,31 @@ def test_a_hero_within_the_walls_joins_his_side_declaring_a_siege() -> None:
     assert not table.state.units["Muetar-monarch"].inside
 
 
+def test_a_hero_within_the_walls_joins_his_side_advancing_into_a_siege() -> None:
+    """Combat Phase › Advance After Combat; Declaring a Siege: carol's armies beat the
+    army defending Tadafat outside its walls and advance in, declaring the siege; her
+    monarch, within the walls alone, comes out to join them (issue #17, 3: the
+    advance-into case)."""
+    table = Table()
+    for unit in ("Hothior-A5", "Hothior-A6"):
+        put(table, unit, TADAFAT, inside=True)
+    put(table, "Hothior-A1", TADAFAT)
+    table.to_phase(1, ME, "combat")
+    for unit in BESIEGERS:
+        put(table, unit, (9, 14))
+    put(table, "Muetar-monarch", TADAFAT, inside=True)
+    # carol attacks Hothior-A1; alice stands; 6 against 1: Hothior-A1 is lost
+    table.do("attack-declare", attacks=("9,14>Tadafat",))
+    table.do("attack-resolve", number=1)
+    table.do("retreat-stand", 6, 1, by="alice")
+    # carol advances into Tadafat: the siege is declared and her monarch joins it
+    events = table.do("advance-into", to="Tadafat")
+    assert of(events, SiegeDeclared)[0].how == "advance after combat"
+    walled = of(events, UnitsWalled)[0]
+    assert (walled.units, walled.inside) == (("Muetar-monarch",), False)
+    assert not table.state.units["Muetar-monarch"].inside
+
+
 def test_units_within_the_walls_of_a_castle_gone_neutral_stand_outside_free_to_leave() -> None:
     """Kingdoms › Deactivation of Kingdoms; Inactive Kingdoms: "Active combat units within
     a kingdom that has been deactivated have their next Movement Phase to leave the
