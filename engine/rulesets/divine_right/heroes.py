@@ -182,13 +182,10 @@ def _cargo_of_lost_fleets(out: Outcome, data: DRData, dice: Dice) -> None:
     """A fleet that left the map by any other way than a loss that wrecked it (lost to a
     random event, removed with its deactivating kingdom) takes what it carried with it, as
     a fleet lost does: cargo dies with its fleet."""
-    gone = {
-        u.aboard: u.hex
-        for u in out.state.units.values()
-        if u.aboard not in (None, *out.state.units)
-    }
+    units = out.state.units
+    gone = {u.aboard: u.hex for u in units.values() if u.aboard and u.aboard not in units}
     for fleet, hex_ in sorted(gone.items()):
-        _wreck(out, data, str(fleet), hex_, dice, None)
+        _wreck(out, data, fleet, hex_, dice, None)
 
 
 def cast_away(out: Outcome, data: DRData, dice: Dice, hero: str, hex_: Hex) -> None:

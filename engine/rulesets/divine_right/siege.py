@@ -242,7 +242,8 @@ def displace(state: State, command: Command, data: DRData, dice: Dice) -> Outcom
     units = [u for u in named if u.aboard is None]
     if not units:
         raise IllegalCommand(
-            f"{', '.join(u.id for u in named)}: units aboard a fleet displace with it", DISPLACEMENT
+            f"{player} names no unit to displace (units aboard a fleet displace with it)",
+            DISPLACEMENT,
         )
     to = command.arg("to")
     target = None if to is None else hex_arg(data, str(to), DISPLACEMENT)
