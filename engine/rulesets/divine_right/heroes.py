@@ -180,12 +180,27 @@ def _wreck(out: Outcome, data: DRData, fleet: str, hex_: Hex, dice: Dice, by: st
 @after_decision
 def _cargo_of_lost_fleets(out: Outcome, data: DRData, dice: Dice) -> None:
     """A fleet that left the map by any other way than a loss that wrecked it (lost to a
-    random event, removed with its deactivating kingdom) takes what it carried with it, as
-    a fleet lost does: cargo dies with its fleet."""
-    units = out.state.units
-    gone = {u.aboard: u.hex for u in units.values() if u.aboard and u.aboard not in units}
+    random event, removed with its deactivating kingdom, even if put back on the map since,
+    elsewhere or for another player) takes what it carried with it, as a fleet lost does:
+    cargo dies with its fleet."""
+    gone = {
+        u.aboard: u.hex
+        for u in out.state.units.values()
+        if u.aboard is not None and _stranded(out.state, u)
+    }
     for fleet, hex_ in sorted(gone.items()):
         _wreck(out, data, fleet, hex_, dice, None)
+
+
+def _stranded(state: State, cargo: Unit) -> bool:
+    """Whether the fleet `cargo` is aboard left the map: it is gone, or a piece of that id
+    stands in another space or for another side."""
+    fleet = state.units.get(cargo.aboard or "")
+    return (
+        fleet is None
+        or fleet.hex != cargo.hex
+        or state.controller(fleet) != state.controller(cargo)
+    )
 
 
 def cast_away(out: Outcome, data: DRData, dice: Dice, hero: str, hex_: Hex) -> None:

@@ -11,6 +11,8 @@ plays a game, random play included (`check_invariants(state)`).
   "Inside" and "Outside" of Castles: hostile units enter a castle only by besieging it,
   lone heroes excepted; Inactive Kingdoms: units of others within the walls of a
   castle gone neutral stand outside them).
+- Every decision asked or queued is still to be made: what it asks about stands and its
+  player is in the game (The Game Turn: `turn.withdrawals` finds none).
 
 Not an invariant: hostile units outside an enemy or neutral castle besiege it. Units of
 a kingdom's former ally may stand outside its castle once it went neutral ("Active combat
@@ -29,6 +31,7 @@ from warscribe.engine.rulesets.divine_right.forces import (
 )
 from warscribe.engine.rulesets.divine_right.rules import data_of
 from warscribe.engine.rulesets.divine_right.state import State, Unit
+from warscribe.engine.rulesets.divine_right.turn import withdrawals
 
 
 def check_invariants(state: State) -> None:
@@ -37,6 +40,7 @@ def check_invariants(state: State) -> None:
     broken = [
         *_cargo(state),
         *(_walls(state, data, u) for u in state.units.values()),
+        *(f"{w.player} is still asked {w.kind}: {w.why}" for w in withdrawals(state)),
     ]
     problems = [p for p in broken if p]
     assert not problems, "; ".join(problems)

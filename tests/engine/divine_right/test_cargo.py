@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from warscribe.engine.rulesets.divine_right.events import CargoLost, UnitsRetreated
+from warscribe.engine.rulesets.divine_right.events import (
+    CargoLost,
+    KingdomActivated,
+    UnitsRetreated,
+)
 from warscribe.engine.rulesets.divine_right.random_events import MercenaryEntered, UnitsLost
 
 from .board import ally, hex_of, hire, put, where
@@ -83,3 +87,25 @@ def test_a_fleet_removed_with_its_deactivated_kingdom_takes_its_cargo_with_it() 
     events = table.do("events-roll", 1, 1, 4)
     assert of(events, CargoLost)[0] == CargoLost(fleet="Rombune-F1", units=("Muetar-A1",))
     assert "Rombune-F1" not in table.state.units and "Muetar-A1" not in table.state.units
+
+
+def test_a_fleet_that_leaves_and_rejoins_play_at_once_carries_nothing_it_carried() -> None:
+    """Diplomacy Phase › Deactivation Attempts; personality 12, Treacherous: "When
+    deactivated, he joins the alliance of the ambassador who deactivated him." Bob
+    deactivates alice's ally Rombune, whose fleet carries alice's Hothior-A1 at sea:
+    Rombune's units leave the map and deploy again for bob; the army went down with the
+    fleet and is not found aboard bob's fleet in its deployment space."""
+    table = Table()
+    ally(table, "Rombune", "alice")
+    table.set_kingdom("Rombune", personality=12, revealed=True)
+    put(table, "Rombune-F1", SEA)
+    put(table, "Hothior-A1", SEA, aboard="Rombune-F1")
+    table.to_phase(1, "bob", "diplomacy")
+    table.do("diplomacy-draw")
+    hand = (*table.state.player("bob").hand, "bribe+1#1")
+    table.set_state(table.state.with_player("bob", hand=hand))
+    # bob's 6 with the +1 bribe deactivates Rombune, which joins bob
+    events = table.do("diplomacy-deactivate", 6, kingdom="Rombune", card="bribe+1#1")
+    assert of(events, KingdomActivated)[0].ally == "bob"
+    assert of(events, CargoLost)[0] == CargoLost(fleet="Rombune-F1", units=("Hothior-A1",))
+    assert "Hothior-A1" not in table.state.units and "Rombune-F1" in table.state.units
