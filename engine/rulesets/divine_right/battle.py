@@ -43,6 +43,7 @@ from .fighting import (
     attackers_left,
     close_pending,
     fight_now,
+    the_fight,
     vacated,
 )
 from .fleets import aboard
@@ -67,8 +68,8 @@ from .retreats import (
     retreat_to,
 )
 from .sieges import besieger, declare, refusal
-from .state import Attack, Fight, Hex, State, Unit
-from .turn import answering, answers_pending, current
+from .state import Attack, Fight, Hex, Pending, State, Unit
+from .turn import answering, answers_pending, current, offered_units
 
 SORTIE = "sortie"
 AMPHIBIOUS_RULE = "Combat Phase › Amphibious Attacks"
@@ -310,8 +311,24 @@ COMMANDS = {
     "pursue": pursue,
     "pursue-none": pursue_none,
 }
-answers_pending(ADVANCE, "advance-")
-answers_pending(SORTIE, "sortie")
+
+
+def _advance_stands(state: State, pending: Pending) -> bool:
+    """The attacker is asked to advance while his attack goes on and attackers are left."""
+    current_fight = the_fight(state)
+    return (
+        current_fight is not None
+        and current_fight.attacker == pending.player
+        and bool(attackers_left(state, current_fight, helpers=False))
+    )
+
+
+def _sortie_stands(state: State, pending: Pending) -> bool:
+    return the_fight(state) is not None and offered_units(state, pending)
+
+
+answers_pending(ADVANCE, "advance-", _advance_stands)
+answers_pending(SORTIE, "sortie", _sortie_stands)
 
 
 @handles(FleetsCameOut)

@@ -603,6 +603,17 @@ class DecisionAsked(Event):
     why: str
 
 
+@record("dr.DecisionWithdrawn")
+class DecisionWithdrawn(Event):
+    """A decision asked (or queued) of `player` is no longer asked: what it asked about
+    is over (`why`), ended by something else than its answer."""
+
+    player: str
+    kind: str
+    options: tuple[str, ...]
+    why: str
+
+
 # -- sieges (Siege Phase) --------------------------------------------------------------------
 
 

@@ -50,7 +50,7 @@ from .places import label, names
 from .sieges import BREAKOUT, engage
 from .special_kingdoms import canal_defence
 from .state import MERCENARY, Fight, Hex, Pending, State, Unit
-from .turn import answering, answers_pending
+from .turn import answering, answers_pending, offered_units
 
 MAKING = "Combat Phase › Making Attacks"
 ADVANCING = "Combat Phase › Advance After Combat"
@@ -389,7 +389,7 @@ def _castle_side(state: State, data: DRData, unit: Unit) -> str | None:
     return castle_side(state, found) if found else None
 
 
-answers_pending(LOSSES, "losses")
+answers_pending(LOSSES, "losses", offered_units)
 
 
 # -- after the battle ------------------------------------------------------------------------

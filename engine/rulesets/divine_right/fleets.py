@@ -139,7 +139,7 @@ def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     out = Outcome(state)
     ids = tuple(u.id for u in units)
     lone = all(is_hero(u) for u in units)
-    walled = lone and hostile_castle(state, data, player, fleet.hex) is not None
+    walled = lone and sieges.walls_close_on(state, data, player, fleet.hex)
     out.add(UnitsDebarked(fleet=fleet.id, units=ids, hex=fleet.hex, inside=fleet.inside or walled))
     kingdom = data.map.get(*fleet.hex)
     if kingdom is not None and kingdom.kingdom:

@@ -56,7 +56,7 @@ from .placing import ask_place, relocation
 from .sections import CAPTURE, SHIPWRECK
 from .state import Hex, Pending, State, Unit
 from .terrain import all_sea, geography
-from .turn import answering, answers_pending, at_player_turn_start, current
+from .turn import after_decision, answering, answers_pending, at_player_turn_start, current
 
 KILLED, CAPTURED, CASTAWAY, NO_EFFECT = "killed", "captured", "castaway", "no effect"
 TRIGGERS = {
@@ -164,13 +164,43 @@ def shipwreck(out: Outcome, data: DRData, fleet: Unit, dice: Dice, by: str | Non
     (trigger 9) and, if spared, is cast away: on the Isle of Fright from the open sea, on
     the nearest shore of an inland water, or simply ashore when the fleet was in a coastal
     space (Heroes › Shipwrecked Heroes)."""
-    cargo = [u for u in out.state.units.values() if u.aboard == fleet.id]
+    _wreck(out, data, fleet.id, fleet.hex, dice, by)
+
+
+def _wreck(out: Outcome, data: DRData, fleet: str, hex_: Hex, dice: Dice, by: str | None) -> None:
+    cargo = [u for u in out.state.units.values() if u.aboard == fleet]
     land = tuple(u.id for u in cargo if not is_hero(u))
     if land:
-        out.add(CargoLost(fleet=fleet.id, units=land))
+        out.add(CargoLost(fleet=fleet, units=land))
     for hero in (u for u in cargo if is_hero(u)):
         if fate(out, data, dice, hero.id, 9, by, spared=CASTAWAY) == CASTAWAY:
-            cast_away(out, data, dice, hero.id, fleet.hex)
+            cast_away(out, data, dice, hero.id, hex_)
+
+
+@after_decision
+def _cargo_of_lost_fleets(out: Outcome, data: DRData, dice: Dice) -> None:
+    """A fleet that left the map by any other way than a loss that wrecked it (lost to a
+    random event, removed with its deactivating kingdom, even if put back on the map since,
+    elsewhere or for another player) takes what it carried with it, as a fleet lost does:
+    cargo dies with its fleet."""
+    gone = {
+        u.aboard: u.hex
+        for u in out.state.units.values()
+        if u.aboard is not None and _stranded(out.state, u)
+    }
+    for fleet, hex_ in sorted(gone.items()):
+        _wreck(out, data, fleet, hex_, dice, None)
+
+
+def _stranded(state: State, cargo: Unit) -> bool:
+    """Whether the fleet `cargo` is aboard left the map: it is gone, or a piece of that id
+    stands in another space or for another side."""
+    fleet = state.units.get(cargo.aboard or "")
+    return (
+        fleet is None
+        or fleet.hex != cargo.hex
+        or state.controller(fleet) != state.controller(cargo)
+    )
 
 
 def cast_away(out: Outcome, data: DRData, dice: Dice, hero: str, hex_: Hex) -> None:
@@ -228,7 +258,14 @@ def castaway_decision(state: State, command: Command, data: DRData, dice: Dice) 
 
 
 STRANDED = "castaway-shore"
-answers_pending(STRANDED, "castaway-")
+
+
+def _castaway_stands(state: State, pending: Pending) -> bool:
+    """The castaway's player decides while the castaway is still on the map."""
+    return pending.options[0].rsplit(" ", 1)[1] in state.units
+
+
+answers_pending(STRANDED, "castaway-", _castaway_stands)
 
 
 def castaway(state: State, data: DRData, unit: Unit) -> bool:
@@ -265,9 +302,10 @@ def castle_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[
 
 def entry_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[int, str | None]:
     """The roll the player's lone hero makes entering `hex_` (by land or landing from a
-    fleet): a castle's (6 or 7), else 2 where enemy land combat units are."""
+    fleet): a castle's (6 or 7), else 2 where enemy land combat units are outside any
+    walls."""
     trigger, by = castle_trigger(state, data, player, hex_)
-    held = enemy_land(state, player, hex_)
+    held = [u for u in enemy_land(state, player, hex_) if not u.inside]
     if not trigger and held:
         return 2, state.controller(held[0])
     return trigger, by
@@ -427,7 +465,13 @@ def free(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     return out
 
 
-answers_pending(CAPTIVE, "prisoner-")
+def _captive_stands(state: State, pending: Pending) -> bool:
+    """The captor decides the fate of a monarch he still holds, with no castle to hold him."""
+    standing = state.kingdoms[pending.options[0].rsplit(" ", 1)[1]]
+    return standing.captive_of == pending.player and standing.prison is None
+
+
+answers_pending(CAPTIVE, "prisoner-", _captive_stands)
 
 
 # -- trigger 8 -----------------------------------------------------------------------------

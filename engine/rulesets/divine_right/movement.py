@@ -580,7 +580,7 @@ class Walk:
         self.segment, self.paid = [], {}
 
     def record(self) -> None:
-        walled = hostile_castle(self.state, self.data, self.player, self.here) is not None
+        walled = sieges.walls_close_on(self.state, self.data, self.player, self.here)
         relief = sieges.relieving(self.state, self.data, self.player, self.here)
         inside = (self.moving.lone and walled) or relief
         leader = self.moving.leader

@@ -19,9 +19,9 @@ from .data import DRData
 from .events import DecisionAsked, PlacementChosen, UnitsRelocated
 from .evolving import Outcome, handles
 from .places import hex_arg, label, names
-from .state import Hex, State
+from .state import Hex, Pending, State
 from .terrain import all_sea
-from .turn import GAME_TURN, answering, answers_pending
+from .turn import GAME_TURN, Stands, answering, answers_pending
 
 Choice = tuple[tuple[str, ...], Hex | None]
 Finish = Callable[[Outcome, DRData, str, tuple[str, ...], Hex], None]
@@ -32,19 +32,36 @@ _FINISH: dict[str, tuple[Finish, str]] = {}
 _REFUSAL: dict[str, Refusal] = {}
 
 
-def placing(kind: str, rule: str, refusal: Refusal | None = None) -> Callable[[Finish], Finish]:
+def placing(
+    kind: str, rule: str, stands: Stands, refusal: Refusal | None = None
+) -> Callable[[Finish], Finish]:
     """Register how a placement of `kind` is carried out: `finish(out, data, player,
-    units, hex)` (`rule`: the rulebook section the decision cites); `refusal(state, data,
-    units, hex)` says why a space not offered breaks the rule."""
+    units, hex)` (`rule`: the rulebook section the decision cites; `stands`: whether the
+    placement is still to be made); `refusal(state, data, units, hex)` says why a space
+    not offered breaks the rule."""
 
     def register(finish: Finish) -> Finish:
         _FINISH[kind] = (finish, rule)
         if refusal is not None:
             _REFUSAL[kind] = refusal
-        answers_pending(kind, "place")
+        answers_pending(kind, "place", stands)
         return finish
 
     return register
+
+
+def option_units(option: str) -> tuple[str, ...]:
+    """The units an option of a placement places."""
+    return tuple(option.partition(_AT)[0].split(","))
+
+
+def _units_to_relocate(state: State, pending: Pending) -> bool:
+    """A relocation is asked while the units of one of its options are all on the map, the
+    player's."""
+    return any(
+        all(u in state.units and state.controller(state.units[u]) == pending.player for u in ids)
+        for ids in map(option_units, pending.options)
+    )
 
 
 def relocation(kind: str, rule: str, what: str) -> None:
@@ -55,7 +72,7 @@ def relocation(kind: str, rule: str, what: str) -> None:
             why = f"{what}: {player} chose {label(data, hex_)}"
             out.add(UnitsRelocated(units=units, hex=hex_, why=why))
 
-    placing(kind, rule)(finish)
+    placing(kind, rule, _units_to_relocate)(finish)
 
 
 def ask_place(
@@ -99,12 +116,12 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     where = hex_arg(data, str(at), rule) if at is not None else None
     found: list[tuple[tuple[str, ...], Hex | None, str]] = []
     for option in pending.options:
-        ids, _, space = option.partition(_AT)
-        if units is not None and units != set(ids.split(",")):
+        ids, space = option_units(option), option.partition(_AT)[2]
+        if units is not None and units != set(ids):
             continue
         target = where if space == ANYWHERE else hex_arg(data, space, rule)
         if where is None or target == where:
-            found.append((tuple(ids.split(",")), target, space))
+            found.append((ids, target, space))
     if len(found) != 1 or found[0][1] is None:
         choices = "; ".join(pending.options)
         refusal = _REFUSAL.get(pending.kind)

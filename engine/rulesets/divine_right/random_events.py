@@ -26,8 +26,13 @@ even when there is a single option, so that every unit lost or gained is his rec
 decision. A result that cannot be carried out, in full or for its remaining units, is
 recorded as `RandomEventVoid` with the reason ("treat the result as no event").
 
-Seams: `besieged` (sieges, recorded by a later issue), `aboard` and `shipwreck` (fleets
-carrying troops and heroes, and heroes lost at sea: see `fleets` and `heroes`).
+Seams: `besieged` (sieges, recorded by a later issue) and `aboard` (fleets carrying troops
+and heroes: see `fleets`).
+
+A fleet lost to any of these events (not only Storms) takes what it carries with it, once
+the decision is made (`heroes`: cargo dies with its fleet): the land units aboard are
+lost and the heroes aboard are shipwrecked (Combat Phase › Making Attacks: "Land units
+aboard eliminated fleets are also eliminated"; Heroes › Shipwrecked Heroes).
 
 Doubts: a mercenary stolen from another player is taken to enter like a reinforcement,
 at a castle or port of the thief's choice; a non-castle port shelters one of the rolling
@@ -48,13 +53,12 @@ from .data import DRData, Location, UnitKind, UnitSpec
 from .evolving import Outcome, handles
 from .fleets import aboard
 from .forces import remove
-from .heroes import shipwreck
 from .kingdoms import activate, crown, monarch_dies
 from .placement import SPREAD_RULE, kin_spaces, spread_refusal, spread_spaces
 from .places import hex_arg, label, names
 from .sieges import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
-from .turn import answers_pending, current
+from .turn import answers_pending, current, offered_units
 
 PHASE = "random-events"
 RULE = "Random Events Phase"
@@ -222,8 +226,8 @@ class BadOmensFell(Event):
 
 
 # `besieged` (no replacements or reinforcements enter a besieged castle; besieged units
-# cannot be stolen), `aboard` (a fleet carrying troops or heroes cannot be stolen) and
-# `shipwreck` (heroes aboard a fleet lost in a storm) are imported above as module names.
+# cannot be stolen) and `aboard` (a fleet carrying troops or heroes cannot be stolen) are
+# imported above as module names.
 
 
 # -- the roll and the table --------------------------------------------------------------------
@@ -606,11 +610,8 @@ def lose(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         raise IllegalCommand(f"name {pending.count} unit(s) to lose, not {len(units)}", rule)
     if pending.kind == EPIDEMIC:
         _check_halves(state, data, pending.player, units, rule)
-    lost = [state.units[unit] for unit in units]
     out = Outcome(state)
     out.add(UnitsLost(player=pending.player, event=TABLE[KIND_RESULT[pending.kind]], units=units))
-    if pending.kind == STORM:
-        shipwreck(out, data, lost[0], dice)
     return out
 
 
@@ -781,8 +782,17 @@ COMMANDS: dict[str, Callable[[State, Command, DRData, Dice], Outcome]] = {
     "events-decline": decline,
 }
 
-for _kind in KIND_RESULT:
-    answers_pending(_kind, "events-")
+
+def _gain_stands(state: State, pending: Pending) -> bool:
+    """Units are brought in during the player's own Random Events Phase."""
+    turn = state.turn
+    return turn is not None and turn.phase == PHASE and turn.player == pending.player
+
+
+for _kind in LOSSES:
+    answers_pending(_kind, "events-", offered_units)
+for _kind in GAINS:
+    answers_pending(_kind, "events-", _gain_stands)
 
 
 # -- evolve ----------------------------------------------------------------------------------------

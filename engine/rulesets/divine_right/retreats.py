@@ -32,6 +32,7 @@ from .events import (
 )
 from .evolving import Outcome, handles
 from .fighting import (
+    BEFORE,
     RETREAT,
     answer_units,
     attackers_left,
@@ -40,6 +41,7 @@ from .fighting import (
     fight,
     fight_now,
     living,
+    the_fight,
 )
 from .fleets import first_turn_limit
 from .forces import (
@@ -51,9 +53,9 @@ from .forces import (
 )
 from .places import flag, hex_arg, label, names
 from .sieges import besieger
-from .state import MERCENARY, Fight, Hex, RetreatTry, State, Unit
+from .state import MERCENARY, Fight, Hex, Pending, RetreatTry, State, Unit
 from .terrain import all_sea, geography, is_isle
-from .turn import answering, answers_pending
+from .turn import answering, answers_pending, offered_units
 
 RETREATING = "Combat Phase › Retreat Before Combat"
 HUMANS = "humans"
@@ -350,8 +352,24 @@ def pursue_none(state: State, command: Command, data: DRData, dice: Dice) -> Out
 _PURSUE_ASKED = (PURSUE, RETREATING, "may not be attacked now")
 
 
-answers_pending(RETREAT, "retreat-")
-answers_pending(PURSUE, "pursue")
+def _retreat_stands(state: State, pending: Pending) -> bool:
+    """The defender is asked to retreat or stand while the attack is still before its
+    battle and defenders are left."""
+    current_fight = the_fight(state)
+    return (
+        current_fight is not None
+        and current_fight.stage == BEFORE
+        and current_fight.defender == pending.player
+        and bool(defenders_left(state, current_fight))
+    )
+
+
+def _pursuit_stands(state: State, pending: Pending) -> bool:
+    return the_fight(state) is not None and offered_units(state, pending)
+
+
+answers_pending(RETREAT, "retreat-", _retreat_stands)
+answers_pending(PURSUE, "pursue", _pursuit_stands)
 
 
 # -- evolve ---------------------------------------------------------------------------------------

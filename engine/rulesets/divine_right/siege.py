@@ -238,7 +238,13 @@ def _plunder(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
 
 def displace(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """Besieging units to an adjacent space (voluntarily, or as asked)."""
-    player, units, why = _displacing(state, command, data)
+    player, named, why = _displacing(state, command, data)
+    units = [u for u in named if u.aboard is None]
+    if not units:
+        raise IllegalCommand(
+            f"{player} names no unit to displace (units aboard a fleet displace with it)",
+            DISPLACEMENT,
+        )
     to = command.arg("to")
     target = None if to is None else hex_arg(data, str(to), DISPLACEMENT)
     lose = names(command.arg("lose"), DISPLACEMENT) if command.arg("lose") else ()
@@ -280,7 +286,7 @@ def _asked_displacement(
             f"displace units from {label(data, start)}, outside its walls", DISPLACEMENT
         )
     why = "an invalid siege displaced" if pending.kind == DISPLACE else "pushed aside"
-    return pending.player, [u for u in units if u.aboard is None], why
+    return pending.player, units, why
 
 
 def move_out(
@@ -319,8 +325,10 @@ def move_out(
 def _moved(
     out: Outcome, data: DRData, player: str, units: list[Unit], start: Hex, to: Hex, why: str
 ) -> None:
-    """The units displaced (with the fleets' cargo); onto open water the land units go
-    aboard the empty displacing fleets."""
+    """The units displaced (those of `units` still there after any losses, with the
+    fleets' cargo); onto open water the land units go aboard the empty displacing fleets."""
+    units = [out.state.units[u.id] for u in units if u.id in out.state.units]
+    units = [u for u in units if u.hex == start and u.aboard is None]
     fleets = {u.id for u in units if is_fleet(u)}
     cargo = [u.id for u in out.state.units.values() if u.aboard in fleets]
     ids = tuple(sorted({u.id for u in units} | set(cargo)))
@@ -386,7 +394,7 @@ def _fight_out(
         )
     lost = [out.state.units[u] for u in lose]
     eliminate(out, data, dice, player, lost, owner, why, True)
-    _moved(out, data, player, [u for u in units if u.id not in lose], start, to, why)
+    _moved(out, data, player, units, start, to, why)
     if owner is not None:
         asked = f"{player}'s besiegers fought their way out into {label(data, to)}: displace your "
         out.add(
@@ -611,9 +619,30 @@ COMMANDS = {
     "siege-lift": lift,
 }
 phase_commands(PHASE, ("siege attack", "siege displace", "breakout"))
-answers_pending(DISPLACE, "siege-displace")
-answers_pending(MAKE_WAY, "siege-displace")
-answers_pending(VETO, ("siege-keep", "siege-lift"))
+
+
+def _siege_stands(state: State, pending: Pending) -> bool:
+    """A displacement of besiegers is asked while their siege stands."""
+    castle_name, player = pending.options[0], pending.player
+    return any(s.castle == castle_name and s.besieger == player for s in state.sieges)
+
+
+def _barring_stands(state: State, pending: Pending) -> bool:
+    """Units pushed aside are asked to make way while some of theirs stand outside there."""
+    col, row = (int(n) for n in pending.options[0].split(","))
+    return any(
+        u.hex == (col, row) and not u.inside and state.controller(u) == pending.player
+        for u in state.units.values()
+    )
+
+
+def _veto_stands(state: State, pending: Pending) -> bool:
+    return state.veto is not None and pending.player in state.veto.waiting
+
+
+answers_pending(DISPLACE, "siege-displace", _siege_stands)
+answers_pending(MAKE_WAY, "siege-displace", _barring_stands)
+answers_pending(VETO, ("siege-keep", "siege-lift"), _veto_stands)
 
 
 # -- evolve ------------------------------------------------------------------------------------

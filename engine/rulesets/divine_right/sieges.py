@@ -34,6 +34,7 @@ from .events import (
 )
 from .evolving import Outcome, handles
 from .forces import at, castle, castle_side, enemies, hostile_castle, is_fleet, is_hero
+from .kingdoms import after_deactivation
 from .neutrals import invaded
 from .places import label
 from .state import MERCENARY, Hex, Siege, State, Unit
@@ -157,6 +158,14 @@ def _landing_time(state: State, player: str) -> bool:
     return turn is not None and turn.phase == "movement" and turn.player == player
 
 
+def walls_close_on(state: State, data: DRData, player: str, hex_: Hex) -> bool:
+    """Whether the player's lone hero entering `hex_` goes within its castle's walls: an
+    enemy or neutral castle, unless his own side besieges it (then he joins the besiegers
+    outside: "Heroes may always enter an enemy castle"; "To besiege a castle, the castle
+    space must be occupied by besieging units")."""
+    return hostile_castle(state, data, player, hex_) is not None and besieger(state, hex_) != player
+
+
 def relieving(state: State, data: DRData, player: str, hex_: Hex) -> bool:
     """Whether `hex_` is a castle of the player's side under siege by another player (his
     units entering it go within its walls)."""
@@ -215,10 +224,23 @@ def declare(out: Outcome, data: DRData, dice: Dice, player: str, hex_: Hex, how:
             how=how,
         )
     )
+    _join_besiegers(out, player, hex_)
     if neutral:
         invaded(out, data, found.name, player, dice)
         _wall_deployed(out, found, player)
         _recheck(out, data, found, player)
+
+
+def _join_besiegers(out: Outcome, player: str, hex_: Hex) -> None:
+    """The player's heroes within the castle's walls (they entered it alone) come out to
+    join his besiegers."""
+    heroes = [
+        u.id
+        for u in at(out.state, hex_)
+        if is_hero(u) and u.inside and out.state.controller(u) == player
+    ]
+    if heroes:
+        out.add(UnitsWalled(player=player, units=tuple(sorted(heroes)), inside=False))
 
 
 def _wall_deployed(out: Outcome, found: Castle, player: str) -> None:
@@ -264,6 +286,27 @@ def _invalidate(out: Outcome, siege: Siege, why: str) -> None:
             why=why,
         )
     )
+
+
+# -- a castle gone neutral ----------------------------------------------------------------------
+
+
+@after_deactivation
+def _walls_closed(out: Outcome, data: DRData, kingdom: str) -> None:
+    """The deactivated kingdom's castles are neutral: the other kingdoms' units within
+    their walls stand outside them, to leave in their next Movement Phase (Inactive
+    Kingdoms: "Active combat units within a kingdom that has been deactivated have their
+    next Movement Phase to leave the kingdom")."""
+    for found in sorted(data.castles.values(), key=lambda c: c.name):
+        if found.kingdom != kingdom or castle(out.state, data, found.hex) is None:
+            continue
+        walled: dict[str, list[str]] = {}
+        for unit in at(out.state, found.hex):
+            player = out.state.controller(unit)
+            if unit.inside and player is not None:
+                walled.setdefault(player, []).append(unit.id)
+        for player, ids in sorted(walled.items()):
+            out.add(UnitsWalled(player=player, units=tuple(sorted(ids)), inside=False))
 
 
 # -- after every decision: ended, or invalid ------------------------------------------------------

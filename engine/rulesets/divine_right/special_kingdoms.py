@@ -42,10 +42,10 @@ from .placement import (
     spread_spaces,
 )
 from .places import label
-from .placing import Choice, ask_place, placement_asked, placing, relocation
+from .placing import Choice, ask_place, option_units, placement_asked, placing, relocation
 from .random_events import UnitsLost, replacement_spaces
 from .setup import at_setup
-from .state import Hex, State, Unit
+from .state import Hex, Pending, State, Unit
 from .turn import after_decision, at_game_turn_start
 
 TROLLS = "Trolls"
@@ -81,7 +81,16 @@ def _regenerate(out: Outcome, data: DRData, dice: Dice) -> None:
     ask_place(out, data, REGENERATE, player, choices, why)
 
 
-@placing(REGENERATE, TROLLS_RULE)
+def _regeneration_stands(state: State, pending: Pending) -> bool:
+    """The Trolls' controller chooses while he controls them and an offered regular is
+    still eliminated."""
+    standing = state.kingdoms[TROLLS]
+    offered = (option_units(o)[0] for o in pending.options)
+    waiting = any(u in standing.eliminated for u in offered)
+    return waiting and standing.controller() == pending.player
+
+
+@placing(REGENERATE, TROLLS_RULE, _regeneration_stands)
 def _regenerated_at(
     out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
 ) -> None:
@@ -219,7 +228,17 @@ def _spread_refusal(state: State, data: DRData, units: tuple[str, ...], hex_: He
     return spread_refusal(data, spec, hex_, kin_spaces(state, spec.kingdom), barred)
 
 
-@placing(SPREAD, SPREAD_RULE, _spread_refusal)
+def _spread_stands(state: State, pending: Pending) -> bool:
+    """A unit is placed while it is still to be placed and its kingdom's controller is the
+    player asked."""
+    unit = option_units(pending.options[0])[0] if pending.options else None
+    return any(
+        unit in standing.unplaced and standing.controller() == pending.player
+        for standing in state.kingdoms.values()
+    )
+
+
+@placing(SPREAD, SPREAD_RULE, _spread_stands, _spread_refusal)
 def _spread_placed(
     out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
 ) -> None:

@@ -340,8 +340,15 @@ class State:
         return self.replace(units={k: u for k, u in self.units.items() if k not in gone})
 
     def with_units(self, units: Iterable[Unit]) -> State:
+        """The units put on the map or moved: what a fleet on the map carries goes where it
+        goes (a fleet put back on the map carries nothing it carried before it left)."""
         merged = dict(self.units)
-        merged.update((u.id, u) for u in units)
+        moved = {u.id: u for u in units}
+        merged.update(moved)
+        for unit in list(merged.values()):
+            carrier = moved.get(unit.aboard or "")
+            if carrier is not None and carrier.id in self.units and unit.hex != carrier.hex:
+                merged[unit.id] = dataclasses.replace(unit, hex=carrier.hex)
         return self.replace(units=merged)
 
     def units_of(self, kingdom: str) -> tuple[Unit, ...]:

@@ -12,7 +12,7 @@ from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Command
 
 from .data import DRData
-from .events import DecisionAsked, PhaseEnded, PlayerOrderDrawn
+from .events import DecisionAsked, DecisionWithdrawn, PhaseEnded, PlayerOrderDrawn
 from .evolving import Outcome, handles
 from .kingdoms import finish, turn_starts
 from .setup import player_order
@@ -45,13 +45,48 @@ def current(state: State, command: Command, phase: str | None = None) -> Turn:
     return turn
 
 
+Stands = Callable[[State, Pending], bool]
 _PENDING_PREFIX: dict[str, str | tuple[str, ...]] = {}
+_STANDS: dict[str, Stands] = {}
 
 
-def answers_pending(kind: str, prefix: str | tuple[str, ...]) -> None:
+def answers_pending(kind: str, prefix: str | tuple[str, ...], stands: Stands) -> None:
     """Declare that commands starting with `prefix` (or one of several) answer a pending
-    decision `kind`."""
+    decision `kind`, and whether what it asks about still stands: `stands(state, pending)`.
+    Once it does not, however it ended, the decision is withdrawn (`withdrawals`)."""
     _PENDING_PREFIX[kind] = prefix
+    _STANDS[kind] = stands
+
+
+def pending_kinds() -> tuple[str, ...]:
+    """Every kind of decision the rules may ask."""
+    return tuple(sorted(_STANDS))
+
+
+def offered_units(state: State, pending: Pending) -> bool:
+    """A choice among units stands while one of the units offered is on the map."""
+    return any(unit in state.units for unit in pending.options)
+
+
+def withdrawals(state: State) -> list[DecisionWithdrawn]:
+    """The decisions asked or queued that are no longer to be made: their player is out
+    of the game, or what they ask about is over."""
+    progress = state.turn.progress if state.turn else Progress()
+    waiting = [p for p in (progress.pending, *progress.queue) if p is not None]
+    found = []
+    for pending in waiting:
+        why = _over(state, pending)
+        if why is not None:
+            found.append(DecisionWithdrawn(pending.player, pending.kind, pending.options, why))
+    return found
+
+
+def _over(state: State, pending: Pending) -> str | None:
+    if state.has_player(pending.player) and state.player(pending.player).eliminated:
+        return f"{pending.player} is out of the game"
+    if not _STANDS[pending.kind](state, pending):
+        return f"what it asked about is over ({pending.why})"
+    return None
 
 
 def answering(state: State, command: Command, kinds: tuple[str, ...], rule: str) -> Pending:
@@ -138,9 +173,11 @@ def after_decision(hook: Hook) -> Hook:
 
 
 def settle(out: Outcome, data: DRData, dice: Dice) -> None:
-    """Run the after-decision hooks on a decision's outcome."""
+    """Run the after-decision hooks on a decision's outcome, then withdraw the decisions
+    whatever happened has made moot."""
     for hook in _AFTER_DECISION:
         hook(out, data, dice)
+    out.add(*withdrawals(out.state))
 
 
 def phase_commands(phase: str, names: tuple[str, ...]) -> None:
@@ -259,6 +296,20 @@ def _decision_asked(state: State, event: DecisionAsked) -> State:
         why=event.why,
     )
     return ask(state, pending)
+
+
+@handles(DecisionWithdrawn)
+def _withdrawn(state: State, event: DecisionWithdrawn) -> State:
+    progress = state.turn.progress if state.turn else Progress()
+
+    def withdrawn(pending: Pending | None) -> bool:
+        asked = (event.player, event.kind, event.options)
+        return pending is not None and (pending.player, pending.kind, pending.options) == asked
+
+    if withdrawn(progress.pending):
+        return state.with_progress(pending=None)
+    first = next(i for i, pending in enumerate(progress.queue) if withdrawn(pending))
+    return state.with_progress(queue=progress.queue[:first] + progress.queue[first + 1 :])
 
 
 @handles(PlayerOrderDrawn)

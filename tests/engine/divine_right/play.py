@@ -16,6 +16,8 @@ from warscribe.engine.record import Entry, Head, fold, open_game, record_command
 from warscribe.engine.rulesets import get
 from warscribe.engine.rulesets.divine_right.state import State
 
+from .invariants import check_invariants
+
 NEUTRAL = 1  # Disciplined: a personality with no effect on diplomacy
 KINGDOMS = {"alice": "Hothior", "bob": "Mivior", "carol": "Muetar"}
 
@@ -58,11 +60,13 @@ class Table:
         return self.state.turn.player
 
     def do(self, name: str, *rolls: int, by: str | None = None, **args: Any) -> list[Event]:
-        """Record a command (dice as thrown); return the events it decided."""
+        """Record a command (dice as thrown); return the events it decided. The position
+        it leads to is checked against the invariants of every position."""
         command = Command(actor=by or self.player, name=name, args=tuple(args.items()))
         entries = record_command(self.head, command, self.key, rolls)
         self.head = fold(entries, self.head)
         self.log += entries
+        check_invariants(self.state)
         return [e.event for e in entries[1:]]
 
     def refuse(

@@ -23,6 +23,7 @@ from warscribe.engine.rulesets.divine_right import random_events
 from warscribe.engine.rulesets.divine_right.data import load_builtin, load_files
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
+    HeroFateRolled,
     KingdomActivated,
     MonarchCrowned,
     MonarchDied,
@@ -40,7 +41,7 @@ from warscribe.engine.rulesets.divine_right.random_events import (
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Pending, Unit
 
 from . import board
-from .board import eliminate, hex_of, hire, put
+from .board import besiege, eliminate, hex_of, hire, put
 from .play import Table, of
 
 ME = "carol"
@@ -154,19 +155,18 @@ def test_3_storms_lose_a_fleet_out_of_port_of_the_players_choice(table: Table) -
     table.do("end-phase")
 
 
-def test_3_storms_shipwreck_the_heroes_aboard(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Random Events Phase › Storms: heroes aboard a lost fleet are Shipwrecked (the seam
-    issue 4 fills in is called with the fleet)."""
-    calls: list[Unit] = []
-    monkeypatch.setattr(
-        random_events, "shipwreck", lambda out, data, fleet, dice: calls.append(fleet)
-    )
+def test_3_storms_shipwreck_the_heroes_aboard(table: Table) -> None:
+    """Random Events Phase › Storms: heroes aboard a lost fleet are Shipwrecked (Heroes ›
+    Shipwrecked Heroes: a Hero Fate Roll, 9; spared on the open sea, cast away on the
+    Isle of Fright)."""
     hire(table, "K", SEA, ME)
+    put(table, "Muetar-monarch", SEA, aboard="K")
     roll(table, "Storms")
-    table.do("events-lose", unit="K")
-    assert [u.id for u in calls] == ["K"]
+    events = table.do("events-lose", 3, unit="K")
+    fate = of(events, HeroFateRolled)[0]
+    assert (fate.hero, fate.trigger, fate.result) == ("Muetar-monarch", 9, "castaway")
+    castaway = table.state.units["Muetar-monarch"]
+    assert castaway.aboard is None and castaway.hex != SEA
 
 
 def test_3_storms_with_every_fleet_in_port_is_no_event(table: Table) -> None:
@@ -427,9 +427,7 @@ def test_8_stealing_the_other_type_when_the_remaining_one_cannot_enter(table: Ta
     table.do("end-phase")
 
 
-def test_8_stealing_either_type_when_the_pool_is_empty(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_8_stealing_either_type_when_the_pool_is_empty(table: Table) -> None:
     """Deployment of Common Mercenary Reinforcements: with every common mercenary on the
     board, steal either type; never units under siege (within the walls of a besieged
     castle; its besiegers outside may be stolen) or fleets transporting troops."""
@@ -442,10 +440,8 @@ def test_8_stealing_either_type_when_the_pool_is_empty(
     jailed = dataclasses.replace(table.state.units["J"], inside=True)
     besieging = dataclasses.replace(table.state.units["I"], hex=hex_of("Port Lork"))
     table.set_state(table.state.with_units([jailed, besieging]))
-    monkeypatch.setattr(random_events, "besieged", lambda state, hex_: hex_ == hex_of("Port Lork"))
-    monkeypatch.setattr(
-        random_events, "aboard", lambda state, unit: (unit,) if unit.id == "K" else ()
-    )
+    besiege(table, "Port Lork", "bob")
+    put(table, "Hothior-A1", SEA, aboard="K")
     roll(table, "Reinforcements")
     stolen = {o.split()[1] for o in asked(table).options}
     assert stolen == set("ABCDEFGHILMN")
