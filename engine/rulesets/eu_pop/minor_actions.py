@@ -193,10 +193,11 @@ def cut_ties(state: EuState, command: Command) -> list[Event]:
     for name in ended:
         known_ally(realm, name, CUT_TIES)
     penalty = _penalty(command, bool(ended))
-    check_deltas(realm, penalty, CUT_TIES)
     if not (influence or tokens or from_allies or ended):
         raise InvalidCommand("cut-ties needs influence, ally_influence, tokens or end", CUT_TIES)
-    return [TiesCut(realm.name, influence, from_allies, tokens, ended, penalty)]
+    event = TiesCut(realm.name, influence, from_allies, tokens, ended, penalty)
+    check_deltas(_ties_returned(realm, event), penalty, CUT_TIES)
+    return [event]
 
 
 def _ally_influence(realm: Realm, command: Command) -> list[tuple[str, int]]:
@@ -280,21 +281,26 @@ def apply_manpower_replenished(state: EuState, event: ManpowerReplenished) -> Eu
     return update_realm(state, event.realm, change)
 
 
-def apply_ties_cut(state: EuState, event: TiesCut) -> EuState:
-    def change(r: Realm) -> Realm:
-        taken = dict(event.ally_influence)
-        allies = tuple(
-            dataclasses.replace(a, influence=a.influence - taken.get(a.name, 0)) for a in r.allies
-        )
-        r = dataclasses.replace(
-            r,
-            influence=r.influence - event.influence,
-            tokens=r.tokens - event.tokens,
-            allies=allies,
-        )
-        return apply_deltas(drop_allies(r, event.ended), event.penalty)
+def _ties_returned(realm: Realm, event: TiesCut) -> Realm:
+    """The realm once the tokens are back in its supply and the alliances ended, before the
+    penalty: the figures the penalty is checked against."""
+    taken = dict(event.ally_influence)
+    allies = tuple(
+        dataclasses.replace(a, influence=a.influence - taken.get(a.name, 0)) for a in realm.allies
+    )
+    realm = dataclasses.replace(
+        realm,
+        influence=realm.influence - event.influence,
+        tokens=realm.tokens - event.tokens,
+        allies=allies,
+    )
+    return drop_allies(realm, event.ended)
 
-    return update_realm(state, event.realm, change)
+
+def apply_ties_cut(state: EuState, event: TiesCut) -> EuState:
+    return update_realm(
+        state, event.realm, lambda r: apply_deltas(_ties_returned(r, event), event.penalty)
+    )
 
 
 _REACTION = ("reaction",)

@@ -295,3 +295,16 @@ def test_5_2_cut_ties_refusals() -> None:
         table.refuse("alice", "cut-ties", end="Savoy", penalty="stability=-4").rule
         == rules.CUT_TIES
     )
+
+
+def test_5_2_cut_ties_penalty_is_checked_after_the_tokens_are_returned() -> None:
+    """5.2 › Cut Ties: the penalty applies to the figures the realm has once the returned
+    influence and tokens are gone; none may fall below 0 (issue #18)."""
+    table = Table(position(france={"influence": 3, "tokens": 1, "allies": [SAVOY]}))
+    error = table.refuse("alice", "cut-ties", influence=3, end="Savoy", penalty="influence=-3")
+    assert error.rule == rules.CUT_TIES and "influence would be -1" in error.message
+    error = table.refuse("alice", "cut-ties", tokens=1, end="Savoy", penalty="tokens=-1")
+    assert error.rule == rules.CUT_TIES and "tokens would be -1" in error.message
+    table.do("alice", "cut-ties", influence=3, end="Savoy", penalty="influence=-2")
+    france = table.realm("France")
+    assert (france.influence, france.tokens, france.allies) == (0, 1, ())
