@@ -161,6 +161,9 @@ def apply_adjusted(state: EuState, event: RealmAdjusted) -> EuState:
 
 
 def apply_discarded(state: EuState, event: CardDiscarded) -> EuState:
+    if event.kind == "ruler":
+        state = dataclasses.replace(state, rulers_discarded=(*state.rulers_discarded, event.realm))
+
     def change(r: Realm) -> Realm:
         return dataclasses.replace(
             r,

@@ -15,6 +15,7 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand
 
 from .arguments import to_ducats, to_int
 from .events import Deltas
+from .rules import INCOME_STATEMENT
 from .state import POWER_TYPES, Power, Realm
 
 _COUNTS = (
@@ -68,3 +69,5 @@ def check_deltas(realm: Realm, deltas: Deltas, rule: str) -> None:
         if (low is not None and figure < low) or (high is not None and figure > high):
             limits = f"{'' if low is None else low}..{'' if high is None else high}"
             raise IllegalCommand(f"{realm.name}: {field} would be {figure}, outside {limits}", rule)
+    if after.tax_problem:
+        raise InvalidCommand(after.tax_problem, INCOME_STATEMENT)

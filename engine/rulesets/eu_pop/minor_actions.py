@@ -145,10 +145,10 @@ def appoint_ruler(state: EuState, command: Command) -> list[Event]:
     if ruler is not None and not realm.in_interregnum:
         raise IllegalCommand(f"{realm.name} has a ruler, {ruler.name}", RULER)
     reaction = arg.flag(command, "reaction", RULER)
-    if reaction and realm.ruler is not None:
+    if reaction and realm.name not in state.rulers_discarded:
         raise IllegalCommand(
             "a new ruler is appointed as a Reaction only when the ruler was discarded "
-            "without replacement",
+            f"without replacement; {realm.name}'s was not",
             RULER,
         )
     if not reaction:
@@ -266,6 +266,9 @@ def apply_general_reassigned(state: EuState, event: GeneralReassigned) -> EuStat
 
 
 def apply_ruler_appointed(state: EuState, event: RulerAppointed) -> EuState:
+    state = dataclasses.replace(
+        state, rulers_discarded=tuple(n for n in state.rulers_discarded if n != event.realm)
+    )
     return update_realm(state, event.realm, lambda r: dataclasses.replace(r, ruler=event.ruler))
 
 
