@@ -139,7 +139,8 @@ def cut_costs(state: EuState, command: Command) -> list[Event]:
     )
     if event.ships + event.recalled > at_sea:
         raise InvalidCommand(
-            f"{realm.name} has {at_sea} ships at sea to disband or recall", CUT_COSTS
+            f"disband_ships + recall: {realm.name} has {at_sea} ships at sea to disband or recall",
+            CUT_COSTS,
         )
     _avoid_bankruptcy(_after_cuts(realm, event), state.world)
     closing = _closing(state, realm.name, "A")

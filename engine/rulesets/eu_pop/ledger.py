@@ -32,16 +32,20 @@ LIMITS: dict[str, tuple[int | None, int | None]] = {
 FIELDS = tuple(LIMITS)
 
 
-def read_deltas(pairs: Iterable[tuple[str, Any]], rule: str) -> Deltas:
-    """(field, delta) pairs, checked and merged: ducats in halves, the rest whole."""
+def read_deltas(pairs: Iterable[tuple[str, Any]], rule: str, argument: str = "") -> Deltas:
+    """(field, delta) pairs, checked and merged: ducats in halves, the rest whole. Errors
+    name the field, after the command's `argument` holding the pairs when there is one."""
     merged: dict[str, Fraction | int] = {}
+    where = f"{argument}: " if argument else ""
     for field, raw in pairs:
         if field not in LIMITS:
-            raise InvalidCommand(f"no realm figure {field!r}; figures: {', '.join(FIELDS)}", rule)
+            raise InvalidCommand(
+                f"{where}no realm figure {field!r}; figures: {', '.join(FIELDS)}", rule
+            )
         value = to_ducats(raw) if field == "ducats" else to_int(raw)
         if value is None:
             kind = "whole or half ducats" if field == "ducats" else "a whole number"
-            raise InvalidCommand(f"{field} changes by {kind}, not {raw!r}", rule)
+            raise InvalidCommand(f"{where}{field} changes by {kind}, not {raw!r}", rule)
         merged[field] = merged.get(field, 0) + value
     return tuple((field, delta) for field, delta in merged.items() if delta)
 

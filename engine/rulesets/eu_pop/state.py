@@ -141,9 +141,9 @@ class Realm:
         if self.plague_tax <= income:
             return None
         return (
-            f"{self.name}'s plague tax {self.plague_tax} is more than its tax income "
-            f"{income} (base {self.base_tax} + vassal {self.vassal_tax}): it is the part of "
-            "that income from areas with plague"
+            f"{self.name}'s plague_tax {self.plague_tax} is more than its tax income {income} "
+            f"(base_tax {self.base_tax} + vassal_tax {self.vassal_tax}): plague tax is the part "
+            "of that income from areas with plague"
         )
 
 

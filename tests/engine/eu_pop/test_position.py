@@ -111,7 +111,7 @@ BAD = [
     # 4.4 › B: plague tax is the part of the tax income from areas with plague (issue #18)
     (
         _set("realms.France.tax", {"base": 3, "vassal": 1, "plague": 5}),
-        "realms.France.tax.plague: France's plague tax 5 is more than its tax income 4",
+        "realms.France.tax.plague: France's plague_tax 5 is more than its tax income 4",
     ),
 ]
 

@@ -145,7 +145,7 @@ def test_adjust_keeps_plague_tax_within_the_tax_income() -> None:
     error = table.refuse("alice", "adjust", reason="Plague in Paris", plague_tax=5)
     assert isinstance(error, InvalidCommand) and error.rule == rules.INCOME_STATEMENT
     error = table.refuse("alice", "adjust", reason="Paris lost", plague_tax=4, base_tax=-1)
-    assert "plague tax 4 is more than its tax income 3" in error.message
+    assert "plague_tax 4 is more than its tax income 3" in error.message
     table.do("alice", "adjust", reason="Plague in Paris", plague_tax=4)
     assert table.realm("France").plague_tax == 4
 
