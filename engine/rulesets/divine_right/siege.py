@@ -589,9 +589,7 @@ def _veto_question(kingdom: str, change: str, why: str, player: str) -> Decision
 def _invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
     """As the game turn ends, the besiegers of invalid sieges are displaced (each
     besieger routes his own)."""
-    turn = state.turn
-    assert turn is not None
-    if turn.player_turn < len(turn.order):
+    if state.next_player_turn() is not None:
         return []
     return [
         DecisionAsked(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
@@ -23,6 +23,7 @@ from warscribe.engine.rulesets.divine_right.kingdoms import eliminate, score
 from warscribe.engine.rulesets.divine_right.projections import vp
 from warscribe.engine.rulesets.divine_right.state import PHASES
 
+from .board import put
 from .play import Table, of
 
 
@@ -126,6 +127,39 @@ def test_the_game_ends_when_one_player_monarch_remains() -> None:
     eliminated(table, "carol", 2)
     events = eliminated(table, "bob", 3)
     assert of(events, GameEnded)[0].winners == ("alice",)
+
+
+def test_an_eliminated_player_plays_no_more_of_the_game_turn() -> None:
+    """Kingdoms › Fate of Player Kingdoms: "A player is eliminated from the game": his
+    player turn later in the game turn is skipped (issue #12, bug 1). Turn 1's order is
+    carol, bob, alice."""
+    table = Table()
+    table.to_phase(1, "carol", "movement")
+    # bob's monarch alone beside Muetar-A1; carol moves onto him: fate 1, Confusion 3
+    put(table, "Mivior-monarch", (20, 11))
+    events = table.do("move", 1, 3, units="Muetar-A1", path="20,11")
+    assert of(events, PlayerEliminated)[0].player == "bob"
+    # carol ends her movement and combat phases: alice's player turn follows, not bob's
+    table.do("end-phase")
+    table.do("end-phase")
+    assert table.state.turn is not None and table.state.turn.label == "1.3.random-events"
+    assert table.player == "alice"
+    table.refuse(NotYourTurn, "alice's turn", "events-roll", 6, 6, by="bob")
+    # at the end of the game turn the new order has only carol and alice
+    table.to_phase(2, "alice", "random-events")
+    assert sorted(table.state.turn.order) == ["alice", "carol"]
+
+
+def test_the_game_turn_ends_when_the_players_left_to_play_are_eliminated() -> None:
+    """Fate of Player Kingdoms: alice, last in turn 1's order, eliminated during carol's
+    turn: bob's turn is the game turn's last (invalid sieges are displaced as it ends)."""
+    table = Table()
+    eliminated(table, "alice", 2)
+    table.to_phase(1, "bob", "combat")
+    assert table.state.next_player_turn() is None
+    table.do("end-phase")
+    assert table.state.turn is not None and table.state.turn.number == 2
+    assert sorted(table.state.turn.order) == ["bob", "carol"]
 
 
 def test_reentry_needs_the_option_and_forfeits_points() -> None:
