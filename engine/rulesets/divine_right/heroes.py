@@ -93,10 +93,12 @@ def fate(
     """Roll for `hero` on the Hero Fate Table and carry out the result; `by` is the
     enemy player who captures on a 6 and scores the deed (holding a captive monarch in
     `prison` if named: a castle whose siege failed). Returns the result, None when an
-    enemy has already forced a roll on the hero this phase."""
-    unit = out.state.units[hero]
+    enemy has already forced a roll on the hero this phase, or when the hero has left the
+    map since his roll was due (heroes rolling in turn: an earlier one's death eliminated
+    his player, and with him his allies' monarchs, or deactivated a linked ally)."""
+    unit = out.state.units.get(hero)
     assert out.state.turn is not None
-    if trigger in FORCED_BY_ENEMY and hero in out.state.turn.progress.fated:
+    if unit is None or (trigger in FORCED_BY_ENEMY and hero in out.state.turn.progress.fated):
         return None
     roll = dice.roll(f"Hero Fate Roll: {hero} ({TRIGGERS[trigger]})")
     value = roll.values[0]
