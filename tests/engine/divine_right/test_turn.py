@@ -172,10 +172,31 @@ def test_reentry_needs_the_option_and_forfeits_points() -> None:
     table.refuse(IllegalCommand, "consent", "rejoin", by="carol")
     events = table.do("rejoin", by="carol", consent="true")
     back = of(events, PlayerReentered)[0]
-    assert back.kingdom != "Muetar" and table.state.kingdoms[back.kingdom].player == "carol"
+    assert table.state.kingdoms[back.kingdom].player == "carol"
     assert of(events, PointsForfeited)[0].points == 30
     assert vp(table.state)["totals"]["carol"] == 0
     assert not table.state.player("carol").eliminated
+
+
+def test_reentry_may_draw_the_former_player_kingdom_in_its_confusion() -> None:
+    """Basic Game Optional Rules › Re-entry of Eliminated Players: the draw is "from the
+    currently available neutral monarchs (including his former player kingdom)". His
+    kingdom is in Confusion for 2-7 turns after his elimination (Fate of Player Kingdoms);
+    the rule names it all the same, so it can be drawn; another kingdom in Confusion has no
+    monarch to draw (issue #18). Here the only neutral kingdoms are Neuth, in Confusion,
+    and carol's Muetar."""
+    table = Table(options=(("reentry", True),))
+    eliminated(table, "carol", 4)
+    assert table.state.kingdoms["Muetar"].status == "confusion"
+    for name, standing in table.state.kingdoms.items():
+        if standing.status == "inactive":
+            table.set_kingdom(name, ally="alice")
+    table.set_kingdom("Neuth", ally=None, confusion_until=5)
+    events = table.do("rejoin", by="carol", consent="true")
+    assert of(events, PlayerReentered)[0].kingdom == "Muetar"
+    muetar = table.state.kingdoms["Muetar"]
+    assert (muetar.player, muetar.status, muetar.confusion_until) == ("carol", "player", None)
+    assert "Muetar-monarch" in table.state.units
 
 
 def test_reentry_is_refused_without_the_option() -> None:
