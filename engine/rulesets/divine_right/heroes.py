@@ -384,13 +384,13 @@ def successor_enters(out: Outcome, data: DRData, kingdom: str) -> None:
     from it (Freeing a Prisoner); with nothing friendly left, his player ally places him."""
     seat = data.royal_castle(kingdom).hex
     side = out.state.kingdoms[kingdom].controller()
-    walls = castle(out.state, data, seat)
-    held = walls is None and any(
+    held = castle(out.state, data, seat) is None and any(
         out.state.controller(u) not in (None, side) for u in at(out.state, seat)
     )
     found = _refuge(out.state, data, side, seat) if held else seat
-    inside = walls is not None and sieges.besieged(out.state, seat)
-    out.add(SuccessorEntered(kingdom=kingdom, hex=seat if found is None else found, inside=inside))
+    where = seat if found is None else found
+    inside = castle(out.state, data, where) is not None and sieges.besieged(out.state, where)
+    out.add(SuccessorEntered(kingdom=kingdom, hex=where, inside=inside))
     if found is None and side is not None:
         ask = f"the new monarch of {kingdom} has his royal castle enemy-held: {side} places him"
         ask_place(out, data, SUCCESSOR, side, [((monarch_id(kingdom),), None)], ask)

@@ -433,6 +433,23 @@ def test_a_new_monarch_whose_royal_castle_is_plundered_and_enemy_held_goes_to_a_
     assert where(table, "Pon-monarch") == hex_of("Crow's Nest")
 
 
+def test_a_new_monarch_with_nothing_friendly_left_is_placed_by_his_player_ally() -> None:
+    """Reading: royal castle plundered and enemy-held, no unbesieged castle and no combat
+    unit left to bob's alliance: bob places the new monarch, as a freed prisoner's player
+    does (Heroes › Freeing a Prisoner)."""
+    table = _pon_executed_while_alice_besieges("Grugongi")
+    castles = {c.name for c in DATA.castles.values() if c.kingdom in ("Pon", "Shucassam")}
+    table.set_state(table.state.replace(plundered=castles - {"Grugongi"}))
+    gone = [u.id for u in table.state.units.values() if table.state.controller(u) == "bob"]
+    table.set_state(table.state.without_units(gone))
+    hire(table, "A", "Marzarbol", "carol")
+    events = table.do("siege-keep", by="alice", kingdom="Pon")
+    asked = of(events, DecisionAsked)[0]
+    assert (asked.player, asked.kind) == ("bob", "crowned-successor")
+    table.do("place", by="bob", at="28,18")
+    assert where(table, "Pon-monarch") == (28, 18)
+
+
 def test_a_besieger_gives_up_his_siege_and_the_kingdom_goes_into_confusion() -> None:
     """Kingdoms › Deactivation of Kingdoms, ONGOING SIEGES: the besiegers given up are
     displaced from the castle, then the change happens."""
