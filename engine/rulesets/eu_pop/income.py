@@ -226,15 +226,14 @@ def power_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[str
         raise IllegalCommand(
             "only the Emperor collects monarch power for imperial authority", MONARCH_POWER
         )
-    others = (
-        ruler,
-        ("advisors", advisors),
+    before = (ruler, ("advisors", advisors))
+    after = (
         ("papal controller", Power(dip=1) if world.papal_controller == realm.name else Power()),
         ("emperor", emperor),
         ("ideas", arg.power(command, "ideas", MONARCH_POWER)),
     )
-    stability = _stability_power(realm, command, _sum(amount for _, amount in others))
-    return (*others[:2], ("stability", stability), *others[2:])
+    collected = _sum(amount for _, amount in (*before, *after))
+    return (*before, ("stability", _stability_power(realm, command, collected)), *after)
 
 
 def _sum(amounts: Iterable[Power]) -> Power:
