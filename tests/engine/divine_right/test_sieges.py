@@ -386,7 +386,8 @@ def _pon_executed_while_alice_besieges(castle: str) -> Table:
     table.set_state(table.state.without_units(["Pon-monarch"]))
     table.set_kingdom("Pon", captive_of="carol", prison="Tadafat")
     for unit in ("Pon-A4", "Pon-A5"):
-        put(table, unit, castle, inside=True)
+        put(table, unit, (30, 21))
+    put(table, "Pon-F1", (29, 21))
     besieging(table, *(f"Rombune-A{n}" for n in range(1, 6)), at=castle)
     besiege(table, castle, "alice")
     table.to_phase(1, "carol", "diplomacy")
