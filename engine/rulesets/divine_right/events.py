@@ -483,6 +483,19 @@ class PrisonerFreed(Event):
     why: str
 
 
+@record("dr.SuccessorEntered")
+class SuccessorEntered(Event):
+    """A monarch crowned while his kingdom stays active (a besieger kept his siege after
+    the old one's death) enters the map at `hex`, within the castle's walls if `inside`."""
+
+    kingdom: str
+    hex: Hex
+    inside: bool
+
+    def rule_section(self) -> str | None:
+        return "Kingdoms › Confusion"
+
+
 @record("dr.HeroCastAway")
 class HeroCastAway(Event):
     """A shipwrecked hero washed up at `hex` (the Isle of Fright, or a shore of an inland

@@ -273,8 +273,9 @@ def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]
     )
     if stuck:
         raise IllegalCommand(
-            f"{', '.join(stuck)} share a space with enemy land units: fleets must leave as soon "
-            "as possible (move them away, or disband them)",
+            f"{', '.join(stuck)} {'shares' if len(stuck) == 1 else 'share'} a space with "
+            "enemy land units: fleets must leave as soon as possible (move them away, or "
+            "disband them)",
             MIXED,
         )
     return []

@@ -36,6 +36,7 @@ from .events import (
     PenaltyIncurred,
     PrisonerExecuted,
     PrisonerFreed,
+    SuccessorEntered,
 )
 from .evolving import Outcome, handles
 from .forces import (
@@ -50,7 +51,7 @@ from .forces import (
     nearest,
     remove,
 )
-from .kingdoms import after_deactivation, eliminate, monarch_dies, score
+from .kingdoms import CONFUSION, after_deactivation, eliminate, monarch_dies, score
 from .placement import monarch_id
 from .placing import ask_place, relocation
 from .sections import CAPTURE, SHIPWRECK
@@ -92,10 +93,12 @@ def fate(
     """Roll for `hero` on the Hero Fate Table and carry out the result; `by` is the
     enemy player who captures on a 6 and scores the deed (holding a captive monarch in
     `prison` if named: a castle whose siege failed). Returns the result, None when an
-    enemy has already forced a roll on the hero this phase."""
-    unit = out.state.units[hero]
+    enemy has already forced a roll on the hero this phase, or when the hero has left the
+    map since his roll was due (heroes rolling in turn: an earlier one's death eliminated
+    his player, and with him his allies' monarchs, or deactivated a linked ally)."""
+    unit = out.state.units.get(hero)
     assert out.state.turn is not None
-    if trigger in FORCED_BY_ENEMY and hero in out.state.turn.progress.fated:
+    if unit is None or (trigger in FORCED_BY_ENEMY and hero in out.state.turn.progress.fated):
         return None
     roll = dice.roll(f"Hero Fate Roll: {hero} ({TRIGGERS[trigger]})")
     value = roll.values[0]
@@ -388,9 +391,12 @@ def _free(out: Outcome, data: DRData, kingdom: str, why: str) -> None:
 def release_hex(state: State, data: DRData, kingdom: str) -> Hex | None:
     """Where a freed captive goes: his nearest friendly castle, else his side's nearest
     combat unit (None: his player chooses)."""
-    standing = state.kingdoms[kingdom]
-    origin = _held_at(state, data, kingdom)
-    side = standing.controller()
+    side = state.kingdoms[kingdom].controller()
+    return _refuge(state, data, side, _held_at(state, data, kingdom))
+
+
+def _refuge(state: State, data: DRData, side: str | None, origin: Hex) -> Hex | None:
+    """The side's unbesieged castle nearest `origin`, else its nearest combat unit."""
     homes = [c for c in friendly_castles(state, data, side) if not sieges.besieged(state, c.hex)]
     found = nearest(data, origin, homes)
     if found is not None:
@@ -405,6 +411,31 @@ def release_hex(state: State, data: DRData, kingdom: str) -> Hex | None:
 
 FREED = "freed-captive"
 relocation(FREED, CAPTURE, "the freed captive is placed")
+
+
+def successor_enters(out: Outcome, data: DRData, kingdom: str) -> None:
+    """A monarch crowned at once because a besieger kept his siege (Kingdoms › Confusion)
+    enters where an activated kingdom's monarch is placed, his royal castle (Activation of
+    Kingdoms); within its walls when it is besieged, as an invaded kingdom's units deploy
+    "regardless of the siege" (Activation of Invaded Inactive Kingdoms). With his royal
+    castle plundered and held by an enemy, he goes where a freed prisoner would, counted
+    from it (Freeing a Prisoner); with nothing friendly left, his player ally places him."""
+    seat = data.royal_castle(kingdom).hex
+    side = out.state.kingdoms[kingdom].controller()
+    held = castle(out.state, data, seat) is None and any(
+        out.state.controller(u) not in (None, side) for u in at(out.state, seat)
+    )
+    found = _refuge(out.state, data, side, seat) if held else seat
+    where = seat if found is None else found
+    inside = castle(out.state, data, where) is not None and sieges.besieged(out.state, where)
+    out.add(SuccessorEntered(kingdom=kingdom, hex=where, inside=inside))
+    if found is None and side is not None:
+        ask = f"the new monarch of {kingdom} has his royal castle enemy-held: {side} places him"
+        ask_place(out, data, SUCCESSOR, side, [((monarch_id(kingdom),), None)], ask)
+
+
+SUCCESSOR = "crowned-successor"
+relocation(SUCCESSOR, CONFUSION, "the new monarch is placed")
 
 
 def _held_at(state: State, data: DRData, kingdom: str) -> Hex:
@@ -538,6 +569,18 @@ def _freed(state: State, event: PrisonerFreed) -> State:
     unit = Unit(id=monarch_id(event.kingdom), kingdom=event.kingdom, kind=HERO, hex=event.hex)
     state = state.with_units([unit]).with_kingdom(event.kingdom, captive_of=None, prison=None)
     return _close_captive(state)
+
+
+@handles(SuccessorEntered)
+def _successor_entered(state: State, event: SuccessorEntered) -> State:
+    unit = Unit(
+        id=monarch_id(event.kingdom),
+        kingdom=event.kingdom,
+        kind=HERO,
+        hex=event.hex,
+        inside=event.inside,
+    )
+    return state.with_units([unit])
 
 
 @handles(CastawayDecided)

@@ -306,6 +306,9 @@ def _desertion(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
 
 def _bad_omens(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
     friendly = sorted(out.state.alliance(player))
+    if not friendly:
+        _void(out, player, 5, f"{player} has no friendly kingdom")
+        return
     kingdom = _pick(out, dice, player, 5, friendly, "which friendly kingdom has bad omens")
     out.add(BadOmensFell(kingdom=kingdom, turn=out.state.number))
 

@@ -32,7 +32,7 @@ def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
             "re-entry needs the unanimous consent of the other players (consent=true)", RULE
         )
     out = Outcome(state)
-    neutral = tuple(k.name for k in state.kingdoms.values() if k.status == "inactive")
+    neutral = available(state, player)
     if neutral:
         rolled, kingdom = dice.pick(f"{player}'s new identity card", neutral)
         out.add(rolled)
@@ -48,6 +48,22 @@ def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     )
     entered_play(out, data, kingdom)
     return out
+
+
+def available(state: State, player: str) -> tuple[str, ...]:
+    """The neutral monarchs the eliminated player draws from: the inactive kingdoms (one
+    in Confusion has no monarch yet, one under Forced Peace is out of diplomacy), and
+    "(including his former player kingdom)" while it is neutral, though it is always in
+    Confusion just after his elimination: the rule names it so that it can be drawn."""
+    former = state.player(player).kingdom
+    return tuple(
+        k.name
+        for k in state.kingdoms.values()
+        if k.status == "inactive" or (k.name == former and k.status in NEUTRAL)
+    )
+
+
+NEUTRAL = ("inactive", "confusion", "forced peace")
 
 
 def _from_largest_alliance(out: Outcome, data: DRData, dice: Dice) -> str:

@@ -63,8 +63,9 @@ from .forces import (
     is_hero,
     remove,
 )
-from .heroes import castle_falls, fate
+from .heroes import castle_falls, fate, successor_enters
 from .kingdoms import CONFUSED, DEACTIVATE, FORCED, confusion, crown, force_peace, score
+from .placement import monarch_id
 from .places import hex_arg, label, names, path_arg
 from .sieges import (
     BREAKOUT,
@@ -511,12 +512,15 @@ def breakout(state: State, command: Command, data: DRData, dice: Dice) -> Outcom
 
 def keep(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The besieger keeps his siege: the deactivation, forced peace or Confusion does not
-    happen (a dead monarch's successor is crowned at once)."""
+    happen (a dead monarch's successor is crowned at once, and enters the map if the old
+    monarch's counter had left it: an executed prisoner)."""
     veto = _veto(state, command, data)
     out = Outcome(state)
     out.add(SiegeKept(player=command.actor, kingdom=veto.kingdom, change=veto.change))
     if veto.change == CONFUSED:
         crown(out, veto.kingdom, dice)
+        if monarch_id(veto.kingdom) not in out.state.units:
+            successor_enters(out, data, veto.kingdom)
     return out
 
 
@@ -593,9 +597,7 @@ def _veto_question(kingdom: str, change: str, why: str, player: str) -> Decision
 def _invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
     """As the game turn ends, the besiegers of invalid sieges are displaced (each
     besieger routes his own)."""
-    turn = state.turn
-    assert turn is not None
-    if turn.player_turn < len(turn.order):
+    if state.next_player_turn() is not None:
         return []
     return [
         DecisionAsked(

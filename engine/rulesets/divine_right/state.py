@@ -367,6 +367,15 @@ class State:
     def active_players(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players if not p.eliminated)
 
+    def next_player_turn(self) -> int | None:
+        """The game turn's next player turn, skipping players eliminated since the order
+        was drawn (Kingdoms › Fate of Player Kingdoms: out of the game); None: none left."""
+        turn = self.turn
+        if turn is None:
+            return None
+        following = range(turn.player_turn + 1, len(turn.order) + 1)
+        return next((n for n in following if not self.player(turn.order[n - 1]).eliminated), None)
+
     @property
     def number(self) -> int:
         return self.turn.number if self.turn else 0

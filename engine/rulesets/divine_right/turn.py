@@ -277,10 +277,11 @@ def _phase_ended(state: State, event: PhaseEnded) -> State:
         return state.replace(
             turn=dataclasses.replace(turn, phase=PHASES[index + 1], progress=Progress())
         )
-    if turn.player_turn < len(turn.order):
+    following = state.next_player_turn()
+    if following is not None:
         return state.replace(
             turn=dataclasses.replace(
-                turn, player_turn=turn.player_turn + 1, phase=PHASES[0], progress=Progress()
+                turn, player_turn=following, phase=PHASES[0], progress=Progress()
             )
         )
     return state.replace(turn=dataclasses.replace(turn, phase=TURN_OVER, progress=Progress()))

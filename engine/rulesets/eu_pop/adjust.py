@@ -82,13 +82,13 @@ def _discard(realm: Realm, command: Command, reason: str) -> list[Event]:
     kind = next((kind for kind, held in kinds if held), None)
     if kind is None:
         raise InvalidCommand(
-            f"{realm.name} has no ruler, advisor or leader called {name!r}", ADJUST
+            f"discard: {realm.name} has no ruler, advisor or leader called {name!r}", ADJUST
         )
     return [CardDiscarded(realm.name, name, kind, reason)]
 
 
 def _ideas(realm: Realm, command: Command, reason: str) -> list[Event]:
-    gained, lost = arg.names(command, "gain_idea"), arg.names(command, "lose_idea")
+    gained, lost = arg.names(command, "gain_idea", ADJUST), arg.names(command, "lose_idea", ADJUST)
     if not (gained or lost):
         return []
     missing = [idea for idea in lost if not realm.has_idea(idea)]
@@ -127,7 +127,7 @@ def _ally(realm: Realm, command: Command, reason: str) -> list[Event]:
 def _drop_ally(realm: Realm, command: Command, reason: str) -> list[Event]:
     if not arg.given(command, "drop_ally"):
         return []
-    name = known_ally(realm, arg.text(command, "drop_ally", ADJUST), ADJUST).name
+    name = known_ally(realm, arg.text(command, "drop_ally", ADJUST), "drop_ally", ADJUST).name
     return [AllyDropped(realm.name, name, reason)]
 
 
@@ -161,6 +161,9 @@ def apply_adjusted(state: EuState, event: RealmAdjusted) -> EuState:
 
 
 def apply_discarded(state: EuState, event: CardDiscarded) -> EuState:
+    if event.kind == "ruler":
+        state = dataclasses.replace(state, rulers_discarded=(*state.rulers_discarded, event.realm))
+
     def change(r: Realm) -> Realm:
         return dataclasses.replace(
             r,

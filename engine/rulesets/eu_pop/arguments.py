@@ -33,13 +33,25 @@ def check_known(command: Command, allowed: Sequence[str], rule: str) -> None:
 
 
 def given(command: Command, key: str) -> bool:
+    """Whether the argument is given: None reads as not given."""
     return command.arg(key) is not None
 
 
+def _raw(command: Command, key: str, default: Any) -> Any:
+    value = command.arg(key)
+    return default if value is None else value
+
+
+def _refuse(command: Command, key: str, wanted: str, raw: Any, rule: str) -> InvalidCommand:
+    return InvalidCommand(f"{command.name}: {key} must be {wanted}, not {raw!r}", rule)
+
+
 def text(command: Command, key: str, rule: str, default: str | None = None) -> str:
-    value = command.arg(key, default)
-    if not isinstance(value, str) or not value.strip():
+    value = _raw(command, key, default)
+    if value is None:
         raise InvalidCommand(f"{command.name} needs {key}=TEXT", rule)
+    if not isinstance(value, str) or not value.strip():
+        raise _refuse(command, key, "text", value, rule)
     return value.strip()
 
 
@@ -61,30 +73,29 @@ def integer(
     high: int | None = None,
 ) -> int:
     """A whole number in low..high (None: unbounded); required when `default` is None."""
-    raw = command.arg(key)
-    if raw is None and default is not None:
-        return default
+    raw = _raw(command, key, default)
     value = to_int(raw)
     if value is None or (low is not None and value < low) or (high is not None and value > high):
         bounds = f" in {'' if low is None else low}..{'' if high is None else high}"
-        raise InvalidCommand(
-            f"{command.name}: {key} must be a whole number{bounds}, not {raw!r}", rule
-        )
+        raise _refuse(command, key, f"a whole number{bounds}", raw, rule)
     return value
 
 
 def to_bool(value: Any) -> bool | None:
+    """True or False from a bool, 0/1 or text (`true`, `yes`, `1`, `false`, `no`, `0`)."""
     if isinstance(value, bool):
         return value
+    if not isinstance(value, (int, str)):
+        return None
     lowered = str(value).strip().lower()
     return True if lowered in _TRUE else False if lowered in _FALSE else None
 
 
 def flag(command: Command, key: str, rule: str, default: bool = False) -> bool:
-    raw = command.arg(key, default)
+    raw = _raw(command, key, default)
     value = to_bool(raw)
     if value is None:
-        raise InvalidCommand(f"{command.name}: {key} must be true or false, not {raw!r}", rule)
+        raise _refuse(command, key, "true or false", raw, rule)
     return value
 
 
@@ -96,32 +107,30 @@ def to_ducats(value: Any) -> Fraction | None:
         if isinstance(value, str):
             value = value.replace("½", ".5")
         amount = Fraction(value)
-    except (TypeError, ValueError, ZeroDivisionError):
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
         return None
     return amount if (amount * 2).denominator == 1 else None
 
 
 def ducats(command: Command, key: str, rule: str, default: Fraction | None = None) -> Fraction:
-    raw = command.arg(key)
-    if raw is None and default is not None:
-        return default
+    raw = _raw(command, key, default)
     value = to_ducats(raw)
     if value is None:
-        raise InvalidCommand(
-            f"{command.name}: {key} must be whole or half ducats (e.g. 12 or 12.5), not {raw!r}",
-            rule,
-        )
+        raise _refuse(command, key, "whole or half ducats (e.g. 12 or 12.5)", raw, rule)
     return value
 
 
-def names(command: Command, key: str) -> tuple[str, ...]:
-    raw = command.arg(key, ())
-    items = raw.split(",") if isinstance(raw, str) else [str(item) for item in raw]
+def names(command: Command, key: str, rule: str) -> tuple[str, ...]:
+    """Comma-separated text or a sequence of names; none when not given."""
+    raw = _raw(command, key, ())
+    items = raw.split(",") if isinstance(raw, str) else raw
+    if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+        raise _refuse(command, key, "a comma-separated list of names", raw, rule)
     return tuple(item.strip() for item in items if item.strip())
 
 
 def power_types(command: Command, key: str, rule: str) -> tuple[str, ...]:
-    kinds = names(command, key)
+    kinds = names(command, key, rule)
     bad = [kind for kind in kinds if kind not in POWER_TYPES]
     if bad:
         raise InvalidCommand(
@@ -132,20 +141,29 @@ def power_types(command: Command, key: str, rule: str) -> tuple[str, ...]:
 
 def pairs(command: Command, key: str, rule: str) -> tuple[tuple[str, Any], ...]:
     """`a=1,b=2` text, a mapping or a sequence of pairs, as (name, value) pairs."""
-    raw = command.arg(key, ())
-    if isinstance(raw, Mapping):
-        return tuple(raw.items())
-    if not isinstance(raw, str):
-        return tuple((str(k), v) for k, v in raw)
-    found: list[tuple[str, Any]] = []
-    for item in filter(None, (part.strip() for part in raw.split(","))):
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise InvalidCommand(
-                f"{command.name}: write {key} as name=value,..., not {raw!r}", rule
-            )
-        found.append((name.strip(), value.strip()))
-    return tuple(found)
+    raw = _raw(command, key, ())
+    found = _pairs(raw)
+    if found is None:
+        raise _refuse(command, key, "name=value,... pairs", raw, rule)
+    return found
+
+
+def _pairs(raw: Any) -> tuple[tuple[str, Any], ...] | None:
+    found: list[tuple[Any, Any]]
+    if isinstance(raw, str):
+        items = [item.partition("=") for item in raw.split(",") if item.strip()]
+        if not all(sep for _, sep, _ in items):
+            return None
+        found = [(name.strip(), value.strip()) for name, _, value in items]
+    elif isinstance(raw, Mapping):
+        found = list(raw.items())
+    elif isinstance(raw, (list, tuple)) and all(
+        isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in raw
+    ):
+        found = [(name, value) for name, value in raw]
+    else:
+        return None
+    return tuple(found) if all(isinstance(name, str) and name for name, _ in found) else None
 
 
 def power(command: Command, key: str, rule: str) -> Power:
@@ -154,10 +172,7 @@ def power(command: Command, key: str, rule: str) -> Power:
     for kind, raw in pairs(command, key, rule):
         value = to_int(raw)
         if kind not in amounts or value is None:
-            raise InvalidCommand(
-                f"{command.name}: {key} gives whole amounts of adm, dip or mil, not {kind}={raw!r}",
-                rule,
-            )
+            raise _refuse(command, key, "whole amounts of adm, dip or mil", f"{kind}={raw!r}", rule)
         amounts[kind] += value
     return Power(**amounts)
 

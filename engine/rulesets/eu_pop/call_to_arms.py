@@ -44,7 +44,10 @@ def _read(command: Command) -> _Request:
     accepting = arg.flag(command, "accepting", CALL_TO_ARMS)
     if accepting and mode != "defensive":
         raise InvalidCommand("accepting an NPR ally's CtA, you send Defensive CtAs", CALL_TO_ARMS)
-    called, near = arg.names(command, "allies"), arg.names(command, "near_enemy")
+    called, near = (
+        arg.names(command, "allies", CALL_TO_ARMS),
+        arg.names(command, "near_enemy", CALL_TO_ARMS),
+    )
     if not called or len(set(called)) != len(called):
         raise InvalidCommand("allies must name each ally called once", CALL_TO_ARMS)
     if not set(near) <= set(called):
@@ -63,7 +66,7 @@ def call_to_arms(state: EuState, command: Command) -> list[Event]:
     if request.mode == "offensive":
         require_window(state, realm.name, CALL_TO_ARMS)
     return [
-        _call(state, realm, known_ally(realm, name, CALL_TO_ARMS), request)
+        _call(state, realm, known_ally(realm, name, "allies", CALL_TO_ARMS), request)
         for name in request.called
     ]
 

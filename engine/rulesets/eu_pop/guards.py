@@ -28,11 +28,14 @@ def named_realm(state: EuState, name: str, rule: str) -> Realm:
     return realm
 
 
-def known_ally(realm: Realm, name: str, rule: str) -> Ally:
+def known_ally(realm: Realm, name: str, key: str, rule: str) -> Ally:
+    """The ally `name`, given as argument `key`."""
     ally = realm.ally(name)
     if ally is None:
         known = ", ".join(a.name for a in realm.allies) or "none"
-        raise InvalidCommand(f"{name} is not an ally of {realm.name} (allies: {known})", rule)
+        raise InvalidCommand(
+            f"{key}: {name} is not an ally of {realm.name} (allies: {known})", rule
+        )
     return ally
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterable
 from fractions import Fraction
 
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
@@ -138,7 +139,8 @@ def cut_costs(state: EuState, command: Command) -> list[Event]:
     )
     if event.ships + event.recalled > at_sea:
         raise InvalidCommand(
-            f"{realm.name} has {at_sea} ships at sea to disband or recall", CUT_COSTS
+            f"disband_ships + recall: {realm.name} has {at_sea} ships at sea to disband or recall",
+            CUT_COSTS,
         )
     _avoid_bankruptcy(_after_cuts(realm, event), state.world)
     closing = _closing(state, realm.name, "A")
@@ -224,19 +226,29 @@ def power_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[str
         raise IllegalCommand(
             "only the Emperor collects monarch power for imperial authority", MONARCH_POWER
         )
-    ideas = arg.power(command, "ideas", MONARCH_POWER)
-    return (
-        ruler,
-        ("advisors", advisors),
-        ("stability", _stability_power(realm, command)),
+    before = (ruler, ("advisors", advisors))
+    after = (
         ("papal controller", Power(dip=1) if world.papal_controller == realm.name else Power()),
         ("emperor", emperor),
-        ("ideas", ideas),
+        ("ideas", arg.power(command, "ideas", MONARCH_POWER)),
     )
+    collected = _sum(amount for _, amount in (*before, *after))
+    return (*before, ("stability", _stability_power(realm, command, collected)), *after)
 
 
-def _stability_power(realm: Realm, command: Command) -> Power:
-    """+3 stability: 2 more of the types named in `gain`; -3: 1 fewer of the type in `lose`."""
+def _sum(amounts: Iterable[Power]) -> Power:
+    total = Power()
+    for amount in amounts:
+        total = total.plus(amount)
+    return total
+
+
+def _stability_power(realm: Realm, command: Command, collected: Power) -> Power:
+    """+3 stability: 2 more of the types named in `gain`; -3: 1 fewer of the type in `lose`.
+
+    The 1 fewer stops at 0: a realm that would collect nothing at all loses nothing (it
+    still names a type). While it collects something, the type named must be one it
+    collects, so the 1 fewer is really taken."""
     gain = arg.power_types(command, "gain", MONARCH_POWER)
     lose = arg.power_types(command, "lose", MONARCH_POWER)
     needed = (2 if realm.stability == 3 else 0, 1 if realm.stability == -3 else 0)
@@ -246,6 +258,8 @@ def _stability_power(realm: Realm, command: Command) -> Power:
             f"and lose {needed[1]}",
             MONARCH_POWER,
         )
+    if collected.as_dict() == dict.fromkeys(POWER_TYPES, 0):
+        lose = ()
     return Power(**{kind: gain.count(kind) - lose.count(kind) for kind in POWER_TYPES})
 
 
@@ -253,9 +267,7 @@ def collect_monarch_power(state: EuState, command: Command) -> list[Event]:
     realm = actor_realm(state, command)
     _require_step(state, realm.name, "D")
     lines = power_lines(realm, state.world, command)
-    total = Power()
-    for _, amount in lines:
-        total = total.plus(amount)
+    total = _sum(amount for _, amount in lines)
     if min(total.as_dict().values()) < 0:
         raise IllegalCommand(
             f"{realm.name} cannot collect fewer than 0 of a type: {total.as_dict()}", MONARCH_POWER

@@ -15,6 +15,7 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand
 
 from .arguments import to_ducats, to_int
 from .events import Deltas
+from .rules import INCOME_STATEMENT
 from .state import POWER_TYPES, Power, Realm
 
 _COUNTS = (
@@ -31,16 +32,20 @@ LIMITS: dict[str, tuple[int | None, int | None]] = {
 FIELDS = tuple(LIMITS)
 
 
-def read_deltas(pairs: Iterable[tuple[str, Any]], rule: str) -> Deltas:
-    """(field, delta) pairs, checked and merged: ducats in halves, the rest whole."""
+def read_deltas(pairs: Iterable[tuple[str, Any]], rule: str, argument: str = "") -> Deltas:
+    """(field, delta) pairs, checked and merged: ducats in halves, the rest whole. Errors
+    name the field, after the command's `argument` holding the pairs when there is one."""
     merged: dict[str, Fraction | int] = {}
+    where = f"{argument}: " if argument else ""
     for field, raw in pairs:
         if field not in LIMITS:
-            raise InvalidCommand(f"no realm figure {field!r}; figures: {', '.join(FIELDS)}", rule)
+            raise InvalidCommand(
+                f"{where}no realm figure {field!r}; figures: {', '.join(FIELDS)}", rule
+            )
         value = to_ducats(raw) if field == "ducats" else to_int(raw)
         if value is None:
             kind = "whole or half ducats" if field == "ducats" else "a whole number"
-            raise InvalidCommand(f"{field} changes by {kind}, not {raw!r}", rule)
+            raise InvalidCommand(f"{where}{field} changes by {kind}, not {raw!r}", rule)
         merged[field] = merged.get(field, 0) + value
     return tuple((field, delta) for field, delta in merged.items() if delta)
 
@@ -68,3 +73,5 @@ def check_deltas(realm: Realm, deltas: Deltas, rule: str) -> None:
         if (low is not None and figure < low) or (high is not None and figure > high):
             limits = f"{'' if low is None else low}..{'' if high is None else high}"
             raise IllegalCommand(f"{realm.name}: {field} would be {figure}, outside {limits}", rule)
+    if after.tax_problem:
+        raise InvalidCommand(after.tax_problem, INCOME_STATEMENT)

@@ -28,17 +28,18 @@ REPAY_DUCATS = 6
 
 
 def _loans(realm: Realm, count: int, reaction: bool, purpose: str) -> list[LoanTaken]:
-    events, tokens = [], realm.loans
-    for _ in range(count):
-        if tokens >= MAX_INTEREST_TOKENS:
-            raise IllegalCommand(
-                f"{realm.name} holds {tokens} interest tokens: no loan at "
-                f"{MAX_INTEREST_TOKENS} or more",
-                LOAN,
-            )
-        tokens += 1
-        events.append(LoanTaken(realm.name, LOAN_DUCATS, tokens, reaction, purpose))
-    return events
+    room = max(MAX_INTEREST_TOKENS - realm.loans, 0)
+    if count > room:
+        more = f" and may take {room} more loan(s), not {count}" if room else ""
+        raise IllegalCommand(
+            f"{realm.name} holds {realm.loans} interest tokens{more}: no loan at "
+            f"{MAX_INTEREST_TOKENS} or more",
+            LOAN,
+        )
+    return [
+        LoanTaken(realm.name, LOAN_DUCATS, realm.loans + taken, reaction, purpose)
+        for taken in range(1, count + 1)
+    ]
 
 
 def take_loan(state: EuState, command: Command) -> list[LoanTaken]:

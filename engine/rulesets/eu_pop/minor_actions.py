@@ -102,7 +102,7 @@ def appoint_leader(state: EuState, command: Command) -> list[Event]:
     if not reaction:
         require_window(state, realm.name, LEADER)
     leader = Leader(arg.text(command, "name", LEADER), kind, arg.text(command, "mat", LEADER))
-    _check_mat(realm, leader.mat, mats, LEADER)
+    _check_mat(realm, leader.mat, "mat", mats, LEADER)
     if realm.leader(leader.name):
         raise IllegalCommand(f"{leader.name} is already employed by {realm.name}", LEADER)
     cost = arg.integer(command, "cost", LEADER)
@@ -113,10 +113,10 @@ def appoint_leader(state: EuState, command: Command) -> list[Event]:
     return [LeaderAppointed(realm.name, leader, cost, reaction)]
 
 
-def _check_mat(realm: Realm, mat: str, mats: tuple[str, ...], rule: str) -> None:
+def _check_mat(realm: Realm, mat: str, key: str, mats: tuple[str, ...], rule: str) -> None:
     if mat not in mats:
         raise InvalidCommand(
-            f"{realm.name} has no mat {mat!r} for this (mats: {', '.join(mats)})", rule
+            f"{key}: {realm.name} has no mat {mat!r} for this (mats: {', '.join(mats)})", rule
         )
     holder = realm.leader_on(mat)
     if holder:
@@ -132,8 +132,8 @@ def reassign_general(state: EuState, command: Command) -> list[Event]:
     name, army = arg.text(command, "name", LEADER), arg.text(command, "army", LEADER)
     general = realm.leader(name)
     if general is None or general.kind != "general":
-        raise InvalidCommand(f"{realm.name} employs no general {name!r}", LEADER)
-    _check_mat(realm, army, realm.armies, LEADER)
+        raise InvalidCommand(f"name: {realm.name} employs no general {name!r}", LEADER)
+    _check_mat(realm, army, "army", realm.armies, LEADER)
     return [GeneralReassigned(realm.name, name, army, reaction)]
 
 
@@ -145,10 +145,10 @@ def appoint_ruler(state: EuState, command: Command) -> list[Event]:
     if ruler is not None and not realm.in_interregnum:
         raise IllegalCommand(f"{realm.name} has a ruler, {ruler.name}", RULER)
     reaction = arg.flag(command, "reaction", RULER)
-    if reaction and realm.ruler is not None:
+    if reaction and realm.name not in state.rulers_discarded:
         raise IllegalCommand(
             "a new ruler is appointed as a Reaction only when the ruler was discarded "
-            "without replacement",
+            f"without replacement; {realm.name}'s was not",
             RULER,
         )
     if not reaction:
@@ -189,20 +189,21 @@ def cut_ties(state: EuState, command: Command) -> list[Event]:
     influence = arg.integer(command, "influence", CUT_TIES, default=0, high=realm.influence)
     tokens = arg.integer(command, "tokens", CUT_TIES, default=0, high=realm.tokens)
     from_allies = tuple(_ally_influence(realm, command))
-    ended = arg.names(command, "end")
+    ended = arg.names(command, "end", CUT_TIES)
     for name in ended:
-        known_ally(realm, name, CUT_TIES)
+        known_ally(realm, name, "end", CUT_TIES)
     penalty = _penalty(command, bool(ended))
-    check_deltas(realm, penalty, CUT_TIES)
     if not (influence or tokens or from_allies or ended):
         raise InvalidCommand("cut-ties needs influence, ally_influence, tokens or end", CUT_TIES)
-    return [TiesCut(realm.name, influence, from_allies, tokens, ended, penalty)]
+    event = TiesCut(realm.name, influence, from_allies, tokens, ended, penalty)
+    check_deltas(_ties_returned(realm, event), penalty, CUT_TIES)
+    return [event]
 
 
 def _ally_influence(realm: Realm, command: Command) -> list[tuple[str, int]]:
     found = []
     for name, raw in arg.pairs(command, "ally_influence", CUT_TIES):
-        held = known_ally(realm, name, CUT_TIES).influence
+        held = known_ally(realm, name, "ally_influence", CUT_TIES).influence
         amount = arg.to_int(raw)
         if amount is None or not 1 <= amount <= held:
             raise IllegalCommand(
@@ -222,7 +223,7 @@ def _penalty(command: Command, ending: bool) -> Deltas:
         )
     if raw is None or str(raw).strip().lower() == "none":
         return ()
-    return read_deltas(arg.pairs(command, "penalty", CUT_TIES), CUT_TIES)
+    return read_deltas(arg.pairs(command, "penalty", CUT_TIES), CUT_TIES, "penalty")
 
 
 def apply_advisor_fired(state: EuState, event: AdvisorFired) -> EuState:
@@ -265,6 +266,9 @@ def apply_general_reassigned(state: EuState, event: GeneralReassigned) -> EuStat
 
 
 def apply_ruler_appointed(state: EuState, event: RulerAppointed) -> EuState:
+    state = dataclasses.replace(
+        state, rulers_discarded=tuple(n for n in state.rulers_discarded if n != event.realm)
+    )
     return update_realm(state, event.realm, lambda r: dataclasses.replace(r, ruler=event.ruler))
 
 
@@ -280,21 +284,26 @@ def apply_manpower_replenished(state: EuState, event: ManpowerReplenished) -> Eu
     return update_realm(state, event.realm, change)
 
 
-def apply_ties_cut(state: EuState, event: TiesCut) -> EuState:
-    def change(r: Realm) -> Realm:
-        taken = dict(event.ally_influence)
-        allies = tuple(
-            dataclasses.replace(a, influence=a.influence - taken.get(a.name, 0)) for a in r.allies
-        )
-        r = dataclasses.replace(
-            r,
-            influence=r.influence - event.influence,
-            tokens=r.tokens - event.tokens,
-            allies=allies,
-        )
-        return apply_deltas(drop_allies(r, event.ended), event.penalty)
+def _ties_returned(realm: Realm, event: TiesCut) -> Realm:
+    """The realm once the tokens are back in its supply and the alliances ended, before the
+    penalty: the figures the penalty is checked against."""
+    taken = dict(event.ally_influence)
+    allies = tuple(
+        dataclasses.replace(a, influence=a.influence - taken.get(a.name, 0)) for a in realm.allies
+    )
+    realm = dataclasses.replace(
+        realm,
+        influence=realm.influence - event.influence,
+        tokens=realm.tokens - event.tokens,
+        allies=allies,
+    )
+    return drop_allies(realm, event.ended)
 
-    return update_realm(state, event.realm, change)
+
+def apply_ties_cut(state: EuState, event: TiesCut) -> EuState:
+    return update_realm(
+        state, event.realm, lambda r: apply_deltas(_ties_returned(r, event), event.penalty)
+    )
 
 
 _REACTION = ("reaction",)

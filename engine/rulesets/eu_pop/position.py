@@ -197,6 +197,13 @@ def _allies(field: _Map) -> tuple[Ally, ...]:
 
 def _realm(name: str, value: Any) -> Realm:
     field = _Map(value, f"realms.{name}", _REALM, _REALM_OPTIONAL)
+    realm = _figures(name, field)
+    if realm.tax_problem:
+        raise field.fail("tax.plague", realm.tax_problem)
+    return realm
+
+
+def _figures(name: str, field: _Map) -> Realm:
     manpower = field.child("manpower", ("available", "exhausted"))
     tax = field.child("tax", ("base",), ("vassal", "plague"))
     units = field.child("units", (), _UNITS)

@@ -20,6 +20,7 @@ CUT_TIES = f"{MINOR}{_IN}Cut Ties"
 
 INCOME = "4.4 Phase 4: Income & Upkeep"
 CUT_COSTS = f"4.4{_IN}A. Cut Costs"
+INCOME_STATEMENT = f"4.4{_IN}B. Collect Income minus Costs"
 CORRUPTION = f"4.4{_IN}C. Corruption"
 MONARCH_POWER = f"4.4{_IN}D. Collect Monarch Power"
 PRESTIGE = f"4.4{_IN}E. Score Prestige"

@@ -134,6 +134,18 @@ class Realm:
     def has_idea(self, idea: str) -> bool:
         return any(i.lower() == idea.lower() for i in self.ideas)
 
+    @property
+    def tax_problem(self) -> str | None:
+        """Why the tax figures cannot be (plague tax is part of base and vassal tax), or None."""
+        income = self.base_tax + self.vassal_tax
+        if self.plague_tax <= income:
+            return None
+        return (
+            f"{self.name}'s plague_tax {self.plague_tax} is more than its tax income {income} "
+            f"(base_tax {self.base_tax} + vassal_tax {self.vassal_tax}): plague tax is the part "
+            "of that income from areas with plague"
+        )
+
 
 @record("eu.World")
 class World:
@@ -149,7 +161,8 @@ class World:
 @record("eu.State")
 class EuState:
     """The whole game. `turn` is the realm to act in the Action phase; `step` is the open
-    step of Phase 4 (A-E, then `done`) and `recorded` the realms that have recorded it."""
+    step of Phase 4 (A-E, then `done`) and `recorded` the realms that have recorded it;
+    `rulers_discarded` the realms whose ruler was discarded and not yet replaced."""
 
     round: int = 0
     phase: str = ""
@@ -163,6 +176,7 @@ class EuState:
     statements: tuple[IncomeStatement, ...] = ()
     collections: tuple[MonarchPowerCollected, ...] = ()
     scores: tuple[PrestigeScored, ...] = ()
+    rulers_discarded: tuple[str, ...] = ()
 
     def realm(self, name: str) -> Realm:
         """The realm called `name` (it must exist: decisions check names first)."""

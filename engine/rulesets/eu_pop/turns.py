@@ -69,7 +69,7 @@ def end_phase(state: EuState, command: Command) -> list[Event]:
     round_, phase = (
         (state.round, PHASES[index]) if index < len(PHASES) else (state.round + 1, PHASES[0])
     )
-    order = arg.names(command, "order") or state.order
+    order = arg.names(command, "order", ROUND) or state.order
     if sorted(order) != sorted(state.order):
         raise InvalidCommand(f"order must list each realm once: {', '.join(state.order)}", ROUND)
     return [PhaseBegun(round_, phase, order)]

@@ -169,6 +169,7 @@ CASES = {
     ),
     "captive": Case("carol", ("prisoner execute Pon", "prisoner free Pon"), pon_captive, pon_freed),
     "freed-captive": relocation("Muetar-monarch"),
+    "crowned-successor": relocation("Muetar-monarch"),
     "invaded-setup": relocation("Muetar-A1"),
     "port-displacement": relocation("Muetar-A1"),
     "troll-monarch": Case(

@@ -231,7 +231,7 @@ def test_fleets_sharing_a_space_with_enemy_land_units_must_leave_it(table: Table
     assert table.state.turn is not None
     order = table.state.turn.order
     table.to_phase(1 if order.index("bob") > order.index(ME) else 2, "bob", "movement")
-    table.refuse(IllegalCommand, "K share a space with enemy land units", "end-phase")
+    table.refuse(IllegalCommand, "K shares a space with enemy land units", "end-phase")
     table.do("move", units="K", path="12,19")
     table.do("end-phase")
     assert table.phase() == "combat"

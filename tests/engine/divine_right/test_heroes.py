@@ -140,6 +140,45 @@ def test_trigger_3_a_search_costs_the_spaces_terrain_and_is_made_once(table: Tab
     table.refuse(IllegalCommand, "no lone enemy hero at 22,11", "search", units="Muetar-A1")
 
 
+def _alice_and_her_allys_monarch_alone_at(table: Table, hex_: tuple[int, int]) -> None:
+    """alice's monarch and her ally Neuth's, alone together: alice's death removes both."""
+    ally(table, "Neuth", "alice")
+    put(table, "Hothior-monarch", hex_)
+    put(table, "Neuth-monarch", hex_)
+
+
+def test_trigger_3_a_search_finding_two_heroes_rolls_none_for_one_gone(table: Table) -> None:
+    """Heroes › Hero Fate Roll 3: each lone enemy hero found rolls; alice's monarch killed,
+    she is out and her allies deactivate (Fate of Player Kingdoms): Neuth's monarch has left
+    the map and rolls nothing (issue #12 bug 4: KeyError)."""
+    _alice_and_her_allys_monarch_alone_at(table, (22, 11))
+    put(table, "Muetar-A1", (22, 11))
+    # fate 1: Hothior-monarch killed; 3: Hothior's Confusion
+    events = table.do("search", 1, 3, units="Muetar-A1")
+    assert fate_of(events) == (3, "killed", ME)
+    assert "Neuth-monarch" not in table.state.units
+
+
+def test_trigger_3_entering_two_heroes_rolls_none_for_one_gone(table: Table) -> None:
+    """Heroes › Hero Fate Roll 3, entering the heroes' space (issue #12 bug 4)."""
+    _alice_and_her_allys_monarch_alone_at(table, (21, 11))
+    put(table, "Muetar-A1", (20, 11))
+    events = table.do("move", 1, 3, units="Muetar-A1", path="21,11")
+    assert fate_of(events) == (3, "killed", ME)
+    assert where(table, "Muetar-A1") == (21, 11)
+
+
+def test_trigger_1_stack_losses_roll_none_for_a_hero_gone(table: Table) -> None:
+    """Heroes › Hero Fate Roll 1, after a battle: the stack's heroes roll in turn; one
+    removed by the first one's death rolls nothing (issue #12 bug 4)."""
+    _alice_and_her_allys_monarch_alone_at(table, (22, 11))
+    out = Outcome(table.state)
+    heroes.stack_losses(out, DATA, dice(table, 1, 3), (22, 11), "alice", ME)
+    assert [(e.hero, e.result) for e in of(out.events, HeroFateRolled)] == [
+        ("Hothior-monarch", "killed")
+    ]
+
+
 def test_trigger_4_a_hero_leaves_the_enemy_stack_he_began_his_turn_in(table: Table) -> None:
     """Heroes › Hero Fate Roll 4."""
     put(table, "Muetar-monarch", (21, 11))

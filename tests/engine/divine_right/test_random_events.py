@@ -13,9 +13,11 @@ import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 
+from warscribe.engine.dice import Dice
 from warscribe.engine.errors import DataError, IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DiceRolled, Event
 from warscribe.engine.rulesets import get
@@ -28,6 +30,8 @@ from warscribe.engine.rulesets.divine_right.events import (
     MonarchCrowned,
     MonarchDied,
 )
+from warscribe.engine.rulesets.divine_right.evolving import Outcome
+from warscribe.engine.rulesets.divine_right.kingdoms import eliminate as eliminate_player
 from warscribe.engine.rulesets.divine_right.random_events import (
     BadOmensFell,
     ChoiceAsked,
@@ -208,6 +212,19 @@ def test_5_bad_omens_fall_on_a_randomly_picked_friendly_kingdom(table: Table) ->
     assert picked.candidates == ("Muetar", "Neuth") and picked.roll is not None
     assert of(events, BadOmensFell) == [BadOmensFell(kingdom=picked.picked, turn=1)]
     assert table.state.kingdoms[picked.picked].bad_omens_on == 1
+
+
+def test_5_bad_omens_without_a_friendly_kingdom_is_no_event(table: Table) -> None:
+    """Random Events Phase: impossible to comply → no event, recorded, and the phase goes on
+    (issue #12 bug 3: it raised DiceError on every try). carol, eliminated in her own
+    player turn, has no friendly kingdom left."""
+    out = Outcome(table.state)
+    eliminate_player(out, DATA, ME, "test", Dice(table.key, UUID(int=7), bytes(32), 10_000, [2]))
+    table.set_state(out.state)
+    events = roll(table, "Bad Omens")
+    assert "carol has no friendly kingdom" in void(events, "Bad Omens").why
+    assert not of(events, BadOmensFell)
+    table.do("end-phase")
 
 
 def test_6_replacements_bring_back_two_eliminated_regulars(table: Table) -> None:

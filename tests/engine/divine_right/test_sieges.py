@@ -29,6 +29,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     SiegeGivenUp,
     SiegeInvalidated,
     SiegeKept,
+    SuccessorEntered,
     UnitsDisplaced,
     UnitsEliminated,
     UnitsEmbarked,
@@ -376,6 +377,79 @@ def test_a_besieger_keeps_his_siege_and_the_confusion_does_not_happen() -> None:
     assert of(events, SiegeKept)[0].change == "confusion"
     assert of(events, MonarchCrowned)[0].kingdom == "Immer"
     assert table.state.kingdoms["Immer"].ally == "bob"
+
+
+def _pon_executed_while_alice_besieges(castle: str) -> Table:
+    """Issue #18: Pon, bob's ally, has its monarch held by carol in Tadafat; alice's
+    Rombune stack besieges a Pon castle; in her Diplomacy Phase carol executes him."""
+    table = Table(kingdoms={"alice": "Rombune", "bob": "Shucassam", "carol": "Hothior"})
+    ally(table, "Pon", "bob")
+    table.set_state(table.state.without_units(["Pon-monarch"]))
+    table.set_kingdom("Pon", captive_of="carol", prison="Tadafat")
+    for unit in ("Pon-A4", "Pon-A5"):
+        put(table, unit, (30, 21))
+    put(table, "Pon-F1", (29, 21))
+    besieging(table, *(f"Rombune-A{n}" for n in range(1, 6)), at=castle)
+    besiege(table, castle, "alice")
+    table.to_phase(1, "carol", "diplomacy")
+    table.do("diplomacy-draw")
+    table.do("prisoner-execute", kingdom="Pon")
+    return table
+
+
+def test_a_kept_siege_after_an_execution_brings_the_new_monarch_to_his_royal_castle() -> None:
+    """Kingdoms › Confusion: a besieger keeping his siege, "a new monarch is crowned
+    immediately … and the kingdom does not deactivate"; he enters where an activated
+    kingdom's monarch is placed, "in the kingdom's royal castle" (Activation of Kingdoms):
+    Pon's is Marzarbol (issue #18)."""
+    table = _pon_executed_while_alice_besieges("Grugongi")
+    # alice keeps her siege of Grugongi: Pon stays bob's ally, a new monarch crowned
+    events = table.do("siege-keep", by="alice", kingdom="Pon")
+    assert of(events, MonarchCrowned)[0].kingdom == "Pon"
+    assert of(events, SuccessorEntered) == [SuccessorEntered("Pon", hex_of("Marzarbol"), False)]
+    assert table.state.kingdoms["Pon"].ally == "bob"
+    monarch = table.state.units["Pon-monarch"]
+    assert (monarch.hex, monarch.inside) == (hex_of("Marzarbol"), False)
+
+
+def test_a_new_monarch_enters_his_besieged_royal_castle_within_its_walls() -> None:
+    """Reading (docs/divine-right.md): the royal castle besieged, he enters it all the same,
+    within the walls, as an invaded kingdom's units deploy "regardless of the siege"
+    (Activation of Invaded Inactive Kingdoms)."""
+    table = _pon_executed_while_alice_besieges("Marzarbol")
+    table.do("siege-keep", by="alice", kingdom="Pon")
+    monarch = table.state.units["Pon-monarch"]
+    assert (monarch.hex, monarch.inside) == (hex_of("Marzarbol"), True)
+
+
+def test_a_new_monarch_whose_royal_castle_is_plundered_and_enemy_held_goes_to_a_friendly_one() -> (
+    None
+):
+    """Reading: with his royal castle plundered and held by an enemy, the new monarch goes
+    where a freed prisoner would (Heroes › Freeing a Prisoner), counted from it: the
+    nearest unbesieged castle of his alliance (Crow's Nest; Grugongi is besieged)."""
+    table = _pon_executed_while_alice_besieges("Grugongi")
+    table.set_state(table.state.replace(plundered=table.state.plundered | {"Marzarbol"}))
+    hire(table, "A", "Marzarbol", "carol")
+    table.do("siege-keep", by="alice", kingdom="Pon")
+    assert where(table, "Pon-monarch") == hex_of("Crow's Nest")
+
+
+def test_a_new_monarch_with_nothing_friendly_left_is_placed_by_his_player_ally() -> None:
+    """Reading: royal castle plundered and enemy-held, no unbesieged castle and no combat
+    unit left to bob's alliance: bob places the new monarch, as a freed prisoner's player
+    does (Heroes › Freeing a Prisoner)."""
+    table = _pon_executed_while_alice_besieges("Grugongi")
+    castles = {c.name for c in DATA.castles.values() if c.kingdom in ("Pon", "Shucassam")}
+    table.set_state(table.state.replace(plundered=castles - {"Grugongi"}))
+    gone = [u.id for u in table.state.units.values() if table.state.controller(u) == "bob"]
+    table.set_state(table.state.without_units(gone))
+    hire(table, "A", "Marzarbol", "carol")
+    events = table.do("siege-keep", by="alice", kingdom="Pon")
+    asked = of(events, DecisionAsked)[0]
+    assert (asked.player, asked.kind) == ("bob", "crowned-successor")
+    table.do("place", by="bob", at="28,18")
+    assert where(table, "Pon-monarch") == (28, 18)
 
 
 def test_a_besieger_gives_up_his_siege_and_the_kingdom_goes_into_confusion() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
@@ -24,7 +24,7 @@ from warscribe.engine.rulesets.divine_right.kingdoms import eliminate, score
 from warscribe.engine.rulesets.divine_right.projections import vp
 from warscribe.engine.rulesets.divine_right.state import PHASES
 
-from .board import spread
+from .board import put, spread
 from .play import Table, of
 
 
@@ -130,6 +130,42 @@ def test_the_game_ends_when_one_player_monarch_remains() -> None:
     assert of(events, GameEnded)[0].winners == ("alice",)
 
 
+def test_an_eliminated_player_plays_no_more_of_the_game_turn() -> None:
+    """Kingdoms › Fate of Player Kingdoms: "A player is eliminated from the game": his
+    player turn later in the game turn is skipped (issue #12, bug 1). Turn 1's order is
+    carol, alice, bob."""
+    table = Table()
+    assert table.state.turn is not None and table.state.turn.order == ("carol", "alice", "bob")
+    table.to_phase(1, "carol", "movement")
+    # bob's monarch alone beside Muetar-A1; carol moves onto him: fate 1, Confusion 3
+    put(table, "Mivior-monarch", (20, 11))
+    events = table.do("move", 1, 3, units="Muetar-A1", path="20,11")
+    assert of(events, PlayerEliminated)[0].player == "bob"
+    # carol ends her movement and combat phases: alice's player turn follows
+    table.do("end-phase")
+    table.do("end-phase")
+    assert table.state.turn is not None and table.state.turn.label == "1.2.random-events"
+    table.refuse(NotYourTurn, "alice's turn", "events-roll", 6, 6, by="bob")
+    # alice's player turn ends the game turn: bob's, third, is skipped
+    table.to_phase(1, "alice", "combat")
+    table.do("end-phase")
+    assert table.state.turn is not None and table.state.turn.number == 2
+    # the new order has only carol and alice
+    assert sorted(table.state.turn.order) == ["alice", "carol"]
+
+
+def test_the_game_turn_ends_when_the_players_left_to_play_are_eliminated() -> None:
+    """Fate of Player Kingdoms: alice, last in turn 1's order, eliminated during carol's
+    turn: bob's turn is the game turn's last (invalid sieges are displaced as it ends)."""
+    table = Table()
+    eliminated(table, "alice", 2)
+    table.to_phase(1, "bob", "combat")
+    assert table.state.next_player_turn() is None
+    table.do("end-phase")
+    assert table.state.turn is not None and table.state.turn.number == 2
+    assert sorted(table.state.turn.order) == ["bob", "carol"]
+
+
 def test_reentry_needs_the_option_and_forfeits_points() -> None:
     """Basic Game Optional Rules › Re-entry of Eliminated Players."""
     table = Table(options=(("reentry", True),))
@@ -140,10 +176,31 @@ def test_reentry_needs_the_option_and_forfeits_points() -> None:
     table.refuse(IllegalCommand, "consent", "rejoin", by="carol")
     events = table.do("rejoin", by="carol", consent="true")
     back = of(events, PlayerReentered)[0]
-    assert back.kingdom != "Muetar" and table.state.kingdoms[back.kingdom].player == "carol"
+    assert table.state.kingdoms[back.kingdom].player == "carol"
     assert of(events, PointsForfeited)[0].points == 30
     assert vp(table.state)["totals"]["carol"] == 0
     assert not table.state.player("carol").eliminated
+
+
+def test_reentry_may_draw_the_former_player_kingdom_in_its_confusion() -> None:
+    """Basic Game Optional Rules › Re-entry of Eliminated Players: the draw is "from the
+    currently available neutral monarchs (including his former player kingdom)". His
+    kingdom is in Confusion for 2-7 turns after his elimination (Fate of Player Kingdoms);
+    the rule names it all the same, so it can be drawn; another kingdom in Confusion has no
+    monarch to draw (issue #18). Here the only neutral kingdoms are Neuth, in Confusion,
+    and carol's Muetar."""
+    table = Table(options=(("reentry", True),))
+    eliminated(table, "carol", 4)
+    assert table.state.kingdoms["Muetar"].status == "confusion"
+    for name, standing in table.state.kingdoms.items():
+        if standing.status == "inactive":
+            table.set_kingdom(name, ally="alice")
+    table.set_kingdom("Neuth", ally=None, confusion_until=5)
+    events = table.do("rejoin", by="carol", consent="true")
+    assert of(events, PlayerReentered)[0].kingdom == "Muetar"
+    muetar = table.state.kingdoms["Muetar"]
+    assert (muetar.player, muetar.status, muetar.confusion_until) == ("carol", "player", None)
+    assert "Muetar-monarch" in table.state.units
 
 
 def test_reentry_is_refused_without_the_option() -> None:

@@ -309,6 +309,23 @@ def test_4_4_d_no_type_below_nothing() -> None:
     assert "fewer than 0" in table.refuse("alice", "income-monarch-power", lose="mil").message
 
 
+def test_4_4_d_minus_3_stability_when_nothing_is_collected_takes_nothing() -> None:
+    """4.4 › D. Collect Monarch Power: "1d fewer, of any type chosen" stops at 0. A ruler
+    0/0/0 with no advisor at -3 stability names a type and collects 0 of it (issue #18)."""
+    table = at_step_d({"stability": -3, "ruler": {"name": "Idle", "adm": 0, "dip": 0, "mil": 0}})
+    assert isinstance(table.refuse("alice", "income-monarch-power"), InvalidCommand)
+    event = collect(table, lose="dip")
+    assert dict(event.lines)["stability"] == Power() and event.total == Power()
+    assert table.realm("France").power == Power(3, 3, 3)
+
+
+def test_4_4_d_minus_3_stability_takes_the_1_fewer_from_a_type_collected() -> None:
+    """4.4 › D: while the realm collects something, the type named must be one it collects."""
+    table = at_step_d({"stability": -3, "ruler": {"name": "Clerk", "adm": 1, "dip": 0, "mil": 0}})
+    assert table.refuse("alice", "income-monarch-power", lose="dip").rule == rules.MONARCH_POWER
+    assert collect(table, lose="adm").total == Power()
+
+
 def test_4_4_d_the_papal_controller_receives_1_diplomatic_power() -> None:
     table = at_step_d(papacy={"controller": "France"})
     assert collect(table).total == Power(2, 3, 2)

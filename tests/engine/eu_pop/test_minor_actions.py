@@ -230,6 +230,23 @@ def test_5_2_appoint_ruler_as_a_reaction_when_the_ruler_is_discarded() -> None:
     assert events[0].reaction is True  # type: ignore[attr-defined]
 
 
+def test_5_2_appoint_ruler_as_a_reaction_only_after_a_discard() -> None:
+    """5.2 › Appoint New Ruler: the Reaction's condition is that "the current Ruler is
+    discarded without any replacement"; a realm with no ruler from the start appoints one
+    on its own turn, not as a Reaction (issue #18). Once replaced, the Reaction is gone."""
+    table = Table(position(france={"ruler": None}))
+    table.do("alice", "pass")
+    error = table.refuse(
+        "alice", "appoint-ruler", name="Louis XI", adm=3, dip=2, mil=1, reaction=True
+    )
+    assert error.rule == rules.RULER and "was not" in error.message
+    table.do("bob", "adjust", realm="Austria", reason="Event: the emperor dies", discard="Ruler")
+    table.do("bob", "appoint-ruler", name="Maximilian", adm=2, dip=2, mil=2, reaction=True)
+    table.do("bob", "adjust", realm="Austria", reason="Event: a usurper", discard="Maximilian")
+    table.do("bob", "appoint-ruler", name="Albert", adm=1, dip=1, mil=1, reaction=True)
+    assert table.state.rulers_discarded == ()
+
+
 def test_5_2_a_new_ruler_comes_from_the_hand_not_an_army() -> None:
     table = Table(position(france={"ruler": None, "leaders": [DUNOIS]}))
     error = table.refuse("alice", "appoint-ruler", name="Jean de Dunois", adm=1, dip=1, mil=3)
@@ -295,3 +312,16 @@ def test_5_2_cut_ties_refusals() -> None:
         table.refuse("alice", "cut-ties", end="Savoy", penalty="stability=-4").rule
         == rules.CUT_TIES
     )
+
+
+def test_5_2_cut_ties_penalty_is_checked_after_the_tokens_are_returned() -> None:
+    """5.2 › Cut Ties: the penalty applies to the figures the realm has once the returned
+    influence and tokens are gone; none may fall below 0 (issue #18)."""
+    table = Table(position(france={"influence": 3, "tokens": 1, "allies": [SAVOY]}))
+    error = table.refuse("alice", "cut-ties", influence=3, end="Savoy", penalty="influence=-3")
+    assert error.rule == rules.CUT_TIES and "influence would be -1" in error.message
+    error = table.refuse("alice", "cut-ties", tokens=1, end="Savoy", penalty="tokens=-1")
+    assert error.rule == rules.CUT_TIES and "tokens would be -1" in error.message
+    table.do("alice", "cut-ties", influence=3, end="Savoy", penalty="influence=-2")
+    france = table.realm("France")
+    assert (france.influence, france.tokens, france.allies) == (0, 1, ())

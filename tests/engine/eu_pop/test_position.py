@@ -108,6 +108,11 @@ BAD = [
     (_set("round", 0), "round"),
     (_set("realms", {}), "realms"),
     (_set("papacy", {"controller": "France", "pope": "Pius"}), "unknown pope"),
+    # 4.4 › B: plague tax is the part of the tax income from areas with plague (issue #18)
+    (
+        _set("realms.France.tax", {"base": 3, "vassal": 1, "plague": 5}),
+        "realms.France.tax.plague: France's plague_tax 5 is more than its tax income 4",
+    ),
 ]
 
 

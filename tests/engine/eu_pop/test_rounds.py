@@ -138,6 +138,18 @@ def test_adjust_keeps_each_figure_within_its_limits() -> None:
     assert isinstance(table.refuse("alice", "adjust", reason="r", fame=1), InvalidCommand)
 
 
+def test_adjust_keeps_plague_tax_within_the_tax_income() -> None:
+    """4.4 › B. Collect Income minus Costs: the plague line counts tax income from areas
+    with plague, so it cannot exceed base plus vassal tax (issue #18)."""
+    table = Table(position(france={"tax": {"base": 3, "vassal": 1}}))
+    error = table.refuse("alice", "adjust", reason="Plague in Paris", plague_tax=5)
+    assert isinstance(error, InvalidCommand) and error.rule == rules.INCOME_STATEMENT
+    error = table.refuse("alice", "adjust", reason="Paris lost", plague_tax=4, base_tax=-1)
+    assert "plague_tax 4 is more than its tax income 3" in error.message
+    table.do("alice", "adjust", reason="Plague in Paris", plague_tax=4)
+    assert table.realm("France").plague_tax == 4
+
+
 def test_adjust_needs_a_reason_and_a_change() -> None:
     table = Table(position())
     assert isinstance(table.refuse("alice", "adjust", ducats=1), InvalidCommand)
