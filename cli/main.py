@@ -27,6 +27,7 @@ from .context import (
     pass_ctx,
     render,
 )
+from .files import Output, force_option, write_file
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
@@ -310,6 +311,7 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     "--from", "start", type=click.IntRange(min=1), default=1, help="First entry to export."
 )
 @click.option("--armor", is_flag=True, help="ASCII-armored text that survives an email body.")
+@force_option
 @click.option(
     "--for",
     "player",
@@ -318,7 +320,9 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     help="The copy PLAYER may see: their own hidden parts, everyone else's removed.",
 )
 @pass_ctx
-def export(ctx: Context, output: str | None, start: int, armor: bool, player: str | None) -> None:
+def export(
+    ctx: Context, output: str | None, start: int, armor: bool, force: bool, player: str | None
+) -> None:
     """Write the game's log (or its tail from --from) as a log file; with --for, the copy
     a player may see, which verifies against the same chain as the full log. The host's
     store signs the last entry (a checkpoint); a player's store passes on the host's.
@@ -355,7 +359,7 @@ def export(ctx: Context, output: str | None, start: int, armor: bool, player: st
             )
         sys.stdout.buffer.write(payload)
     else:
-        Path(output).write_bytes(payload)
+        write_file(Output(output, payload), force=force, store=ctx.store)
         click.echo(
             f"exported entries #{start}..#{entries[-1].seq if entries else start - 1} to "
             f"{output}; head {shown}",

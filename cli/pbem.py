@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from collections.abc import Iterable
@@ -23,6 +22,7 @@ from warscribe.store import orders as orders_file
 from warscribe.store.views import describe, event_name
 
 from .context import Context, emit, json_option, pass_ctx
+from .files import Output, force_option, write_file, write_files
 from .positions import resolve_position, resolve_span
 
 at_option = click.option(
@@ -52,7 +52,8 @@ def keys() -> None:
 @click.option(
     "-o", "--output", "prefix", default=None, metavar="PREFIX", help="Files PREFIX.key/.pub."
 )
-def keys_new(player: str, prefix: str | None) -> None:
+@pass_ctx
+def keys_new(ctx: Context, player: str, prefix: str | None) -> None:
     """Make an Ed25519 key pair: PLAYER.key stays with the player (it signs their
     orders), PLAYER.pub goes to the referee for `new --key PLAYER=PLAYER.pub`.
 
@@ -63,14 +64,20 @@ def keys_new(player: str, prefix: str | None) -> None:
     base = Path(prefix or player)
     private, public = new_key_pair()
     secret_path, public_path = base.with_suffix(".key"), base.with_suffix(".pub")
-    if secret_path.exists():
-        raise click.UsageError(f"{secret_path} exists: refusing to overwrite a private key")
-    fd = os.open(secret_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(orders_file.write_key(orders_file.KeyFile("private", player, private)))
-    public_path.write_text(orders_file.write_key(orders_file.KeyFile("public", player, public)))
+    write_files(
+        (
+            Output(str(secret_path), _key_text("private", player, private), private=True),
+            Output(str(public_path), _key_text("public", player, public)),
+        ),
+        force=False,
+        store=ctx.store,
+    )
     click.echo(f"{secret_path}: {player}'s private key (keep it; it signs your orders)")
     click.echo(f"{public_path}: {player}'s public key {public.hex()[:16]}... (send it)")
+
+
+def _key_text(kind: str, player: str, key: bytes) -> bytes:
+    return orders_file.write_key(orders_file.KeyFile(kind, player, key)).encode()
 
 
 def read_public_keys(pairs: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
@@ -131,6 +138,7 @@ def parse_command(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     help="Commands one per line (# starts a comment), after those given as arguments.",
 )
 @click.option("-o", "--output", default=None, help="File to write (default: standard output).")
+@force_option
 @pass_ctx
 def orders(
     ctx: Context,
@@ -139,6 +147,7 @@ def orders(
     key_path: str,
     command_file: Any,
     output: str | None,
+    force: bool,
 ) -> None:
     """Write signed orders against your copy of the log, to mail to the referee. Each
     command is `NAME key=value ...` as the rule set names it.
@@ -170,7 +179,7 @@ def orders(
     if output is None:
         click.echo(text, nl=False)
         return
-    Path(output).write_text(text)
+    write_file(Output(output, text.encode()), force=force, store=ctx.store)
     click.echo(
         f"{len(lines)} orders of {player} at #{head.seq} ({written.position}) signed into {output}",
         err=True,
