@@ -15,13 +15,14 @@ from warscribe.engine import rulesets
 from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
 from warscribe.engine.common import event_from
 from warscribe.engine.errors import InvalidCommand, WarscribeError
+from warscribe.engine.names import REFEREE
 from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
-from warscribe.store.views import describe, event_name
+from warscribe.store.views import describe, event_name, printable
 
-from .context import Context, emit, json_option, pass_ctx
+from .context import Context, emit, json_option, pass_ctx, say
 from .files import Output, force_option, write_file, write_files
 from .positions import resolve_position, resolve_span
 
@@ -206,7 +207,7 @@ def import_orders(ctx: Context, file: str) -> None:
         raise WarscribeError(f"the orders are for game {received.orders.game_id}, not this one")
     entries, refused = orders_file.receive(ctx.app, received)
     for entry in entries:
-        click.echo(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+        say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
     if refused is not None:
         total = len(received.orders.commands)
         returned = "; ".join(
@@ -296,12 +297,12 @@ def _audit_json(report: AuditReport) -> dict[str, Any]:
 
 
 def _finding_text(f: Finding) -> str:
-    data = _finding_json(f)
+    data = printable(_finding_json(f))
     head = f"#{f.seq} {f.kind} [{f.rule}] in {data['command']} (#{f.command_seq})"
     if f.kind != DIFFERENCE and f.ruling is not None and f.ruling_seq != f.command_seq:
-        head += f", overruled by #{f.ruling_seq}: {f.ruling.text}"
+        head += f", overruled by #{f.ruling_seq}: {data['ruling']}"
     elif f.ruling is not None:
-        return f"{head}: {f.ruling.text}"
+        return f"{head}: {data['ruling']}"
     what = data["recorded"] or "nothing"
     return f"{head}\n    recorded:   {what}\n    rules give: {data['rules_give'] or 'nothing'}"
 
@@ -343,7 +344,7 @@ def fork(ctx: Context, position: str, name: str, as_json: bool) -> None:
 @click.command()
 @click.argument("text")
 @at_option
-@click.option("--as", "author", default="referee", show_default=True, help="Who writes it.")
+@click.option("--as", "author", default=REFEREE, show_default=True, help="Who writes it.")
 @click.option("--ruling", is_flag=True, help="A referee's ruling that overrides the rules.")
 @click.option(
     "--impose",

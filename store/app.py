@@ -25,7 +25,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, OperationalError, Transcoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
-from warscribe.engine import codec, record, rulesets
+from warscribe.engine import codec, names, record, rulesets
 from warscribe.engine.anchor import (
     Checkpoint,
     check_checkpoint,
@@ -45,7 +45,7 @@ from warscribe.engine.events import (
 )
 from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, Refused
-from warscribe.engine.ruleset import GameSpec
+from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from .backends import Backend, StoreError, resolve
 from .logfile import LogFile
@@ -312,17 +312,23 @@ class Warscribe(Application[UUID]):
         player_keys: Sequence[tuple[str, bytes]] = (),
     ) -> Head:
         """Create a game: GameCreated, the players' public keys, the rule set's set-up, the
-        dice secret, the listing."""
+        dice secret, the listing. The names are checked here for every rule set
+        (`warscribe.engine.names`) and kept in their normal form."""
         ruleset = rulesets.get(ruleset_name)
         mode, seed = parse_mode(dice_mode)
         key, _ = new_key(mode, seed)
+        given = names.game_name(spec.name) if spec.name else ""
         if seed is None:
             game_id = uuid4()
-            name = spec.name or f"{ruleset_name}-{str(game_id)[:8]}"
+            name = given or f"{ruleset_name}-{str(game_id)[:8]}"
         else:
-            name = spec.name or f"{ruleset_name}-{seed}"
+            name = given or names.game_name(f"{ruleset_name}-{seed}")
             game_id = seeded_game_id(ruleset_name, seed, name)
-        spec = GameSpec(name=name, players=spec.players, options=spec.options)
+        players = names.player_names(p.name for p in spec.players)
+        kept_players = tuple(
+            PlayerSpec(n, p.choice) for n, p in zip(players, spec.players, strict=True)
+        )
+        spec = GameSpec(name=name, players=kept_players, options=spec.options)
         kept: list[KeptSecret] = []
         host_public = None
         if seed is None:
@@ -354,6 +360,7 @@ class Warscribe(Application[UUID]):
     def fork(self, game_id: UUID, version: int, name: str) -> Head:
         """A new game: this game's log up to `version`, then GameForked; the original is
         untouched. Forks happen between decisions (before a command or signed orders)."""
+        name = names.game_name(name)
         listing = self.find(str(game_id))
         head = self.head(game_id, version)
         following = list(self.entries(game_id, version + 1, version + 1))
