@@ -2,8 +2,8 @@
 
 * an existing file is replaced only with `--force`;
 * never the open store (by real path or same inode, with SQLite's -wal, -shm and -journal
-  files, present or not) nor an existing key file (named *.key, or holding a warscribe key
-  block) — not even with `--force`;
+  files and the writers' -lock file, present or not) nor an existing key file (named
+  *.key, or holding a warscribe key block) — not even with `--force`;
 * never through a symbolic link, never over something that is not a regular file;
 * atomically: the bytes go to a temporary file in the same folder, flushed to disk, then
   renamed into place (without `--force`, hard-linked, so a file that appeared meanwhile is
@@ -25,10 +25,9 @@ import click
 
 from warscribe.engine.errors import WarscribeError
 from warscribe.store import armor
-from warscribe.store.backends import StoreError, resolve
+from warscribe.store.backends import SQLITE_FILES, StoreError, resolve
 from warscribe.store.orders import KEY_KINDS
 
-SQLITE_SIDE_FILES = ("", "-wal", "-shm", "-journal")
 KEY_SCAN_LIMIT = 1 << 24  # bytes of an existing file searched for a key block
 
 force_option = click.option(
@@ -83,7 +82,7 @@ def _store_files(store: str | None) -> tuple[str, ...]:
     if backend.kind != "sqlite":
         return ()
     database = os.path.realpath(dict(backend.env)["SQLITE_DBNAME"])
-    return tuple(database + suffix for suffix in SQLITE_SIDE_FILES)
+    return tuple(database + suffix for suffix in SQLITE_FILES)
 
 
 def _check(path: str, force: bool, protected: tuple[str, ...]) -> int | None:

@@ -70,7 +70,7 @@ def test_export_over_the_store_it_reads_is_refused(
     app.close()
 
 
-@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal", "-lock"])
 def test_the_store_s_sqlite_side_files_are_refused_even_with_force(run: Run, suffix: str) -> None:
     """The write-ahead log and shared memory file are part of the store, present or not."""
     refused(run("export", "-o", f"warscribe.db{suffix}", "--force"), "store")
