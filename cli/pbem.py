@@ -20,7 +20,7 @@ from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
-from warscribe.store.views import describe, event_name, printable
+from warscribe.store.views import describe, escaped, event_name, printable
 
 from .context import Context, emit, json_option, pass_ctx, say
 from .files import Output, force_option, write_file, write_files
@@ -337,8 +337,10 @@ def fork(ctx: Context, position: str, name: str, as_json: bool) -> None:
     version = resolve_position(ctx.app, listing.game_id, position)
     assert version is not None
     head = ctx.app.fork(listing.game_id, version, name)
-    data = {"game_id": head.game_id, "name": name, "parent": listing.game_id, "at_seq": version}
-    emit(data, as_json, f"forked {name} ({head.game_id}) from {listing.name} at #{version}")
+    kept = ctx.app.find(str(head.game_id)).name  # the name as kept (see engine/names.py)
+    data = {"game_id": head.game_id, "name": kept, "parent": listing.game_id, "at_seq": version}
+    text = f"forked {kept} ({head.game_id}) from {escaped(listing.name)} at #{version}"
+    emit(data, as_json, text)
 
 
 @click.command()
