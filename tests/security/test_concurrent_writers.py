@@ -23,10 +23,11 @@ from eventsourcing.sqlite import SQLiteRecorder
 from tests.conftest import three_players
 from warscribe.engine import record
 from warscribe.engine.events import Command, CommandIssued, DiceRolled, Note
+from warscribe.engine.names import REFEREE
 from warscribe.store import app as app_module
 from warscribe.store.app import WRITE_ATTEMPTS, ConcurrentWrite, Warscribe
 
-WRITERS = ("alice", "bob", "carol", "dave")
+WRITERS = ("alice", "bob", "carol", REFEREE)  # who may write notes (warscribe authority)
 NOTES_EACH = 30
 DEADLINE = 30.0  # seconds a writer may take at most (it takes a few)
 
@@ -162,23 +163,28 @@ def test_signed_orders_that_lost_the_race_are_not_retried(
 
 
 def _writer(url: str, game_id: UUID, author: str, seed: int, results: Any) -> None:
-    """Write NOTES_EACH notes with short seeded pauses; report (recorded, refused)."""
+    """Write NOTES_EACH notes with short seeded pauses; report (recorded, refused, error)."""
     pace = random.Random(f"{seed}-{author}")
-    app = Warscribe(url)
-    recorded, refused = [], 0
-    stop = time.monotonic() + DEADLINE
-    for n in range(NOTES_EACH):
-        if time.monotonic() > stop:
-            break
-        try:
-            app.issue(game_id, note(author, f"{author} {n}"))
-        except ConcurrentWrite:
-            refused += 1
-        else:
-            recorded.append(f"{author} {n}")
-        time.sleep(pace.uniform(0, 0.002))
-    app.close()
-    results.put((author, recorded, refused))
+    recorded: list[str] = []
+    refused = 0
+    try:
+        app = Warscribe(url)
+        stop = time.monotonic() + DEADLINE
+        for n in range(NOTES_EACH):
+            if time.monotonic() > stop:
+                break
+            try:
+                app.issue(game_id, note(author, f"{author} {n}"))
+            except ConcurrentWrite:
+                refused += 1
+            else:
+                recorded.append(f"{author} {n}")
+            time.sleep(pace.uniform(0, 0.002))
+        app.close()
+    except Exception as exc:
+        results.put((recorded, refused, f"{author}: {exc!r}"))
+        return
+    results.put((recorded, refused, None))
 
 
 @pytest.mark.parametrize("seed", [11])
@@ -196,11 +202,12 @@ def test_four_writers_of_notes_are_rarely_refused_and_lose_nothing(
     for proc in procs:
         proc.start()
     reports = [results.get(timeout=DEADLINE + 60) for _ in procs]
+    assert [error for _, _, error in reports if error] == []
     for proc in procs:
         proc.join(30)
         assert proc.exitcode == 0
-    recorded = [text for _, texts, _ in reports for text in texts]
-    refused = sum(count for _, _, count in reports)
+    recorded = [text for texts, _, _ in reports for text in texts]
+    refused = sum(count for _, count, _ in reports)
     attempts = len(recorded) + refused
     assert attempts == len(WRITERS) * NOTES_EACH, "every writer finished in time"
     assert refused / attempts < 0.01, f"{refused} of {attempts} writes refused"
