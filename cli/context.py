@@ -11,9 +11,9 @@ from uuid import UUID
 import click
 
 from warscribe.engine import rulesets
+from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.events import Command
-from warscribe.engine.names import REFEREE
 from warscribe.engine.record import Entry
 from warscribe.store.app import GameListing, Warscribe
 from warscribe.store.views import describe, escaped, escaped_lines, event_name, jsonable
@@ -49,7 +49,7 @@ class Context:
         """Record a command for the chosen game; `actor` defaults to whoever must act now."""
         game_id = self.game_id()
         head = self.app.head(game_id)
-        who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or REFEREE
+        who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or REFEREE_NAME
         entries = self.app.issue(game_id, Command(actor=who, name=name, args=args), entered)
         for entry in entries:
             say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")

@@ -13,9 +13,9 @@ import click
 
 from warscribe.engine import rulesets
 from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
+from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.common import event_from
 from warscribe.engine.errors import InvalidCommand, WarscribeError
-from warscribe.engine.names import REFEREE
 from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry
 from warscribe.store import logfile
@@ -346,7 +346,7 @@ def fork(ctx: Context, position: str, name: str, as_json: bool) -> None:
 @click.command()
 @click.argument("text")
 @at_option
-@click.option("--as", "author", default=REFEREE, show_default=True, help="Who writes it.")
+@click.option("--as", "author", default=REFEREE_NAME, show_default=True, help="Who writes it.")
 @click.option("--ruling", is_flag=True, help="A referee's ruling that overrides the rules.")
 @click.option(
     "--impose",

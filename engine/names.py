@@ -19,12 +19,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+from .authority import REFEREE_NAME
 from .errors import InvalidCommand
 
 RULE = "warscribe names"
 MAX_LENGTH = 64
-REFEREE = "referee"
-RESERVED = (REFEREE,)
+RESERVED = (REFEREE_NAME,)  # actors the record itself uses (`warscribe.engine.authority`)
 
 # Unicode categories never allowed in a name: control, format, surrogate, private use,
 # unassigned, line and paragraph separators.

@@ -22,12 +22,12 @@ from eventsourcing.sqlite import SQLiteRecorder
 
 from tests.conftest import three_players
 from warscribe.engine import record
+from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.events import Command, CommandIssued, DiceRolled, Note
-from warscribe.engine.names import REFEREE
 from warscribe.store import app as app_module
 from warscribe.store.app import WRITE_ATTEMPTS, ConcurrentWrite, Warscribe
 
-WRITERS = ("alice", "bob", "carol", REFEREE)  # who may write notes (warscribe authority)
+WRITERS = ("alice", "bob", "carol", REFEREE_NAME)  # who may write notes (warscribe authority)
 NOTES_EACH = 30
 DEADLINE = 30.0  # seconds a writer may take at most (it takes a few)
 
