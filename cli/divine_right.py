@@ -14,7 +14,7 @@ import click
 from warscribe.engine.rulesets.divine_right import RULESET
 from warscribe.engine.rulesets.divine_right.mapview import board_text, stacks_text
 from warscribe.engine.rulesets.divine_right.projections import hand as hand_of
-from warscribe.store.views import printable
+from warscribe.store.views import escaped, printable
 
 from .context import Context, emit, json_option, pass_ctx
 from .positions import resolve_position
@@ -515,7 +515,7 @@ def hand(ctx: Context, actor: str | None, position: str | None, as_json: bool) -
     emit(
         {"player": player, "cards": cards},
         as_json,
-        f"{player}: " + (", ".join(cards) or "no cards"),
+        escaped(f"{player}: " + (", ".join(cards) or "no cards")),
     )
 
 

@@ -27,7 +27,7 @@ from warscribe.store.backends import StoreError, resolve
 Run = Callable[..., Result]
 ESC = "\x1b"
 HOSTILE_GAME = "ours\n00000000-0000-0000-0000-000000000000  forged  divine-right  mallory"
-HOSTILE_PLAYER = f"al{ESC}[2J{ESC}]0;owned\x07ice"
+HOSTILE_PLAYER = f"al{ESC}[2J{ESC}]0;owned\x07ice\nforged"
 
 
 def spec_of(ruleset: str, *players: str, name: str = "") -> GameSpec:
@@ -153,7 +153,18 @@ def hostile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
 
 @pytest.mark.parametrize(
     "command",
-    [("games",), ("status",), ("log",), ("show",), ("audit",), ("import", "hostile.wlog")],
+    [
+        ("games",),
+        ("status",),
+        ("log",),
+        ("show",),
+        ("audit",),
+        ("import", "hostile.wlog"),
+        ("kingdoms",),
+        ("vp",),
+        ("hand", "--as", HOSTILE_PLAYER),
+    ],
+    ids=lambda command: command[0],
 )
 def test_text_output_shows_control_characters_as_escapes(
     hostile: Run, command: tuple[str, ...]
