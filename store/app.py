@@ -245,9 +245,14 @@ class Warscribe(Application[UUID]):
         env["CREATE_TABLE"] = "n"  # see _create_tables
         self._heads: OrderedDict[UUID, Any] = OrderedDict()
         self._cache = cache
+        sqlite_file = env.get("SQLITE_DBNAME")
+        self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
         try:
             super().__init__(env=env)
             self._create_tables()
+            fd = _lock_fd(self._lock_file) if self._lock_file else None
+            if fd is not None:  # there from the first open on, not only from the first write
+                os.close(fd)
         except Exception as exc:
             if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
                 raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
@@ -486,8 +491,8 @@ class Warscribe(Application[UUID]):
         its turn, and a lost race is retried as any other."""
         env = dict(self.backend.env)
         timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or env.get("POSTGRES_LOCK_TIMEOUT") or 10)
-        if self.backend.kind == "sqlite":
-            with _file_turn(env["SQLITE_DBNAME"] + SQLITE_LOCK_FILE, timeout):
+        if self._lock_file is not None:
+            with _file_turn(self._lock_file, timeout):
                 yield
             return
         schema = env.get("POSTGRES_SCHEMA", "public")
@@ -878,12 +883,20 @@ def _wait_for(take: Callable[[], bool], timeout: float) -> bool:
     return True
 
 
+def _lock_fd(path: str) -> int | None:
+    """The writers' lock file, opened (created if missing); None if the folder does not
+    let us (writers then only retry)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+
+
 @contextmanager
 def _file_turn(path: str, timeout: float) -> Iterator[None]:
     """Hold an exclusive lock on the lock file `path` (none if it cannot be opened)."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
+    fd = _lock_fd(path)
+    if fd is None:
         yield
         return
 

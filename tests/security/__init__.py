@@ -1,1 +1,0 @@
-"""Hostile input and careless hands (issue 11): each attack reproduced, then refused."""
