@@ -11,11 +11,12 @@ from uuid import UUID
 import click
 
 from warscribe.engine import rulesets
+from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.events import Command
 from warscribe.engine.record import Entry
 from warscribe.store.app import GameListing, Warscribe
-from warscribe.store.views import describe, event_name, jsonable
+from warscribe.store.views import describe, escaped, escaped_lines, event_name, jsonable
 
 
 @dataclass
@@ -48,10 +49,10 @@ class Context:
         """Record a command for the chosen game; `actor` defaults to whoever must act now."""
         game_id = self.game_id()
         head = self.app.head(game_id)
-        who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or "referee"
+        who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or REFEREE_NAME
         entries = self.app.issue(game_id, Command(actor=who, name=name, args=args), entered)
         for entry in entries:
-            click.echo(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+            say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
         return entries
 
     def game_of(self, ruleset: str, command_name: str) -> GameListing:
@@ -93,12 +94,20 @@ def name_option(ruleset: str) -> Callable[[F], F]:
     )
 
 
+def say(text: str, err: bool = False) -> None:
+    """Print text for a person: every line with its control characters shown as escapes
+    (values from a log are escaped one by one where they are put into the text, so a
+    newline inside one cannot forge a line; this catches whatever else reaches here)."""
+    click.echo(escaped_lines(text), err=err)
+
+
 def emit(data: Any, as_json: bool, text: str | None = None) -> None:
-    """Print `data` as JSON, or `text` (default: a readable rendering of `data`)."""
+    """Print `data` as JSON (which escapes control characters itself), or `text`
+    (default: a readable rendering of `data`)."""
     if as_json:
         click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
     else:
-        click.echo(text if text is not None else render(data))
+        say(text if text is not None else render(data))
 
 
 def render(data: Any, indent: int = 0) -> str:
@@ -108,18 +117,22 @@ def render(data: Any, indent: int = 0) -> str:
         lines = []
         for key, item in value.items():
             if isinstance(item, dict | list) and item:
-                lines.append(f"{pad}{key}:")
+                lines.append(f"{pad}{escaped(key)}:")
                 lines.append(render(item, indent + 1))
             else:
-                lines.append(f"{pad}{key}: {item}")
+                lines.append(f"{pad}{escaped(key)}: {escaped(str(item))}")
         return "\n".join(lines)
     if isinstance(value, list):
         return "\n".join(
             f"{pad}- "
-            + (render(item, indent + 1).lstrip() if isinstance(item, dict | list) else str(item))
+            + (
+                render(item, indent + 1).lstrip()
+                if isinstance(item, dict | list)
+                else escaped(str(item))
+            )
             for item in value
         )
-    return f"{pad}{value}"
+    return f"{pad}{escaped(str(value))}"
 
 
 def parse_player(text: str) -> tuple[str, str | None]:

@@ -14,6 +14,7 @@ import click
 from warscribe.engine.rulesets.divine_right import RULESET
 from warscribe.engine.rulesets.divine_right.mapview import board_text, stacks_text
 from warscribe.engine.rulesets.divine_right.projections import hand as hand_of
+from warscribe.store.views import escaped, printable
 
 from .context import Context, emit, json_option, pass_ctx
 from .positions import resolve_position
@@ -451,7 +452,7 @@ def _query(
         game_id = ctx.game_of(NAME, name).game_id
         state = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position)).state
         data = projection(state)
-        emit(data, as_json, text(data) if text else None)
+        emit(data, as_json, text(printable(data)) if text else None)
 
     command = click.Command(name, callback=run, params=[], help=_help(summary, example))
     return json_option(at_option(command))
@@ -514,7 +515,7 @@ def hand(ctx: Context, actor: str | None, position: str | None, as_json: bool) -
     emit(
         {"player": player, "cards": cards},
         as_json,
-        f"{player}: " + (", ".join(cards) or "no cards"),
+        escaped(f"{player}: " + (", ".join(cards) or "no cards")),
     )
 
 

@@ -23,6 +23,7 @@ from warscribe.engine.rulesets.eu_pop import COMMANDS, RULESET
 from warscribe.engine.rulesets.eu_pop.arguments import CommandSpec
 from warscribe.engine.rulesets.eu_pop.state import POWER_TYPES, ducats_text
 from warscribe.store.app import GameListing
+from warscribe.store.views import printable
 
 from .context import Context, dice_option, emit, json_option, name_option, parse_player, pass_ctx
 from .pbem import key_option, read_public_keys
@@ -503,7 +504,7 @@ def query_command(name: str, query: Query) -> click.Command:
         data = projection(ctx.app.head(game_id, version).state)
         if query.by_round:
             data = pick_round(name, data, round_)
-        emit(data, as_json, query.text(data))
+        emit(data, as_json, query.text(printable(data)))
 
     help_text = f"{query.summary}\n\n{_example([query.example])}"
     cmd = click.Command(name, callback=run, params=_query_options(query.by_round), help=help_text)

@@ -15,7 +15,7 @@ from warscribe.engine.record import fold
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store import logfile
 from warscribe.store.backends import StoreError
-from warscribe.store.views import describe, entry_json, event_name
+from warscribe.store.views import describe, entry_json, escaped, escaped_lines, event_name
 
 from .context import (
     Context,
@@ -26,7 +26,9 @@ from .context import (
     parse_player,
     pass_ctx,
     render,
+    say,
 )
+from .files import Output, force_option, write_file
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
@@ -38,7 +40,7 @@ class WarscribeGroup(click.Group):
         try:
             return super().invoke(ctx)
         except WarscribeError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(escaped_lines(str(exc))) from exc
 
 
 @click.group(cls=WarscribeGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -167,8 +169,9 @@ def _create(
         **rs.summary(head.state),
     }
     text = (
-        f"created {listing.name} ({head.game_id}), {head.seq} entries, dice {head.dice.mode}\n"
-        f"dice commitment {head.dice.commitment.hex()}\n" + _status_text(rs, head.state)
+        f"created {escaped(listing.name)} ({head.game_id}), {head.seq} entries, "
+        f"dice {head.dice.mode}\ndice commitment {head.dice.commitment.hex()}\n"
+        + _status_text(rs, head.state)
     )
     emit(data, as_json, text)
 
@@ -199,9 +202,9 @@ def games(ctx: Context, as_json: bool) -> None:
         }
         for g in listing
     ]
-    names = {g.game_id: g.name for g in listing}
+    names = {g.game_id: escaped(g.name) for g in listing}
     text = "\n".join(
-        f"{g.game_id}  {g.name}  {g.ruleset}  {', '.join(g.players)}"
+        f"{g.game_id}  {names[g.game_id]}  {g.ruleset}  {escaped(', '.join(g.players))}"
         + (
             f"  (fork of {names.get(g.parent[0], g.parent[0])} at #{g.parent[1]})"
             if g.parent
@@ -240,7 +243,8 @@ def status(ctx: Context, as_json: bool) -> None:
         **rs.summary(head.state),
     }
     data["head"] = fingerprint(head.seq, head.chain)
-    text = f"{listing.name} ({head.ruleset}), head {data['head']}\n" + _status_text(rs, head.state)
+    text = f"{escaped(listing.name)} ({head.ruleset}), head {data['head']}\n"
+    text += _status_text(rs, head.state)
     emit(data, as_json, text)
 
 
@@ -310,6 +314,7 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     "--from", "start", type=click.IntRange(min=1), default=1, help="First entry to export."
 )
 @click.option("--armor", is_flag=True, help="ASCII-armored text that survives an email body.")
+@force_option
 @click.option(
     "--for",
     "player",
@@ -318,7 +323,9 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     help="The copy PLAYER may see: their own hidden parts, everyone else's removed.",
 )
 @pass_ctx
-def export(ctx: Context, output: str | None, start: int, armor: bool, player: str | None) -> None:
+def export(
+    ctx: Context, output: str | None, start: int, armor: bool, force: bool, player: str | None
+) -> None:
     """Write the game's log (or its tail from --from) as a log file; with --for, the copy
     a player may see, which verifies against the same chain as the full log. The host's
     store signs the last entry (a checkpoint); a player's store passes on the host's.
@@ -355,7 +362,7 @@ def export(ctx: Context, output: str | None, start: int, armor: bool, player: st
             )
         sys.stdout.buffer.write(payload)
     else:
-        Path(output).write_bytes(payload)
+        write_file(Output(output, payload), force=force, store=ctx.store)
         click.echo(
             f"exported entries #{start}..#{entries[-1].seq if entries else start - 1} to "
             f"{output}; head {shown}",
@@ -390,8 +397,8 @@ def import_(ctx: Context, file: str) -> None:
     head = ""
     if parsed.entries:
         head = f"; head {fingerprint(parsed.to_seq, parsed.entries[-1].chain)}"
-    click.echo(
-        f"imported {added} new entries of {parsed.name} "
+    say(
+        f"imported {added} new entries of {escaped(parsed.name)} "
         f"(file #{parsed.from_seq}..#{parsed.to_seq}{head})"
     )
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from collections.abc import Iterable
@@ -14,15 +13,17 @@ import click
 
 from warscribe.engine import rulesets
 from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
+from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.common import event_from
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
-from warscribe.store.views import describe, event_name
+from warscribe.store.views import describe, escaped, event_name, printable
 
-from .context import Context, emit, json_option, pass_ctx
+from .context import Context, emit, json_option, pass_ctx, say
+from .files import Output, force_option, write_file, write_files
 from .positions import resolve_position, resolve_span
 
 at_option = click.option(
@@ -52,7 +53,8 @@ def keys() -> None:
 @click.option(
     "-o", "--output", "prefix", default=None, metavar="PREFIX", help="Files PREFIX.key/.pub."
 )
-def keys_new(player: str, prefix: str | None) -> None:
+@pass_ctx
+def keys_new(ctx: Context, player: str, prefix: str | None) -> None:
     """Make an Ed25519 key pair: PLAYER.key stays with the player (it signs their
     orders), PLAYER.pub goes to the referee for `new --key PLAYER=PLAYER.pub`.
 
@@ -63,14 +65,20 @@ def keys_new(player: str, prefix: str | None) -> None:
     base = Path(prefix or player)
     private, public = new_key_pair()
     secret_path, public_path = base.with_suffix(".key"), base.with_suffix(".pub")
-    if secret_path.exists():
-        raise click.UsageError(f"{secret_path} exists: refusing to overwrite a private key")
-    fd = os.open(secret_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(orders_file.write_key(orders_file.KeyFile("private", player, private)))
-    public_path.write_text(orders_file.write_key(orders_file.KeyFile("public", player, public)))
+    write_files(
+        (
+            Output(str(secret_path), _key_text("private", player, private), private=True),
+            Output(str(public_path), _key_text("public", player, public)),
+        ),
+        force=False,
+        store=ctx.store,
+    )
     click.echo(f"{secret_path}: {player}'s private key (keep it; it signs your orders)")
     click.echo(f"{public_path}: {player}'s public key {public.hex()[:16]}... (send it)")
+
+
+def _key_text(kind: str, player: str, key: bytes) -> bytes:
+    return orders_file.write_key(orders_file.KeyFile(kind, player, key)).encode()
 
 
 def read_public_keys(pairs: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
@@ -131,6 +139,7 @@ def parse_command(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     help="Commands one per line (# starts a comment), after those given as arguments.",
 )
 @click.option("-o", "--output", default=None, help="File to write (default: standard output).")
+@force_option
 @pass_ctx
 def orders(
     ctx: Context,
@@ -139,6 +148,7 @@ def orders(
     key_path: str,
     command_file: Any,
     output: str | None,
+    force: bool,
 ) -> None:
     """Write signed orders against your copy of the log, to mail to the referee. Each
     command is `NAME key=value ...` as the rule set names it.
@@ -170,7 +180,7 @@ def orders(
     if output is None:
         click.echo(text, nl=False)
         return
-    Path(output).write_text(text)
+    write_file(Output(output, text.encode()), force=force, store=ctx.store)
     click.echo(
         f"{len(lines)} orders of {player} at #{head.seq} ({written.position}) signed into {output}",
         err=True,
@@ -197,7 +207,7 @@ def import_orders(ctx: Context, file: str) -> None:
         raise WarscribeError(f"the orders are for game {received.orders.game_id}, not this one")
     entries, refused = orders_file.receive(ctx.app, received)
     for entry in entries:
-        click.echo(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+        say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
     if refused is not None:
         total = len(received.orders.commands)
         returned = "; ".join(
@@ -287,12 +297,12 @@ def _audit_json(report: AuditReport) -> dict[str, Any]:
 
 
 def _finding_text(f: Finding) -> str:
-    data = _finding_json(f)
+    data = printable(_finding_json(f))
     head = f"#{f.seq} {f.kind} [{f.rule}] in {data['command']} (#{f.command_seq})"
     if f.kind != DIFFERENCE and f.ruling is not None and f.ruling_seq != f.command_seq:
-        head += f", overruled by #{f.ruling_seq}: {f.ruling.text}"
+        head += f", overruled by #{f.ruling_seq}: {data['ruling']}"
     elif f.ruling is not None:
-        return f"{head}: {f.ruling.text}"
+        return f"{head}: {data['ruling']}"
     what = data["recorded"] or "nothing"
     return f"{head}\n    recorded:   {what}\n    rules give: {data['rules_give'] or 'nothing'}"
 
@@ -327,14 +337,16 @@ def fork(ctx: Context, position: str, name: str, as_json: bool) -> None:
     version = resolve_position(ctx.app, listing.game_id, position)
     assert version is not None
     head = ctx.app.fork(listing.game_id, version, name)
-    data = {"game_id": head.game_id, "name": name, "parent": listing.game_id, "at_seq": version}
-    emit(data, as_json, f"forked {name} ({head.game_id}) from {listing.name} at #{version}")
+    kept = ctx.app.find(str(head.game_id)).name  # the name as kept (see engine/names.py)
+    data = {"game_id": head.game_id, "name": kept, "parent": listing.game_id, "at_seq": version}
+    text = f"forked {kept} ({head.game_id}) from {escaped(listing.name)} at #{version}"
+    emit(data, as_json, text)
 
 
 @click.command()
 @click.argument("text")
 @at_option
-@click.option("--as", "author", default="referee", show_default=True, help="Who writes it.")
+@click.option("--as", "author", default=REFEREE_NAME, show_default=True, help="Who writes it.")
 @click.option("--ruling", is_flag=True, help="A referee's ruling that overrides the rules.")
 @click.option(
     "--impose",

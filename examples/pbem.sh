@@ -20,14 +20,14 @@ PY
 }
 sync() {  # the referee mails each player their copy; they import it
   for p in alice bob; do
-    ws referee export --for "$p" --armor -o "to-$p.txt" 2>/dev/null
+    ws referee export --for "$p" --armor --force -o "to-$p.txt" 2>/dev/null
     mail "to-$p.txt"
     ws "$p" import "to-$p.txt" >/dev/null
   done
 }
 send() {  # send PLAYER COMMAND...: signed orders, mailed, checked and recorded
   local p="$1"; shift
-  ws "$p" orders --as "$p" --key "$p.key" -o orders.txt "$@" 2>/dev/null
+  ws "$p" orders --as "$p" --key "$p.key" --force -o orders.txt "$@" 2>/dev/null
   mail orders.txt
   ws referee import-orders orders.txt
   sync

@@ -14,9 +14,15 @@ every snapshot against the replay of the entries below it (a failing one is dele
 from __future__ import annotations
 
 import dataclasses
+import fcntl
+import hashlib
+import os
+import random
 import sqlite3
+import time
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
@@ -25,7 +31,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, OperationalError, Transcoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
-from warscribe.engine import codec, record, rulesets
+from warscribe.engine import codec, names, record, rulesets
 from warscribe.engine.anchor import (
     Checkpoint,
     check_checkpoint,
@@ -45,9 +51,9 @@ from warscribe.engine.events import (
 )
 from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, Refused
-from warscribe.engine.ruleset import GameSpec
+from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
-from .backends import Backend, StoreError, resolve
+from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .logfile import LogFile
 from .transcoder import MsgpackTranscoder
 
@@ -57,6 +63,9 @@ CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
 
 
 _OPEN_ATTEMPTS = 3
+WRITE_ATTEMPTS = 5  # decisions of a direct command whose write another writer beat
+_RETRY_PAUSE = 0.002  # seconds; the random pause before the n-th retry is up to 2**n of these
+_TURN_POLL = 0.001  # seconds between two tries at a writer's turn
 
 
 def _racing_table_creation(exc: Exception) -> bool:
@@ -233,18 +242,40 @@ class Warscribe(Application[UUID]):
         self.backend = backend if isinstance(backend, Backend) else resolve(backend)
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
+        env["CREATE_TABLE"] = "n"  # see _create_tables
         self._heads: OrderedDict[UUID, Any] = OrderedDict()
         self._cache = cache
-        for attempt in range(_OPEN_ATTEMPTS):
-            try:
-                super().__init__(env=env)
-                return
-            except Exception as exc:
-                if _racing_table_creation(exc) and attempt + 1 < _OPEN_ATTEMPTS:
-                    continue
-                if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
-                    raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
-                raise
+        sqlite_file = env.get("SQLITE_DBNAME")
+        self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
+        try:
+            super().__init__(env=env)
+            self._create_tables()
+            fd = _lock_fd(self._lock_file) if self._lock_file else None
+            if fd is not None:  # there from the first open on, not only from the first write
+                os.close(fd)
+        except Exception as exc:
+            if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
+                raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
+            raise
+
+    def _create_tables(self) -> None:
+        """Run eventsourcing's schema statements only for a table that is missing, not on
+        every open: re-running them while others wrote failed on PostgreSQL with `tuple
+        concurrently updated`. Two first opens creating the tables at once: the loser
+        looks again."""
+        recorders: list[Any] = [
+            self.recorder,
+            *([self.snapshots.recorder] if self.snapshots else []),
+        ]
+        for recorder in recorders:
+            for attempt in range(1, _OPEN_ATTEMPTS + 1):
+                if _table_exists(recorder):
+                    break
+                try:
+                    recorder.create_table()
+                except Exception as exc:
+                    if not _racing_table_creation(exc) or attempt == _OPEN_ATTEMPTS:
+                        raise
 
     def construct_transcoder(self) -> Transcoder:
         return MsgpackTranscoder()
@@ -312,17 +343,23 @@ class Warscribe(Application[UUID]):
         player_keys: Sequence[tuple[str, bytes]] = (),
     ) -> Head:
         """Create a game: GameCreated, the players' public keys, the rule set's set-up, the
-        dice secret, the listing."""
+        dice secret, the listing. The names are checked here for every rule set
+        (`warscribe.engine.names`) and kept in their normal form."""
         ruleset = rulesets.get(ruleset_name)
         mode, seed = parse_mode(dice_mode)
         key, _ = new_key(mode, seed)
+        given = names.game_name(spec.name) if spec.name else ""
         if seed is None:
             game_id = uuid4()
-            name = spec.name or f"{ruleset_name}-{str(game_id)[:8]}"
+            name = given or f"{ruleset_name}-{str(game_id)[:8]}"
         else:
-            name = spec.name or f"{ruleset_name}-{seed}"
+            name = given or names.game_name(f"{ruleset_name}-{seed}")
             game_id = seeded_game_id(ruleset_name, seed, name)
-        spec = GameSpec(name=name, players=spec.players, options=spec.options)
+        players = names.player_names(p.name for p in spec.players)
+        kept_players = tuple(
+            PlayerSpec(n, p.choice) for n, p in zip(players, spec.players, strict=True)
+        )
+        spec = GameSpec(name=name, players=kept_players, options=spec.options)
         kept: list[KeptSecret] = []
         host_public = None
         if seed is None:
@@ -354,6 +391,7 @@ class Warscribe(Application[UUID]):
     def fork(self, game_id: UUID, version: int, name: str) -> Head:
         """A new game: this game's log up to `version`, then GameForked; the original is
         untouched. Forks happen between decisions (before a command or signed orders)."""
+        name = names.game_name(name)
         listing = self.find(str(game_id))
         head = self.head(game_id, version)
         following = list(self.entries(game_id, version + 1, version + 1))
@@ -422,19 +460,54 @@ class Warscribe(Application[UUID]):
         return anchors
 
     def issue(self, game_id: UUID, command: Command, entered: Sequence[int] = ()) -> list[Entry]:
-        """Decide and record one command; all its entries or none."""
-        game = self.load(game_id)
-        entries = record.record_command(game.head, command, self._key(game_id, game.head), entered)
-        game.append(entries)
-        self._save(game, what=f"`{command.name}`")
-        self._remember(game)
-        return entries
+        """Decide and record one command; all its entries or none. When another writer
+        recorded first, the command is decided again on the new head (rules, dice and all)
+        and recorded if still legal, up to WRITE_ATTEMPTS decisions with a short random
+        pause between them. (Signed orders are never retried: see `record_orders`.)"""
+        attempt = 1
+        while True:
+            try:
+                with self._turn(game_id):
+                    game = self.load(game_id)
+                    key = self._key(game_id, game.head)
+                    entries = record.record_command(game.head, command, key, entered)
+                    game.append(entries)
+                    self._save(game, what=f"`{command.name}`")
+            except ConcurrentWrite:
+                if attempt == WRITE_ATTEMPTS:
+                    raise
+                time.sleep(random.uniform(0, _RETRY_PAUSE * 2**attempt))
+                attempt += 1
+                continue
+            self._remember(game)
+            return entries
+
+    @contextmanager
+    def _turn(self, game_id: UUID) -> Iterator[None]:
+        """Direct commands to a store take turns from reading the head to writing after
+        it, across processes (a lock file beside a SQLite store, an advisory lock on
+        PostgreSQL), so that they do not decide on a head another is about to move. The
+        wait is bounded by the store's lock timeout; past it the writer goes on without
+        its turn, and a lost race is retried as any other."""
+        env = dict(self.backend.env)
+        timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or env.get("POSTGRES_LOCK_TIMEOUT") or 10)
+        if self._lock_file is not None:
+            with _file_turn(self._lock_file, timeout):
+                yield
+            return
+        schema = env.get("POSTGRES_SCHEMA", "public")
+        digest = hashlib.sha256(f"warscribe:{schema}:{game_id}".encode()).digest()
+        lock = int.from_bytes(digest[:8], "big", signed=True)
+        with _advisory_turn(self.recorder.datastore, lock, timeout):  # type: ignore[attr-defined]
+            yield
 
     def record_orders(
         self, game_id: UUID, orders: Orders, signed: bytes, signature: bytes
     ) -> tuple[list[Entry], Refused | None]:
         """Record a player's checked, signed orders: OrdersReceived and its commands up to
-        the first one refused (see `record.record_orders`), which is returned with the rest."""
+        the first one refused (see `record.record_orders`), which is returned with the rest.
+        Never retried: orders name the head they were written against, and if another
+        writer moved it first they are stale (ConcurrentWrite)."""
         game = self.load(game_id)
         key = self._key(game_id, game.head)
         entries, refused = record.record_orders(game.head, orders, signed, signature, key)
@@ -798,6 +871,80 @@ def _host_key(entries: Sequence[Entry]) -> bytes | None:
     """The host's key a log names in its GameCreated, if it has one."""
     created = entries[0].event
     return created.host_key if isinstance(created, GameCreated) else None
+
+
+def _wait_for(take: Callable[[], bool], timeout: float) -> bool:
+    """Try `take` until it succeeds (True) or `timeout` seconds have passed (False)."""
+    deadline = time.monotonic() + timeout
+    while not take():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(_TURN_POLL)
+    return True
+
+
+def _lock_fd(path: str) -> int | None:
+    """The writers' lock file, opened (created if missing); None if the folder does not
+    let us (writers then only retry)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+
+
+@contextmanager
+def _file_turn(path: str, timeout: float) -> Iterator[None]:
+    """Hold an exclusive lock on the lock file `path` (none if it cannot be opened)."""
+    fd = _lock_fd(path)
+    if fd is None:
+        yield
+        return
+
+    def take() -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    try:
+        _wait_for(take, timeout)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+@contextmanager
+def _advisory_turn(datastore: Any, lock: int, timeout: float) -> Iterator[None]:
+    """Hold PostgreSQL's session advisory lock `lock` on a connection of the pool."""
+    with datastore.get_connection() as conn:
+
+        def take() -> bool:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s) AS taken", (lock,)).fetchone()
+            return bool(row and row["taken"])
+
+        taken = _wait_for(take, timeout)
+        try:
+            yield
+        finally:
+            if taken:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (lock,))
+
+
+def _table_exists(recorder: Any) -> bool:
+    """Whether the recorder's events table is in the database (its DDL runs in one
+    transaction, so the table stands for all of it)."""
+    name = recorder.events_table_name
+    datastore = recorder.datastore
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+        params: tuple[str, ...] = (name,)
+    else:
+        query = "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = %s"
+        params = (datastore.schema, name)
+    with datastore.transaction(commit=False) as cursor:
+        cursor.execute(query, params)
+        return cursor.fetchone() is not None
 
 
 def _redecide(log: Sequence[Entry], first: int) -> None:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlparse
 
 from warscribe.engine.errors import WarscribeError
 
 DEFAULT_STORE = "warscribe.db"
+SQLITE_LOCK_FILE = "-lock"  # beside a SQLite store: writers take turns by locking it
+# The files of a SQLite store: the database, SQLite's own, and the writers' lock file.
+SQLITE_FILES = ("", "-wal", "-shm", "-journal", SQLITE_LOCK_FILE)
+# A plain SQL identifier PostgreSQL takes without quoting (at most 63 bytes).
+_SCHEMA = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
 class StoreError(WarscribeError):
@@ -68,6 +74,11 @@ def _postgres(url: str) -> Backend:
     ]
     for key, value in (p.split("=", 1) for p in parts.query.split("&") if "=" in p):
         if key == "schema":
+            if not _SCHEMA.fullmatch(value):
+                raise StoreError(
+                    f"bad schema {value!r} in the PostgreSQL URL: give a plain identifier "
+                    "(letters, digits and _, not starting with a digit, at most 63)"
+                )
             env.append(("POSTGRES_SCHEMA", value))
     shown = f"{parts.hostname}:{parts.port or 5432}/{dbname}"
     return Backend(kind="postgresql", location=shown, env=tuple(env))

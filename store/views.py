@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
@@ -23,7 +24,48 @@ from warscribe.engine.events import (
     SecretDraw,
 )
 from warscribe.engine.hidden import split
+from warscribe.engine.names import UNPRINTABLE
 from warscribe.engine.record import Entry
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(text: str) -> str:
+    """`text` as one printable line: every control or format character (a newline, a
+    terminal escape code, a bell, a right-to-left override...) shown as an escape such as
+    `\\n`, `\\x1b` or `\\u202e`, so text from a log can neither forge a line nor drive the
+    terminal it is printed on."""
+    if text.isprintable():
+        return text
+    return "".join(_escape(c) if unicodedata.category(c) in UNPRINTABLE else c for c in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def escaped_lines(text: str) -> str:
+    """Text of several lines, each line `escaped` (the line breaks kept)."""
+    return "\n".join(escaped(line) for line in text.split("\n"))
+
+
+def printable(value: Any) -> Any:
+    """A copy of plain data (dicts, lists, tuples) with every string `escaped`."""
+    if isinstance(value, str):
+        return escaped(value)
+    if isinstance(value, dict):
+        return {printable(k): printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(printable(v) for v in value)
+    return value
 
 
 def jsonable(value: Any) -> Any:
@@ -55,7 +97,11 @@ def event_name(event: Event) -> str:
 
 
 def describe(event: Event) -> str:
-    """A short line for `log`."""
+    """A short line for `log`, every control character in it shown as an escape."""
+    return escaped(_line(event))
+
+
+def _line(event: Event) -> str:
     if isinstance(event, CommandIssued):
         args = " ".join(f"{k}={_short(v)}" for k, v in event.args)
         return f"{event.actor}: {event.name} {args}".rstrip()

@@ -142,9 +142,10 @@ def new_game(run: Callable[..., Result], seed: str) -> None:
 
 
 def sync(run: Callable[..., Result]) -> None:
-    """The referee mails each player their copy; each imports it into their own store."""
+    """The referee mails each player their copy (replacing last time's); each imports it
+    into their own store."""
     for name, _ in PLAYERS:
-        run("export", "--for", name, "--armor", "-o", f"to-{name}.txt")
+        run("export", "--for", name, "--armor", "--force", "-o", f"to-{name}.txt")
         path = Path(f"to-{name}.txt")
         path.write_text(mail(path.read_text()))
         run("import", str(path), store=f"{name}.db")
@@ -152,9 +153,10 @@ def sync(run: Callable[..., Result]) -> None:
 
 def write_orders(run: Callable[..., Result], player: str, *commands: str, key: str = "") -> None:
     """The player writes signed orders (with their own key unless `key` names another)
-    against their copy, to orders.txt."""
+    against their copy, to orders.txt (replacing the last ones)."""
     key = key or f"{player}.key"
-    run("orders", "--as", player, "--key", key, "-o", "orders.txt", *commands, store=f"{player}.db")
+    written = ("-o", "orders.txt", "--force", *commands)
+    run("orders", "--as", player, "--key", key, *written, store=f"{player}.db")
 
 
 def send_orders(run: Callable[..., Result], player: str, commands: tuple[str, ...]) -> Result:

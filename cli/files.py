@@ -1,0 +1,201 @@
+"""Writing files without destroying any: the one way every command writes a file.
+
+* an existing file is replaced only with `--force`;
+* never the open store (by real path or same inode, with SQLite's -wal, -shm and -journal
+  files and the writers' -lock file, present or not) nor an existing key file (named
+  *.key, or holding a warscribe key block) — not even with `--force`;
+* never through a symbolic link, never over something that is not a regular file;
+* atomically: the bytes go to a temporary file in the same folder, flushed to disk, then
+  renamed into place (without `--force`, hard-linked, so a file that appeared meanwhile is
+  not replaced either); a failure leaves the old file as it was and no debris;
+* a missing folder or a failing disk is a clean `Error:`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import click
+
+from warscribe.engine.errors import WarscribeError
+from warscribe.store import armor
+from warscribe.store.backends import SQLITE_FILES, StoreError, resolve
+from warscribe.store.orders import KEY_KINDS
+
+KEY_SCAN_LIMIT = 1 << 24  # bytes of an existing file searched for a key block
+
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Replace FILE if it exists (never the store or a key file).",
+)
+
+
+class FileRefused(WarscribeError):
+    """A file was not written: it would have destroyed something, or the disk refused."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """A file to write: where, what, and whether only its owner may read it."""
+
+    path: str
+    data: bytes
+    private: bool = False
+
+
+def write_file(output: Output, *, force: bool, store: str | None) -> None:
+    """Write one file (see the module's rules); `store` is the store this command opened."""
+    write_files((output,), force=force, store=store)
+
+
+def write_files(outputs: Sequence[Output], *, force: bool, store: str | None) -> None:
+    """Write several files, all checked before the first is written; if one fails, the
+    files this call created are removed again."""
+    protected = _store_files(store)
+    replacing = [_check(o.path, force, protected) for o in outputs]
+    created: list[str] = []
+    try:
+        for output, mode in zip(outputs, replacing, strict=True):
+            _atomic_write(output, mode, force)
+            if mode is None:
+                created.append(output.path)
+    except BaseException:
+        for path in created:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise
+
+
+def _store_files(store: str | None) -> tuple[str, ...]:
+    """The real paths of a SQLite store's files (none for PostgreSQL)."""
+    try:
+        backend = resolve(store)
+    except StoreError:
+        return ()
+    if backend.kind != "sqlite":
+        return ()
+    database = os.path.realpath(dict(backend.env)["SQLITE_DBNAME"])
+    return tuple(database + suffix for suffix in SQLITE_FILES)
+
+
+def _check(path: str, force: bool, protected: tuple[str, ...]) -> int | None:
+    """Refuse a write that would destroy something; the mode of the file it replaces
+    (None when it creates one)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileRefused(f"cannot write {path}: folder {folder} does not exist")
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        found = None
+    if found is not None and stat.S_ISLNK(found.st_mode):
+        raise FileRefused(
+            f"{path} is a symbolic link: refusing to write through it (give the real path)"
+        )
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise FileRefused(f"{path} exists and is not a regular file")
+    if _is_store(path, found, protected):
+        raise FileRefused(f"{path} is the store this command reads: refusing to write over it")
+    if found is None:
+        return None
+    if path.lower().endswith(".key") or _holds_key(path):
+        raise FileRefused(f"{path} is a key file: refusing to write over it, even with --force")
+    if not force:
+        raise FileRefused(f"{path} exists: give --force to replace it")
+    return stat.S_IMODE(found.st_mode)
+
+
+def _is_store(path: str, found: os.stat_result | None, protected: tuple[str, ...]) -> bool:
+    if os.path.realpath(path) in protected:
+        return True
+    if found is None:
+        return False
+    for other in protected:
+        with contextlib.suppress(OSError):
+            theirs = os.stat(other)
+            if (theirs.st_dev, theirs.st_ino) == (found.st_dev, found.st_ino):
+                return True
+    return False
+
+
+def _holds_key(path: str) -> bool:
+    """Whether an existing file holds an armored warscribe key (even one mangled by mail)."""
+    try:
+        with open(path, "rb") as existing:
+            data = existing.read(KEY_SCAN_LIMIT)
+    except OSError:
+        return False
+    return any(armor.is_armored(data, kind) for kind in KEY_KINDS.values())
+
+
+def _atomic_write(output: Output, replacing: int | None, force: bool) -> None:
+    path = output.path
+    folder = os.path.dirname(os.path.abspath(path))
+    if output.private:
+        mode = 0o600
+    elif replacing is not None:
+        mode = replacing
+    else:
+        mode = 0o666 & ~_umask()
+    try:
+        fd, temporary = tempfile.mkstemp(
+            dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+        )
+    except OSError as exc:
+        raise FileRefused(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(output.data)
+            out.flush()
+            os.fchmod(out.fileno(), mode)
+            os.fsync(out.fileno())
+        _put_in_place(temporary, path, force)
+        _sync_folder(folder)
+    except OSError as exc:
+        raise FileRefused(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+
+
+def _put_in_place(temporary: str, path: str, force: bool) -> None:
+    """Rename the finished file into place; without `force`, never over a file that
+    appeared since the checks (a hard link fails if the name is taken)."""
+    if force:
+        os.replace(temporary, path)
+        return
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        raise FileRefused(f"{path} exists: give --force to replace it") from None
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise
+        if os.path.lexists(path):  # a file system without hard links
+            raise FileRefused(f"{path} exists: give --force to replace it") from None
+        os.replace(temporary, path)
+
+
+def _sync_folder(folder: str) -> None:
+    """Flush the folder entry, so the renamed file survives a crash."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.EBADF):  # folders that cannot be synced
+            raise
+    finally:
+        os.close(fd)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
