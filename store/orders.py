@@ -21,6 +21,7 @@ from typing import Any
 from uuid import UUID
 
 from warscribe.engine import codec, rulesets
+from warscribe.engine.anchor import fingerprint
 from warscribe.engine.events import OrdersReceived
 from warscribe.engine.orders import Orders, OrdersError, sign, signature_ok
 from warscribe.engine.record import Entry, Head, Refused
@@ -85,7 +86,8 @@ def write_orders(orders: Orders, private: KeyFile) -> str:
     data = codec.encode(
         {"format": ORDERS_FORMAT, "orders": signed, "signature": sign(private.key, signed)}
     )
-    return armor.armor(data, ORDERS_KIND)
+    shown = (("Written-against", fingerprint(orders.seq, orders.chain)),)
+    return armor.armor(data, ORDERS_KIND, shown)
 
 
 def read_orders(raw: bytes) -> SignedOrders:

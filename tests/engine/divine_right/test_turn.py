@@ -7,6 +7,7 @@ import pytest
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from warscribe.engine.events import Event
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
@@ -218,17 +219,24 @@ def test_siege_movement_and_combat_phases_can_be_passed_through(phase: str) -> N
     assert of(table.do("end-phase"), PhaseEnded)[0].phase == phase
 
 
+def rejoined_as(kingdom: str) -> tuple[Table, list[Event]]:
+    """carol, eliminated, re-enters when `kingdom` is the only neutral monarch left (every
+    other inactive kingdom allied to alice): the rejoin's events."""
+    table = Table(options=(("reentry", True),))
+    eliminated(table, "carol", 4)
+    for name, standing in table.state.kingdoms.items():
+        if standing.status == "inactive" and name != kingdom:
+            table.set_kingdom(name, ally="alice")
+    events = table.do("rejoin", by="carol", consent="true")
+    assert of(events, PlayerReentered)[0].kingdom == kingdom
+    return table, events
+
+
 def test_a_player_reentering_as_the_trolls_chooses_his_monarchs_space() -> None:
     """Basic Game Optional Rules › Re-entry of Eliminated Players; Special Rules for Select
     Kingdoms › The Trolls: the Trollish monarch enters play in a scenic space his player
     chooses."""
-    table = Table(options=(("reentry", True),))
-    eliminated(table, "carol", 4)
-    for name, standing in table.state.kingdoms.items():
-        if standing.status == "inactive" and name != "Trolls":
-            table.set_kingdom(name, ally="alice")
-    events = table.do("rejoin", by="carol", consent="true")
-    assert of(events, PlayerReentered)[0].kingdom == "Trolls"
+    table, _ = rejoined_as("Trolls")
     assert table.state.turn is not None
     pending = table.state.turn.progress.pending
     assert pending is not None and (pending.player, pending.kind) == ("carol", "troll-monarch")
@@ -240,13 +248,7 @@ def test_a_player_reentering_as_zorn_places_its_goblins() -> None:
     """Basic Game Optional Rules › Re-entry of Eliminated Players ("The player receives
     its full force pool for deployment"); Special Rules for Select Kingdoms › Zorn: he
     places the eleven goblins, one per mountain or pass space, none adjacent."""
-    table = Table(options=(("reentry", True),))
-    eliminated(table, "carol", 4)
-    for name, standing in table.state.kingdoms.items():
-        if standing.status == "inactive" and name != "Zorn":
-            table.set_kingdom(name, ally="alice")
-    events = table.do("rejoin", by="carol", consent="true")
-    assert of(events, PlayerReentered)[0].kingdom == "Zorn"
+    table, events = rejoined_as("Zorn")
     assert len(of(events, UnitsAwaitPlacement)[0].units) == 11
     assert table.state.turn is not None and table.state.turn.progress.pending is not None
     assert table.state.turn.progress.pending.player == "carol"
