@@ -349,7 +349,8 @@ def export(
         if checkpoint is None and ctx.app.head(listing.game_id).host_key is not None:
             raise StoreError(
                 f"no checkpoint of the host's covers {shown} in this store: only the host's "
-                "store signs a copy, and a player's store passes on the one it received"
+                "store signs a copy, and a player's store passes on the one it received "
+                "(a fork made in a player's store cannot be mailed: the host did not sign it)"
             )
     data = logfile.write(
         listing.game_id, listing.name, listing.ruleset, listing.players, entries, checkpoint

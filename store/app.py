@@ -655,6 +655,12 @@ class Warscribe(Application[UUID]):
         if self.is_host(game_id):
             return "this store is the host's: it signs every copy it exports"
         latest = self.latest_checkpoint(game_id)
+        forked = listing_of(entries).parent
+        if latest is None and forked is not None:
+            return (
+                f"a fork made in this store from #{forked[1]}: the host signs no copy of it, "
+                "so it stays here (the parent game is anchored as its own)"
+            )
         if latest is None or not 1 <= latest.seq <= len(entries):
             raise LogError("no checkpoint of the host's anchors this copy", head.seq)
         at = entries[latest.seq - 1]

@@ -122,3 +122,16 @@ def test_games_with_public_dice_need_no_host_key(table: Table, dice: str) -> Non
     table.run("export", "-o", "full.wlog")
     assert logfile.read(Path("full.wlog").read_bytes()).checkpoint is None
     table.run("import", "full.wlog", store="fresh")
+
+
+def test_a_fork_in_a_players_store_verifies_and_stays_there(table: Table) -> None:
+    """A what-if line a player forks in his own store: the host signs nothing of it, so
+    `verify` says so (no error) and `export` refuses to send an unanchored copy."""
+    new_game(table, "host")
+    copy_for(table, "bob")
+    table.run("import", "bob.wlog", store="bob")
+    table.run("fork", "--at", "1.1.random-events", "--name", "what-if", store="bob")
+    verified = json.loads(table.run("--game", "what-if", "verify", "--json", store="bob").stdout)
+    assert verified["anchor"].startswith("a fork made in this store")
+    error = table.refused("--game", "what-if", "export", "-o", "fork.wlog", store="bob")
+    assert "cannot be mailed" in error
