@@ -15,7 +15,7 @@ from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.events import Command
 from warscribe.engine.record import Entry
-from warscribe.store.app import GameListing, Warscribe
+from warscribe.store.app import GameListing, StoreOwner, Warscribe
 from warscribe.store.views import describe, escaped, escaped_lines, event_name, jsonable
 
 
@@ -38,6 +38,10 @@ class Context:
 
     def game_id(self) -> UUID:
         return self.game().game_id
+
+    def owner(self) -> StoreOwner | None:
+        """Whose store this is (`init`), if anyone's."""
+        return self.app.settings().owner
 
     def issue(
         self,

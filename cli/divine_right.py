@@ -500,7 +500,8 @@ def _kingdoms_text(rows: list[dict[str, Any]]) -> str:
 @json_option
 @pass_ctx
 def hand(ctx: Context, actor: str | None, position: str | None, as_json: bool) -> None:
-    """Your own diplomacy cards (nobody else's).
+    """Your own diplomacy cards (nobody else's): --as PLAYER, else the store's owner
+    (see `init`), else the player whose turn it is.
 
     \b
     Example:
@@ -508,7 +509,8 @@ def hand(ctx: Context, actor: str | None, position: str | None, as_json: bool) -
     """
     game_id = ctx.game_of(NAME, "hand").game_id
     head = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position))
-    player = actor or RULESET.whose_turn(head.state)
+    owner = ctx.owner()
+    player = actor or (owner.player if owner else None) or RULESET.whose_turn(head.state)
     if player is None:
         raise click.UsageError("say whose hand with --as PLAYER")
     cards = hand_of(head.state, player)

@@ -14,7 +14,9 @@ from warscribe.engine.errors import InvalidCommand, WarscribeError
 from warscribe.engine.record import fold
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store import logfile
+from warscribe.store.app import StoreOwner
 from warscribe.store.backends import StoreError
+from warscribe.store.orders import read_key
 from warscribe.store.views import describe, entry_json, escaped, escaped_lines, event_name
 
 from .context import (
@@ -185,13 +187,14 @@ def _status_text(rs: Any, state: Any) -> str:
 @json_option
 @pass_ctx
 def games(ctx: Context, as_json: bool) -> None:
-    """List the games in the store.
+    """List the games in the store; `*` marks the default game (see `use`).
 
     \b
     Example:
       warscribe --store club.db games --json
     """
     listing = ctx.app.games()
+    default = ctx.app.find(None).game_id if listing else None
     rows = [
         {
             "game_id": g.game_id,
@@ -199,12 +202,14 @@ def games(ctx: Context, as_json: bool) -> None:
             "ruleset": g.ruleset,
             "players": g.players,
             "parent": g.parent,
+            "default": g.game_id == default,
         }
         for g in listing
     ]
     names = {g.game_id: escaped(g.name) for g in listing}
     text = "\n".join(
-        f"{g.game_id}  {names[g.game_id]}  {g.ruleset}  {escaped(', '.join(g.players))}"
+        f"{'*' if g.game_id == default else ' '} {g.game_id}  {names[g.game_id]}  {g.ruleset}  "
+        f"{escaped(', '.join(g.players))}"
         + (
             f"  (fork of {names.get(g.parent[0], g.parent[0])} at #{g.parent[1]})"
             if g.parent
@@ -244,8 +249,70 @@ def status(ctx: Context, as_json: bool) -> None:
     }
     data["head"] = fingerprint(head.seq, head.chain)
     text = f"{escaped(listing.name)} ({head.ruleset}), head {data['head']}\n"
+    owner = ctx.owner()
+    if owner is not None:
+        data["you"] = owner.player
+        data["next"] = _next_for(owner.player, data)
+        text += escaped(f"{owner.player}: {data['next']}") + "\n"
     text += _status_text(rs, head.state)
     emit(data, as_json, text)
+
+
+def _next_for(player: str, status: dict[str, Any]) -> str:
+    """`your move: …` or `waiting for carol (losses)`, for the store's owner."""
+    whose = status["whose_turn"]
+    if whose is None:
+        return "nobody can act now"
+    if whose == player:
+        return "your move: " + ", ".join(status["commands"])
+    pending = status.get("pending")
+    kind = f" ({pending['kind']})" if isinstance(pending, dict) and "kind" in pending else ""
+    return f"waiting for {whose}{kind}"
+
+
+@cli.command("use")
+@click.argument("game")
+@pass_ctx
+def use(ctx: Context, game: str) -> None:
+    """Make GAME (name, id or id prefix) the game commands act on when --game is not given.
+
+    \b
+    Example:
+      warscribe use what-if
+    """
+    listing = ctx.app.find(game)
+    ctx.app.use(listing.game_id)
+    say(f"the default game is now {listing.name} ({listing.game_id})")
+
+
+@cli.command("init")
+@click.option("--as", "player", required=True, metavar="PLAYER", help="Your name in your games.")
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Your private key file (from `keys new`): `orders` signs with it.",
+)
+@pass_ctx
+def init(ctx: Context, player: str, key_path: str | None) -> None:
+    """Say whose store this is: `status` then says "your move" or whom it waits for, and
+    `hand` and `orders` need no --as (nor --key).
+
+    \b
+    Example:
+      warscribe --store alice.db init --as alice --key alice.key
+    """
+    key_file = None
+    if key_path is not None:
+        key = read_key(Path(key_path).read_text(encoding="utf-8"), "private")
+        if key.player != player:
+            raise InvalidCommand(
+                f"{key_path} is {key.player}'s private key, not {player}'s", "init"
+            )
+        key_file = str(Path(key_path).resolve())
+    ctx.app.set_owner(StoreOwner(player=player, key_file=key_file))
+    say(f"this store is {player}'s" + (f"; orders are signed with {key_path}" if key_file else ""))
 
 
 @cli.command()

@@ -123,13 +123,19 @@ def parse_command(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
 
 @click.command()
 @click.argument("commands", nargs=-1)
-@click.option("--as", "player", required=True, metavar="PLAYER", help="Who gives the orders.")
+@click.option(
+    "--as",
+    "player",
+    default=None,
+    metavar="PLAYER",
+    help="Who gives the orders (default: the store's owner, see `init`).",
+)
 @click.option(
     "--key",
     "key_path",
-    required=True,
+    default=None,
     type=click.Path(exists=True, dir_okay=False),
-    help="The player's private key file (from `keys new`).",
+    help="The player's private key file (from `keys new`; default: the owner's, see `init`).",
 )
 @click.option(
     "--file",
@@ -144,8 +150,8 @@ def parse_command(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
 def orders(
     ctx: Context,
     commands: tuple[str, ...],
-    player: str,
-    key_path: str,
+    player: str | None,
+    key_path: str | None,
     command_file: Any,
     output: str | None,
     force: bool,
@@ -163,6 +169,16 @@ def orders(
         lines += [ln.strip() for ln in command_file if ln.strip() and not ln.startswith("#")]
     if not lines:
         raise click.UsageError("give at least one command (as arguments or with --file)")
+    owner = ctx.owner()
+    player = player or (owner.player if owner else None)
+    if player is None:
+        raise click.UsageError("say who gives the orders with --as (or once, with `init --as`)")
+    if key_path is None and owner is not None and owner.player == player:
+        key_path = owner.key_file
+    if key_path is None:
+        raise click.UsageError("give the private key with --key (or once, with `init --key`)")
+    if not Path(key_path).is_file():
+        raise WarscribeError(f"the private key file {key_path} is missing (see `init --key`)")
     listing = ctx.game()
     if player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "orders")

@@ -60,6 +60,7 @@ from .transcoder import MsgpackTranscoder
 SNAPSHOT_INTERVAL = 200
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
 CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
+SETTINGS_ID = uuid5(NAMESPACE_URL, "warscribe:settings")
 
 
 _OPEN_ATTEMPTS = 3
@@ -153,6 +154,43 @@ class Catalog(Aggregate):
 
     def __init__(self) -> None:
         self.games: tuple[GameListing, ...] = ()
+
+
+@codec.record("warscribe.StoreOwner")
+class StoreOwner:
+    """The player whose store this is, and where their private key file is."""
+
+    player: str
+    key_file: str | None = None
+
+
+class Settings(Aggregate):
+    """Whose store this is, and the game it acts on when none is named."""
+
+    TOPIC = "warscribe:Settings"
+
+    class Created(Aggregate.Created):
+        TOPIC = "warscribe:Settings.Created"
+
+    class DefaultChosen(Aggregate.Event):
+        TOPIC = "warscribe:Settings.DefaultChosen"
+        game_id: UUID
+
+        def apply(self, aggregate: Aggregate) -> None:
+            settings: Settings = aggregate  # type: ignore[assignment]
+            settings.default = self.game_id
+
+    class OwnerSet(Aggregate.Event):
+        TOPIC = "warscribe:Settings.OwnerSet"
+        owner: StoreOwner
+
+        def apply(self, aggregate: Aggregate) -> None:
+            settings: Settings = aggregate  # type: ignore[assignment]
+            settings.owner = self.owner
+
+    def __init__(self) -> None:
+        self.default: UUID | None = None
+        self.owner: StoreOwner | None = None
 
 
 class KeptSecret(Aggregate):
@@ -294,14 +332,14 @@ class Warscribe(Application[UUID]):
         return catalog.games if catalog else ()
 
     def find(self, ref: str | None) -> GameListing:
-        """A game by id, id prefix or name; without `ref`, the newest game of the store."""
+        """A game by id, id prefix or name; without `ref`, the store's default game."""
         games = self.games()
         if not games:
             raise StoreError(
                 f"store {self.backend.describe()} holds no game: create one with `new`"
             )
         if ref is None:
-            return games[-1]
+            return self._default(games)
         exact = [g for g in games if g.name == ref or str(g.game_id) == ref]
         matches = exact or [g for g in games if str(g.game_id).startswith(ref)]
         if len(matches) == 1:
@@ -309,6 +347,38 @@ class Warscribe(Application[UUID]):
         if not matches:
             raise StoreError(f"no game {ref!r} in store {self.backend.describe()}")
         raise StoreError(f"{ref!r} names {len(matches)} games; give more of the id")
+
+    def _default(self, games: Sequence[GameListing]) -> GameListing:
+        """The game chosen with `use` (or last created or imported); a fork never becomes
+        the default by being made."""
+        chosen = self.settings().default
+        found = next((g for g in games if g.game_id == chosen), None)
+        originals = [g for g in games if g.parent is None]
+        return found or (originals or list(games))[-1]
+
+    def settings(self) -> Settings:
+        try:
+            settings: Settings = self.repository.get(SETTINGS_ID)
+        except AggregateNotFoundError:
+            settings = Settings._create(Settings.Created, id=SETTINGS_ID)
+        return settings
+
+    def _chosen(self, game_id: UUID) -> Settings:
+        """The settings with `game_id` made the default (to save with whatever made it)."""
+        settings = self.settings()
+        if settings.default != game_id:
+            settings.trigger_event(Settings.DefaultChosen, game_id=game_id)
+        return settings
+
+    def use(self, game_id: UUID) -> None:
+        """Make `game_id` the game commands act on when none is named."""
+        self._save(self._chosen(game_id), what="`use`")
+
+    def set_owner(self, owner: StoreOwner) -> None:
+        """Say whose store this is (`init`)."""
+        settings = self.settings()
+        settings.trigger_event(Settings.OwnerSet, owner=owner)
+        self._save(settings, what="`init`")
 
     def _listed(self, catalog: Catalog | None, listing: GameListing) -> Catalog:
         if catalog is None:
@@ -374,7 +444,7 @@ class Warscribe(Application[UUID]):
         game = Game.start(entries)
         listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
         catalog = self._listed(self._catalog(), listing)
-        self._save(game, catalog, *kept, what="the new game")
+        self._save(game, catalog, self._chosen(game_id), *kept, what="the new game")
         return game.head
 
     @staticmethod
@@ -770,9 +840,11 @@ class Warscribe(Application[UUID]):
             _redecide(entries, 1)
             game = Game.start(entries, game_id=game_id)
             listing = listing_of(entries)
+            chosen = [] if listing.parent is not None else [self._chosen(game_id)]
             self._save(
                 game,
                 self._listed(self._catalog(), listing),
+                *chosen,
                 *self._keep_checkpoint(game_id, checkpoint),
                 what="the import",
             )
