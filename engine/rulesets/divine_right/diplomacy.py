@@ -530,11 +530,18 @@ def penalty(state: State, player: str, kingdom: str, why: str) -> list[PenaltyIn
 # -- evolve ----------------------------------------------------------------------------------
 
 
+HIDDEN_CARD = "hidden"
+"""A card in another player's hand, in a copy of the log that hides it: the hand's size is
+public, its cards are not."""
+
+
 @handles(DiplomacyCardDrawn)
 def _drawn(state: State, event: DiplomacyCardDrawn) -> State:
     hand = state.player(event.player).hand
     if event.card is not None:
         hand = (*hand, event.card)
+    elif state.deck_size > 0:
+        hand = (*hand, HIDDEN_CARD)
     deck = state.deck[1:] if state.deck else state.deck
     state = state.replace(deck=deck, deck_size=max(state.deck_size - 1, 0))
     return state.with_player(event.player, hand=hand).with_progress(drew=True)
@@ -551,6 +558,8 @@ def _discarded(state: State, event: CardsDiscarded) -> State:
     for card in event.cards:
         if card in hand:
             hand.remove(card)
+        elif HIDDEN_CARD in hand:
+            hand.remove(HIDDEN_CARD)
     state = state.replace(discards=(*state.discards, *event.cards))
     return state.with_player(event.player, hand=tuple(hand))
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from warscribe.engine.record import fold
+from warscribe.engine.rulesets.divine_right.diplomacy import HIDDEN_CARD
 from warscribe.engine.rulesets.divine_right.events import (
     AmbassadorBanished,
     AmbassadorKilled,
@@ -21,6 +23,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     PersonalityRevealed,
 )
 from warscribe.engine.rulesets.divine_right.projections import banishments, kingdoms
+from warscribe.store.logfile import redact_for
 
 from .play import Table, of
 
@@ -389,3 +392,24 @@ def test_the_diplomatic_penalty_is_minus_1_for_the_rest_of_the_game() -> None:
     table.set_state(table.state.with_player(player, penalties=frozenset({"Neuth"})))
     attempt = of(table.do("diplomacy-activate", 6, kingdom="Neuth"), DiplomacyAttempted)[0]
     assert ("diplomatic penalty", -1) in attempt.modifiers and not attempt.succeeded
+
+
+def test_a_copy_that_hides_a_hand_still_counts_its_cards() -> None:
+    """Diplomacy Phase › Diplomacy Cards: how many cards a player holds is public, which
+    cards is not. In another player's copy each hidden card reads `hidden`, never a wrong
+    count (issue 13: carol showed 'no cards' while she held one)."""
+    table = Table()
+    first = table.player
+    # the first player draws a card and holds it; the next player's turn begins
+    table.do("events-roll", 3, 4)
+    table.do("end-phase")
+    table.do("diplomacy-draw")
+    drawn = table.state.player(first).hand
+    assert len(drawn) == 1
+    other = next(p.name for p in table.state.players if p.name != first)
+    copy = fold(redact_for(table.log, other))
+    assert copy.state.player(first).hand == (HIDDEN_CARD,)
+    assert fold(redact_for(table.log, first)).state.player(first).hand == drawn
+    # the card is discarded: the hidden one leaves the other player's count too
+    table.do("discard", cards=drawn[0])
+    assert fold(redact_for(table.log, other)).state.player(first).hand == ()
