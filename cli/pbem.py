@@ -20,7 +20,7 @@ from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
-from warscribe.store.views import describe, escaped, event_name, printable
+from warscribe.store.views import describe, escaped, event_name, jsonable, printable
 
 from .context import Context, emit, json_option, pass_ctx, say
 from .files import Output, force_option, write_file, write_files
@@ -300,6 +300,10 @@ def _finding_json(f: Finding) -> dict[str, Any]:
         "rules_give": describe(f.expected) if f.expected else f.refusal,
         "ruling": f.ruling.text if f.ruling else None,
         "ruling_seq": f.ruling_seq,
+        "fields": [
+            {"field": name, "recorded": jsonable(mine), "rules_give": jsonable(rules)}
+            for name, mine, rules in f.fields()
+        ],
     }
 
 
@@ -319,6 +323,14 @@ def _finding_text(f: Finding) -> str:
         head += f", overruled by #{f.ruling_seq}: {data['ruling']}"
     elif f.ruling is not None:
         return f"{head}: {data['ruling']}"
+    if data["fields"]:
+        return "\n".join(
+            [head]
+            + [
+                f"    {d['field']}: recorded {d['recorded']}, rules give {d['rules_give']}"
+                for d in data["fields"]
+            ]
+        )
     what = data["recorded"] or "nothing"
     return f"{head}\n    recorded:   {what}\n    rules give: {data['rules_give'] or 'nothing'}"
 

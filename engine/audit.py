@@ -64,6 +64,15 @@ class Finding:
     ruling: Note | None = None
     ruling_seq: int | None = None
 
+    def fields(self) -> list[tuple[str, Any, Any]]:
+        """(field, recorded, rules give) of each field that differs, when the record and
+        the rules give an event of the same kind."""
+        recorded, expected = self.recorded, self.expected
+        if recorded is None or expected is None or type(recorded) is not type(expected):
+            return []
+        mine, rules = vars(recorded), vars(expected)
+        return [(name, mine[name], rules[name]) for name in mine if mine[name] != rules[name]]
+
 
 @dataclass
 class AuditReport:

@@ -368,7 +368,10 @@ def test_the_audit_catches_a_hand_edited_outcome(
     result = run("audit", "--file", "edited.wlog", store="judge.db", ok=False)
     assert result.exit_code == 1, "the rebuilt chain verifies, the audit does not"
     assert f"#{attempt.seq} difference [Diplomacy Phase › Activation Attempts]" in result.stdout
-    assert "recorded:" in result.stdout and "rules give:" in result.stdout
+    total = attempt.event.total
+    assert f"total: recorded {total + 3}, rules give {total}" in result.stdout, "field by field"
+    succeeded = attempt.event.succeeded
+    assert f"succeeded: recorded {not succeeded}, rules give {succeeded}" in result.stdout
     turn = as_json(run("audit", "--file", "edited.wlog", "--turn", "2", "--json", ok=False))
     assert [f["seq"] for f in turn["findings"]] == [attempt.seq]
     assert as_json(
