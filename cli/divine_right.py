@@ -490,6 +490,8 @@ def _kingdoms_text(rows: list[dict[str, Any]]) -> str:
             until = f", Confusion until turn {k['confusion_until']}"
         elif k["forced_peace_until"]:
             until = f", Forced Peace until turn {k['forced_peace_until']}"
+        if k["personality_name"]:
+            until += f", personality {k['personality']} {k['personality_name']}"
         out.append(f"{k['kingdom']:<10} {k['status']:<12} {whose:<8} monarch {k['monarch']}{until}")
     return "\n".join(out)
 

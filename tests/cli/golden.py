@@ -44,7 +44,7 @@ def make(out: Path) -> None:
         club.ok("new", "divine-right", *players, "--dice", f"seeded:{SEED}", "--name", "golden")
         for _ in range(TURNS):
             play_turn(club, AMBASSADORS)
-        club.ok("export", "-o", str(out / "golden-three-turns.wlog"))
+        club.ok("export", "--force", "-o", str(out / "golden-three-turns.wlog"))
         answers = {
             at: {q: club.json(q, *([] if at == "end" else ["--at", at])) for q in QUERIES}
             for at in POSITIONS

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .data import load_custom
 from .kingdoms import totals
 from .mapview import board, stacks
 from .sieges import listing as sieges
@@ -29,9 +30,12 @@ def players(state: State) -> list[dict[str, Any]]:
 
 
 def kingdoms(state: State) -> list[dict[str, Any]]:
-    """Each kingdom: status, ally, monarch, Confusion or Forced Peace and until when."""
+    """Each kingdom: status, ally, monarch, its personality card where it is face up (by
+    number and name), Confusion or Forced Peace and until when."""
+    names = {card.number: card.name for card in load_custom(state.custom_data).personalities}
     rows = []
     for k in state.kingdoms.values():
+        shown = k.personality if k.revealed else None
         monarch = "on the map" if f"{k.name}-monarch" in state.units else "off the map"
         if k.captive_of:
             monarch = f"captive of {k.captive_of}"
@@ -44,7 +48,8 @@ def kingdoms(state: State) -> list[dict[str, Any]]:
                 "player": k.player,
                 "ally": k.ally,
                 "monarch": monarch,
-                "personality": k.personality if k.revealed else None,
+                "personality": shown,
+                "personality_name": names.get(shown) if shown is not None else None,
                 "confusion_until": k.confusion_until,
                 "forced_peace_until": k.peace_until,
                 "activated_on": k.activated_on,
