@@ -115,6 +115,8 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
 
 
 def render(data: Any, indent: int = 0) -> str:
+    """`data` as indented text for a person: nothing as `-`, yes/no for flags, `none` for
+    an empty list (never Python's None, True, False or [])."""
     pad = "  " * indent
     value = jsonable(data)
     if isinstance(value, dict):
@@ -124,19 +126,26 @@ def render(data: Any, indent: int = 0) -> str:
                 lines.append(f"{pad}{escaped(key)}:")
                 lines.append(render(item, indent + 1))
             else:
-                lines.append(f"{pad}{escaped(key)}: {escaped(str(item))}")
+                lines.append(f"{pad}{escaped(key)}: {_plain(item)}")
         return "\n".join(lines)
     if isinstance(value, list):
         return "\n".join(
             f"{pad}- "
-            + (
-                render(item, indent + 1).lstrip()
-                if isinstance(item, dict | list)
-                else escaped(str(item))
-            )
+            + (render(item, indent + 1).lstrip() if isinstance(item, dict | list) else _plain(item))
             for item in value
         )
-    return f"{pad}{escaped(str(value))}"
+    return f"{pad}{_plain(value)}"
+
+
+_PLAIN = {None: "-", True: "yes", False: "no"}
+
+
+def _plain(value: Any) -> str:
+    if value is None or isinstance(value, bool):
+        return _PLAIN[value]
+    if value == [] or value == {}:
+        return "none"
+    return escaped(str(value))
 
 
 def parse_player(text: str) -> tuple[str, str | None]:
