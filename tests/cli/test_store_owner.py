@@ -81,3 +81,11 @@ def test_a_fork_does_not_become_the_default_game_and_use_chooses_one(stores: Sto
     stores.run("use", "what-if")
     assert stores.json("status")["name"] == "what-if"  # type: ignore[index]
     assert "no game 'nope'" in stores.run("use", "nope", ok=False).stderr
+
+
+def test_status_text_reads_as_words_not_python(stores: Stores) -> None:
+    """Issue 13: `status` was a dump of Python reprs (None, False, [])."""
+    text = stores.run("status", store="alice").stdout
+    for python in (": None", ": False", ": True", ": []", ": {}"):
+        assert python not in text, python
+    assert "pending: -" in text and "eliminated: no" in text
