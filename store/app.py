@@ -15,6 +15,7 @@ every snapshot against the replay of the entries below it (a failing one is dele
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import hashlib
@@ -57,7 +58,14 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .logfile import LogFile
-from .secrets import GameSecrets, Passphrase, SecretsFile, default_path, no_passphrase
+from .secrets import (
+    GameSecrets,
+    Passphrase,
+    SecretsError,
+    SecretsFile,
+    default_path,
+    no_passphrase,
+)
 from .transcoder import MsgpackTranscoder
 
 SNAPSHOT_INTERVAL = 200
@@ -499,7 +507,8 @@ class Warscribe(Application[UUID]):
         try:
             self._save(game, *others, what=what)
         except BaseException:
-            self.secrets.discard((game.id,))
+            with contextlib.suppress(SecretsError):  # the save's error is the one to report
+                self.secrets.discard((game.id,))
             raise
 
     def _kept(self, game_id: UUID) -> GameSecrets:

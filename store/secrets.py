@@ -40,7 +40,7 @@ LOCK_SUFFIX = ".lock"
 FORMAT = "warscribe-secrets/1"
 MAX_SIZE = 1 << 26  # bytes: a secrets file is a few dozen bytes per game
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
-_SCRYPT_MAX_N = 2**20  # a file asking for more work than this is refused, not obeyed
+_SCRYPT_MAX_N = 2**18  # with r <= 8: at most 256 MiB; a file asking for more is refused
 
 Passphrase = Callable[[bool], str | None]
 """Gives the passphrase (None: none); its argument says whether the file is being made."""
@@ -192,7 +192,7 @@ class SecretsFile:
             )
         kdf = outer["scrypt"]
         n, r, p = (int(kdf[k]) for k in ("n", "r", "p"))
-        if not (2 <= n <= _SCRYPT_MAX_N and 1 <= r <= 32 and 1 <= p <= 16):
+        if not (2 <= n <= _SCRYPT_MAX_N and 1 <= r <= 8 and 1 <= p <= 4):
             raise ValueError("its scrypt parameters are out of bounds")
         key = _derive(passphrase, _bytes(kdf["salt"]), n, r, p)
         try:
