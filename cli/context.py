@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -25,13 +26,26 @@ class Context:
 
     store: str | None
     game_ref: str | None
+    secrets: str | None = None
+    ask_passphrase: bool = False
     _app: Warscribe | None = field(default=None, repr=False)
 
     @property
     def app(self) -> Warscribe:
         if self._app is None:
-            self._app = Warscribe(self.store)
+            self._app = Warscribe(self.store, secrets=self.secrets, passphrase=self.passphrase)
         return self._app
+
+    def passphrase(self, new: bool) -> str | None:
+        """The secrets file's passphrase: WARSCRIBE_PASSPHRASE, else asked for with
+        --ask-passphrase (twice when it seals a new file), else none."""
+        given = os.environ.get("WARSCRIBE_PASSPHRASE")
+        if given or not self.ask_passphrase:
+            return given or None
+        answer: str = click.prompt(
+            "Passphrase of the secrets file", hide_input=True, confirmation_prompt=new, err=True
+        )
+        return answer
 
     def game(self) -> GameListing:
         return self.app.find(self.game_ref)

@@ -2,8 +2,9 @@
 
 * an existing file is replaced only with `--force`;
 * never the open store (by real path or same inode, with SQLite's -wal, -shm and -journal
-  files and the writers' -lock file, present or not) nor an existing key file (named
-  *.key, or holding a warscribe key block) — not even with `--force`;
+  files, the writers' -lock file and the host's secrets file, present or not) nor an
+  existing key file (named *.key or *.secrets, or holding a warscribe key block) — not
+  even with `--force`;
 * never through a symbolic link, never over something that is not a regular file;
 * atomically: the bytes go to a temporary file in the same folder, flushed to disk, then
   renamed into place (without `--force`, hard-linked, so a file that appeared meanwhile is
@@ -14,10 +15,8 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import stat
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,8 +24,10 @@ import click
 
 from warscribe.engine.errors import WarscribeError
 from warscribe.store import armor
+from warscribe.store.atomic import write_atomically
 from warscribe.store.backends import SQLITE_FILES, StoreError, resolve
 from warscribe.store.orders import KEY_KINDS
+from warscribe.store.secrets import LOCK_SUFFIX, SECRETS_SUFFIX, default_path
 
 KEY_SCAN_LIMIT = 1 << 24  # bytes of an existing file searched for a key block
 
@@ -74,15 +75,18 @@ def write_files(outputs: Sequence[Output], *, force: bool, store: str | None) ->
 
 
 def _store_files(store: str | None) -> tuple[str, ...]:
-    """The real paths of a SQLite store's files (none for PostgreSQL)."""
+    """The real paths of a store's files: a SQLite store's own, and the host's secrets
+    file (at its default place) with its lock."""
     try:
         backend = resolve(store)
     except StoreError:
         return ()
+    secrets = os.path.realpath(default_path(backend))
+    kept = (secrets, secrets + LOCK_SUFFIX)
     if backend.kind != "sqlite":
-        return ()
+        return kept
     database = os.path.realpath(dict(backend.env)["SQLITE_DBNAME"])
-    return tuple(database + suffix for suffix in SQLITE_FILES)
+    return (*(database + suffix for suffix in SQLITE_FILES), *kept)
 
 
 def _check(path: str, force: bool, protected: tuple[str, ...]) -> int | None:
@@ -105,7 +109,7 @@ def _check(path: str, force: bool, protected: tuple[str, ...]) -> int | None:
         raise FileRefused(f"{path} is the store this command reads: refusing to write over it")
     if found is None:
         return None
-    if path.lower().endswith(".key") or _holds_key(path):
+    if path.lower().endswith((".key", SECRETS_SUFFIX)) or _holds_key(path):
         raise FileRefused(f"{path} is a key file: refusing to write over it, even with --force")
     if not force:
         raise FileRefused(f"{path} exists: give --force to replace it")
@@ -137,7 +141,6 @@ def _holds_key(path: str) -> bool:
 
 def _atomic_write(output: Output, replacing: int | None, force: bool) -> None:
     path = output.path
-    folder = os.path.dirname(os.path.abspath(path))
     if output.private:
         mode = 0o600
     elif replacing is not None:
@@ -145,54 +148,11 @@ def _atomic_write(output: Output, replacing: int | None, force: bool) -> None:
     else:
         mode = 0o666 & ~_umask()
     try:
-        fd, temporary = tempfile.mkstemp(
-            dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
-        )
-    except OSError as exc:
-        raise FileRefused(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(output.data)
-            out.flush()
-            os.fchmod(out.fileno(), mode)
-            os.fsync(out.fileno())
-        _put_in_place(temporary, path, force)
-        _sync_folder(folder)
-    except OSError as exc:
-        raise FileRefused(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-
-
-def _put_in_place(temporary: str, path: str, force: bool) -> None:
-    """Rename the finished file into place; without `force`, never over a file that
-    appeared since the checks (a hard link fails if the name is taken)."""
-    if force:
-        os.replace(temporary, path)
-        return
-    try:
-        os.link(temporary, path)
+        write_atomically(path, output.data, mode, replace=force)
     except FileExistsError:
         raise FileRefused(f"{path} exists: give --force to replace it") from None
     except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
-            raise
-        if os.path.lexists(path):  # a file system without hard links
-            raise FileRefused(f"{path} exists: give --force to replace it") from None
-        os.replace(temporary, path)
-
-
-def _sync_folder(folder: str) -> None:
-    """Flush the folder entry, so the renamed file survives a crash."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.EBADF):  # folders that cannot be synced
-            raise
-    finally:
-        os.close(fd)
+        raise FileRefused(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _umask() -> int:

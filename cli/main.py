@@ -53,6 +53,18 @@ class WarscribeGroup(click.Group):
     help="SQLite file (default ./warscribe.db) or postgresql:// URL; env WARSCRIBE_STORE.",
 )
 @click.option(
+    "--secrets",
+    envvar="WARSCRIBE_SECRETS",
+    metavar="PATH",
+    help="The host's secrets file (default: STORE.secrets beside a SQLite store; "
+    "$XDG_DATA_HOME/warscribe/HOST-PORT-DB-SCHEMA.secrets for PostgreSQL); env WARSCRIBE_SECRETS.",
+)
+@click.option(
+    "--ask-passphrase",
+    is_flag=True,
+    help="Ask for the passphrase sealing the secrets file (or set WARSCRIBE_PASSPHRASE).",
+)
+@click.option(
     "--game",
     "game_ref",
     envvar="WARSCRIBE_GAME",
@@ -60,7 +72,13 @@ class WarscribeGroup(click.Group):
     help="The game to act on (default: the newest game of the store).",
 )
 @click.pass_context
-def cli(ctx: click.Context, store: str | None, game_ref: str | None) -> None:
+def cli(
+    ctx: click.Context,
+    store: str | None,
+    secrets: str | None,
+    ask_passphrase: bool,
+    game_ref: str | None,
+) -> None:
     """warscribe keeps the record of a board wargame: every decision and die roll is an
     event in a tamper-evident log that anyone can replay, query and verify.
 
@@ -69,7 +87,9 @@ def cli(ctx: click.Context, store: str | None, game_ref: str | None) -> None:
       warscribe new divine-right --player alice --player bob --player carol --dice seeded:1
       warscribe status
     """
-    context = Context(store=store, game_ref=game_ref)
+    context = Context(
+        store=store, game_ref=game_ref, secrets=secrets, ask_passphrase=ask_passphrase
+    )
     ctx.obj = context
     ctx.call_on_close(context.close)
 
@@ -416,7 +436,8 @@ def export(
         if checkpoint is None and ctx.app.head(listing.game_id).host_key is not None:
             raise StoreError(
                 f"no checkpoint of the host's covers {shown} in this store: only the host's "
-                "store signs a copy, and a player's store passes on the one it received "
+                "store signs a copy (with the host's key from its secrets file "
+                f"{ctx.app.secrets.path}), and a player's store passes on the one it received "
                 "(a fork made in a player's store cannot be mailed: the host did not sign it)"
             )
     data = logfile.write(

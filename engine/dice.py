@@ -96,6 +96,10 @@ def apply_shuffle(items: Sequence[T], values: Sequence[int]) -> tuple[T, ...]:
     return tuple(out)
 
 
+class SecretUnknown(DiceError):
+    """A derived roll was asked of a store that does not hold the game's dice secret."""
+
+
 @dataclass
 class Dice:
     """The dice source a decision draws from. Each draw returns its DiceRolled event,
@@ -126,7 +130,7 @@ class Dice:
             entered_by = self.entered_by
         else:
             if self.key is None:
-                raise DiceError(
+                raise SecretUnknown(
                     "this store does not hold the game's dice secret: only the host's store "
                     "can record commands that roll dice"
                 )

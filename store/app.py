@@ -2,9 +2,11 @@
 
 A game's stream holds its log entries, one stored event each, at version == sequence
 number. A catalog aggregate lists the games of the store (from the chained GameCreated
-and GameForked entries, never from what a file's header says); separate aggregates per
-game keep the host's secrets (the dice secret and the host's signing key, never part of
-the game log) and, in a player's store, the newest checkpoint the host signed.
+and GameForked entries, never from what a file's header says); a separate aggregate per
+game keeps, in a player's store, the newest checkpoint the host signed. The host's
+secrets (the dice secret and the host's signing key) are never in the store: they live in
+the store's secrets file (`warscribe.store.secrets`); a store made by an older version,
+which kept them in the store, has them moved out when it is first opened.
 
 A stored snapshot is only ever a shortcut: it is served only when it has the current
 shape and ends at the chain hash of the stored entry of its version, and `verify` checks
@@ -13,6 +15,7 @@ every snapshot against the replay of the entries below it (a failing one is dele
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import hashlib
@@ -28,7 +31,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, OperationalError, Transcoder
+from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent, Transcoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from warscribe.engine import codec, names, record, rulesets
@@ -40,7 +43,7 @@ from warscribe.engine.anchor import (
     signed_checkpoint,
 )
 from warscribe.engine.audit import audit
-from warscribe.engine.dice import new_key, parse_mode, seeded_key
+from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
 from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import (
     Command,
@@ -55,6 +58,14 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .logfile import LogFile
+from .secrets import (
+    GameSecrets,
+    Passphrase,
+    SecretsError,
+    SecretsFile,
+    default_path,
+    no_passphrase,
+)
 from .transcoder import MsgpackTranscoder
 
 SNAPSHOT_INTERVAL = 200
@@ -194,8 +205,9 @@ class Settings(Aggregate):
 
 
 class KeptSecret(Aggregate):
-    """A secret of the host's for one game, kept beside (never inside) its log: the dice
-    secret, or the private half of the host's signing key."""
+    """How versions before the secrets file kept a secret of the host's for one game in the
+    store itself: the dice secret, or the private half of the host's signing key. Only
+    read, to move such secrets out to the secrets file (`Warscribe._move_old_secrets`)."""
 
     TOPIC = "warscribe:DiceSecret"
 
@@ -275,9 +287,18 @@ class Warscribe(Application[UUID]):
     snapshotting_projectors: ClassVar[dict[type[Any], Any]] = {Game: project_game}
 
     def __init__(
-        self, backend: Backend | str | None = None, *, snapshots: bool = True, cache: bool = True
+        self,
+        backend: Backend | str | None = None,
+        *,
+        snapshots: bool = True,
+        cache: bool = True,
+        secrets: str | None = None,
+        passphrase: Passphrase = no_passphrase,
     ) -> None:
+        """Open a store; `secrets` is the path of its secrets file (default: beside a SQLite
+        store, see `secrets.default_path`), `passphrase` gives the file's passphrase."""
         self.backend = backend if isinstance(backend, Backend) else resolve(backend)
+        self.secrets = SecretsFile(secrets or default_path(self.backend), passphrase)
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
         env["CREATE_TABLE"] = "n"  # see _create_tables
@@ -291,6 +312,7 @@ class Warscribe(Application[UUID]):
             fd = _lock_fd(self._lock_file) if self._lock_file else None
             if fd is not None:  # there from the first open on, not only from the first write
                 os.close(fd)
+            self._move_old_secrets()
         except Exception as exc:
             if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
                 raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
@@ -314,6 +336,33 @@ class Warscribe(Application[UUID]):
                 except Exception as exc:
                     if not _racing_table_creation(exc) or attempt == _OPEN_ATTEMPTS:
                         raise
+
+    def _move_old_secrets(self) -> None:
+        """Move the secrets an older version kept in the store (KeptSecret aggregates) out
+        to the secrets file, then delete their rows in one transaction (SQLite overwrites
+        the freed space and folds its write-ahead log back; PostgreSQL vacuums the table).
+        The file is written first: a failure between the two steps leaves both, and the
+        next open finishes the move. A store without such rows is not changed."""
+        kept = {
+            KeptSecret.id_for(g.game_id, what): (g.game_id, what)
+            for g in self.games()
+            for what in (DICE_SECRET, HOST_KEY)
+        }
+        found: dict[UUID, dict[str, bytes]] = {}
+        rows = _select_streams(self.recorder, list(kept))
+        for stored in rows:
+            game_id, what = kept[UUID(str(stored.originator_id))]
+            event: Any = self.mapper.to_domain_event(stored)
+            found.setdefault(game_id, {})[what] = event.key
+        if not found:
+            return
+        self.secrets.add(
+            {
+                g: GameSecrets(dice=k.get(DICE_SECRET), host_key=k.get(HOST_KEY))
+                for g, k in found.items()
+            }
+        )
+        _delete_streams(self.recorder, [UUID(str(r.originator_id)) for r in rows])
 
     def construct_transcoder(self) -> Transcoder:
         return MsgpackTranscoder()
@@ -430,33 +479,40 @@ class Warscribe(Application[UUID]):
             PlayerSpec(n, p.choice) for n, p in zip(players, spec.players, strict=True)
         )
         spec = GameSpec(name=name, players=kept_players, options=spec.options)
-        kept: list[KeptSecret] = []
         host_public = None
+        kept = None
         if seed is None:
             host_private, host_public = new_key_pair()
-            kept = [
-                self._kept(game_id, DICE_SECRET, key),
-                self._kept(game_id, HOST_KEY, host_private),
-            ]
+            kept = GameSecrets(dice=key, host_key=host_private)
         entries = record.open_game(
             ruleset, spec, game_id, dice_mode, key, player_keys, host_key=host_public
         )
         game = Game.start(entries)
         listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
         catalog = self._listed(self._catalog(), listing)
-        self._save(game, catalog, self._chosen(game_id), *kept, what="the new game")
+        self._save_with_secrets(
+            game, catalog, self._chosen(game_id), kept=kept, what="the new game"
+        )
         return game.head
 
-    @staticmethod
-    def _kept(game_id: UUID, what: str, key: bytes) -> KeptSecret:
-        return KeptSecret._create(KeptSecret.Created, id=KeptSecret.id_for(game_id, what), key=key)
-
-    def _kept_key(self, game_id: UUID, what: str) -> bytes | None:
+    def _save_with_secrets(
+        self, game: Game, *others: Aggregate, kept: GameSecrets | None, what: str
+    ) -> None:
+        """Save a new game whose host's secrets are `kept`: they go to the secrets file
+        first (a game is never stored without them), and leave it again if the save fails."""
+        if kept is None:
+            self._save(game, *others, what=what)
+            return
+        self.secrets.add({game.id: kept})
         try:
-            kept: KeptSecret = self.repository.get(KeptSecret.id_for(game_id, what))
-        except AggregateNotFoundError:
-            return None
-        return kept.key
+            self._save(game, *others, what=what)
+        except BaseException:
+            with contextlib.suppress(SecretsError):  # the save's error is the one to report
+                self.secrets.discard((game.id,))
+            raise
+
+    def _kept(self, game_id: UUID) -> GameSecrets:
+        return self.secrets.get(game_id) or GameSecrets(dice=None, host_key=None)
 
     def fork(self, game_id: UUID, version: int, name: str) -> Head:
         """A new game: this game's log up to `version`, then GameForked; the original is
@@ -476,15 +532,10 @@ class Warscribe(Application[UUID]):
         game = Game.start([*self.entries(game_id, 1, version), forked], game_id=fork_id)
         child = GameListing(fork_id, name, listing.ruleset, listing.players, (game_id, version))
         catalog = self._listed(self._catalog(), child)
-        secrets = [
-            self._kept(fork_id, what, value)
-            for what, value in (
-                (DICE_SECRET, self._key(game_id, head) if head.dice.seed is None else None),
-                (HOST_KEY, self._kept_key(game_id, HOST_KEY)),
-            )
-            if value is not None
-        ]
-        self._save(game, catalog, *secrets, what="the fork")
+        dice = self._key(game_id, head) if head.dice.seed is None else None
+        host_key = self._kept(game_id).host_key
+        kept = GameSecrets(dice, host_key) if dice is not None or host_key is not None else None
+        self._save_with_secrets(game, catalog, kept=kept, what="the fork")
         return game.head
 
     def secret(self, game_id: UUID) -> bytes | None:
@@ -496,13 +547,13 @@ class Warscribe(Application[UUID]):
             return head.secret
         if head.dice.seed is not None:
             return seeded_key(head.dice.seed)
-        return self._kept_key(game_id, DICE_SECRET)
+        return self._kept(game_id).dice
 
     # -- anchoring -----------------------------------------------------------------------
 
     def is_host(self, game_id: UUID) -> bool:
-        """Whether this store holds the host's signing key of the game."""
-        return self._kept_key(game_id, HOST_KEY) is not None
+        """Whether this store holds the host's signing key of the game (in its secrets file)."""
+        return self._kept(game_id).host_key is not None
 
     def latest_checkpoint(self, game_id: UUID) -> Checkpoint | None:
         """The newest checkpoint of the host's this store received (a player's store)."""
@@ -515,7 +566,7 @@ class Warscribe(Application[UUID]):
     def checkpoint(self, game_id: UUID, seq: int, chain: bytes) -> Checkpoint | None:
         """The host's signature over entry `seq`: made now by the host's store, else the one
         this store received for exactly that entry (None: nobody vouches for it here)."""
-        private = self._kept_key(game_id, HOST_KEY)
+        private = self._kept(game_id).host_key
         if private is not None:
             return signed_checkpoint(private, game_id, seq, chain)
         latest = self.latest_checkpoint(game_id)
@@ -537,7 +588,7 @@ class Warscribe(Application[UUID]):
         attempt = 1
         while True:
             try:
-                with self._turn(game_id):
+                with self._turn(game_id), self._rolling(game_id, f"`{command.name}`"):
                     game = self.load(game_id)
                     key = self._key(game_id, game.head)
                     entries = record.record_command(game.head, command, key, entered)
@@ -551,6 +602,14 @@ class Warscribe(Application[UUID]):
                 continue
             self._remember(game)
             return entries
+
+    @contextmanager
+    def _rolling(self, game_id: UUID, what: str) -> Iterator[None]:
+        """A derived roll this store cannot make: the error names the secrets file."""
+        try:
+            yield
+        except SecretUnknown as exc:
+            raise self.secrets.missing(game_id, what) from exc
 
     @contextmanager
     def _turn(self, game_id: UUID) -> Iterator[None]:
@@ -580,7 +639,8 @@ class Warscribe(Application[UUID]):
         writer moved it first they are stale (ConcurrentWrite)."""
         game = self.load(game_id)
         key = self._key(game_id, game.head)
-        entries, refused = record.record_orders(game.head, orders, signed, signature, key)
+        with self._rolling(game_id, f"{orders.player}'s orders"):
+            entries, refused = record.record_orders(game.head, orders, signed, signature, key)
         game.append(entries)
         self._save(game, what=f"{orders.player}'s orders")
         self._remember(game)
@@ -592,9 +652,7 @@ class Warscribe(Application[UUID]):
             raise WarscribeError("the dice secret of this game is already revealed")
         key = self.secret(game_id)
         if key is None:
-            raise StoreError(
-                "this store does not hold the game's dice secret: only the host can reveal it"
-            )
+            raise self.secrets.missing(game_id, "`reveal`")
         entries = record.reveal(game.head, key)
         game.append(entries)
         self._save(game, what="`reveal`")
@@ -731,7 +789,13 @@ class Warscribe(Application[UUID]):
                 f"a fork made in this store from #{forked[1]}: the host signs no copy of it, "
                 "so it stays here (the parent game is anchored as its own)"
             )
-        if latest is None or not 1 <= latest.seq <= len(entries):
+        if latest is None:
+            return (
+                "NOT anchored: this store holds no checkpoint of the host's, nor the host's "
+                f"signing key (not in the secrets file {self.secrets.path}; a copy of the "
+                "host's store without it?), so nothing here vouches that this is the host's log"
+            )
+        if not 1 <= latest.seq <= len(entries):
             raise LogError("no checkpoint of the host's anchors this copy", head.seq)
         at = entries[latest.seq - 1]
         check_checkpoint(latest, head.host_key, game_id, at.seq, at.chain)
@@ -1023,6 +1087,71 @@ def _table_exists(recorder: Any) -> bool:
     with datastore.transaction(commit=False) as cursor:
         cursor.execute(query, params)
         return cursor.fetchone() is not None
+
+
+_IDS_PER_QUERY = 500
+
+
+def _select_streams(recorder: Any, ids: Sequence[UUID]) -> list[StoredEvent]:
+    """Every stored event of the aggregates `ids`, in one query per few hundred ids."""
+    found: list[StoredEvent] = []
+    table = recorder.events_table_name
+    for start in range(0, len(ids), _IDS_PER_QUERY):
+        chunk = ids[start : start + _IDS_PER_QUERY]
+        if isinstance(recorder, SQLiteAggregateRecorder):
+            marks = ", ".join("?" * len(chunk))
+            statement = (
+                "SELECT originator_id, originator_version, topic, state "
+                f"FROM {table} WHERE originator_id IN ({marks})"
+            )
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(statement, [i.hex for i in chunk])
+                rows = [tuple(r) for r in cursor.fetchall()]
+        else:
+            from psycopg.sql import SQL, Identifier
+
+            query = SQL(
+                "SELECT originator_id, originator_version, topic, state "
+                "FROM {}.{} WHERE originator_id = ANY(%s)"
+            ).format(Identifier(recorder.datastore.schema), Identifier(table))
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(query, (list(chunk),))
+                rows = [
+                    (r["originator_id"], r["originator_version"], r["topic"], r["state"])
+                    for r in cursor.fetchall()
+                ]
+        found += [StoredEvent(UUID(str(i)), v, t, bytes(s)) for i, v, t, s in rows]
+    return found
+
+
+def _delete_streams(recorder: Any, ids: Sequence[UUID]) -> None:
+    """Delete every stored event of the aggregates `ids` in one transaction, and leave no
+    copy of their bytes in the database's free space or write-ahead log where the
+    database lets us (SQLite: secure_delete and a truncating checkpoint; PostgreSQL: a
+    VACUUM of the table, whose old WAL segments and backups are the server's to rotate)."""
+    table = recorder.events_table_name
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute("PRAGMA secure_delete = ON")
+            for start in range(0, len(ids), _IDS_PER_QUERY):
+                chunk = ids[start : start + _IDS_PER_QUERY]
+                marks = ", ".join("?" * len(chunk))
+                cursor.execute(
+                    f"DELETE FROM {table} WHERE originator_id IN ({marks})",
+                    [i.hex for i in chunk],
+                )
+        with recorder.datastore.get_connection(commit=True) as conn:
+            conn.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return
+    from psycopg.sql import SQL, Identifier
+
+    name = (Identifier(recorder.datastore.schema), Identifier(table))
+    with recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(
+            SQL("DELETE FROM {}.{} WHERE originator_id = ANY(%s)").format(*name), (list(ids),)
+        )
+    with recorder.datastore.get_connection() as conn:
+        conn.execute(SQL("VACUUM {}.{}").format(*name))
 
 
 def _redecide(log: Sequence[Entry], first: int) -> None:

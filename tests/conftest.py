@@ -81,3 +81,14 @@ def three_players(*choices: str | None) -> GameSpec:
     return GameSpec(
         name="", players=tuple(PlayerSpec(n, c) for n, c in zip(names, picks, strict=True))
     )
+
+
+@pytest.fixture(autouse=True)
+def _secrets_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL stores keep their secrets files under $XDG_DATA_HOME/warscribe: a
+    temporary one, never the home folder of whoever runs the tests."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
+    monkeypatch.delenv("WARSCRIBE_SECRETS", raising=False)
+    monkeypatch.delenv("WARSCRIBE_PASSPHRASE", raising=False)
