@@ -4,11 +4,14 @@ An armored block is a BEGIN line naming its kind, a `Checksum:` line (the first 
 digits of SHA-256 of the bytes; a block without one is refused, so a changed character is
 always caught), optional lines a reader may show but never trusts (`Head:`, the
 fingerprint of a log's last entry), a blank line, the bytes in unpadded base64 at 64 columns,
-and an END line. Reading it undoes what mail does to text: surrounding text, quoting with
-"> " (at any depth), CRLF line ends, trailing spaces, lines re-wrapped shorter, and
-quoted-printable transfer encoding (soft line breaks ending in "=", escapes such as
+and an END line. Reading it undoes what mail does to text: surrounding text, a byte-order
+mark and zero-width characters, text pasted as HTML (`<br>`, `<p>` and `<div>` wrappers,
+other tags, entities such as `&gt;` and `&nbsp;`), quoting with "> " (at any depth), CRLF
+line ends, trailing spaces, lines re-wrapped shorter or joined to the BEGIN and END lines,
+and quoted-printable transfer encoding (soft line breaks ending in "=", escapes such as
 "=3D"). Unpadded base64 has no "=" of its own, so every "=" met in the block is mail's;
-older blocks written with padding still read.
+older blocks written with padding still read. A whole mail message (an `.eml` file) is
+read by `store.mail`, which finds the block in whichever part holds it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import html
 import re
 
 from warscribe.engine.errors import LogError
@@ -24,6 +28,10 @@ WIDTH = 64
 _QUOTING = re.compile(r"^(\s*>)+ ?")
 _QP_ESCAPE = re.compile(r"=([0-9A-Fa-f]{2})")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z-]*):\s*(\S*)")
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
+_HTML_BREAK = re.compile(r"<\s*(br|/?p|/?div)\b[^<>]*>", re.IGNORECASE)
+_HTML_TAG = re.compile(r"<[^<>]*>")
+_HTML_HINT = re.compile(r"<\s*/?[A-Za-z][^<>]*>|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z]+);")
 
 
 class ArmorError(LogError):
@@ -52,12 +60,24 @@ def is_armored(data: bytes, kind: str) -> bool:
     return begin(kind).encode() in data
 
 
-def _lines(text: str) -> list[str]:
+def _plain(text: str) -> str:
+    """The text without what mail clients add: invisible characters (a byte-order mark),
+    and HTML (line-breaking tags become line ends, other tags go, entities are decoded)."""
+    text = text.translate(_INVISIBLE)
+    if _HTML_HINT.search(text):
+        text = _HTML_TAG.sub("", _HTML_BREAK.sub("\n", text))
+        text = html.unescape(text).translate(_INVISIBLE)
+    return text
+
+
+def _lines(text: str, kind: str) -> list[str]:
+    for marker in (begin(kind), end(kind)):
+        text = text.replace(marker, f"\n{marker}\n")
     return [_QUOTING.sub("", line).strip() for line in text.splitlines()]
 
 
 def _block(text: str, kind: str) -> list[str]:
-    lines = _lines(text)
+    lines = _lines(_plain(text), kind)
     try:
         start = lines.index(begin(kind))
         stop = lines.index(end(kind), start)
@@ -84,7 +104,7 @@ def dearmor(text: str, kind: str) -> bytes:
         if header:
             headers[header.group(1).lower()] = header.group(2)
         else:
-            payload.append(line.replace("=", ""))
+            payload.append("".join(line.replace("=", "").split()))
     chars = "".join(payload)
     try:
         data = base64.b64decode(chars + "=" * (-len(chars) % 4), validate=True)
