@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -30,7 +29,7 @@ from .context import (
     render,
     say,
 )
-from .files import Output, force_option, write_file
+from .files import Output, force_option, read_bytes, read_text, write_file
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
@@ -132,7 +131,7 @@ def new_divine_right(
     """
     specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
     files = tuple(
-        (kind, Path(path).read_text(encoding="utf-8"))
+        (kind, read_text(path))
         for kind, path in (("deck", deck), ("personalities", personalities), ("map", map_file))
         if path
     )
@@ -452,8 +451,7 @@ def import_(ctx: Context, file: str) -> None:
     Example:
       warscribe --store mine.db import game.wlog
     """
-    raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-    parsed = logfile.read(raw)
+    parsed = logfile.read(read_bytes(file))
     if ctx.game_ref is not None:
         wanted = ctx.game()
         if wanted.game_id != parsed.game_id:

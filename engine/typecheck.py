@@ -64,7 +64,7 @@ def _mismatch(value: Any, hint: Any, depth: int) -> str | None:
     if depth > codec.MAX_DEPTH:
         return f"nested more than {codec.MAX_DEPTH} levels deep"
     if hint is Any:
-        deep = not _within_depth(value, depth)
+        deep = not within_depth(value, depth)
         return f"nested more than {codec.MAX_DEPTH} levels deep" if deep else None
     origin = typing.get_origin(hint)
     if origin is typing.Union or origin is types.UnionType:
@@ -129,7 +129,7 @@ def _first(pairs: Iterator[tuple[Any, Any]], depth: int) -> str | None:
     return None
 
 
-def _within_depth(value: Any, depth: int) -> bool:
+def within_depth(value: Any, depth: int = 0) -> bool:
     """Whether `value` nests at most MAX_DEPTH levels below `depth` (checked without
     recursion, so any depth is safe to measure)."""
     stack = [(value, depth)]
