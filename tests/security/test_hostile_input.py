@@ -99,6 +99,15 @@ def test_bad_extension_payloads_are_an_error(table: Table, exported: list[Any], 
     refused_file(table, exported, f"#{NOTE}: ")
 
 
+@pytest.mark.parametrize("bad", sorted(BAD_EXTENSIONS))
+def test_bad_extension_payloads_in_the_header_are_an_error(
+    table: Table, exported: list[Any], bad: str
+) -> None:
+    """In the header, only ValueError and msgpack's own errors were caught."""
+    exported[0]["name"] = BAD_EXTENSIONS[bad]
+    refused_file(table, exported, "not a warscribe log file")
+
+
 @pytest.mark.parametrize("depth", [65, 500])
 def test_deep_nesting_in_a_field_is_an_error(table: Table, exported: list[Any], depth: int) -> None:
     """A field nested deeper than the encoder's recursion (RecursionError in the canonical
@@ -206,13 +215,16 @@ def test_orders_whose_fields_have_the_wrong_types_are_an_error(table: Table) -> 
         "chain": 10**9,
         "commands": "roll",
     }
+    errors = []
     for wrong in ({"game_id": 3}, {"game_id": "72d8fb3e-f744-5715-9840-e00f64e883b7"}):
         signed = codec.encode({**body, **wrong})
         data = codec.encode(
             {"format": ORDERS_FORMAT, "orders": signed, "signature": sign(b"k" * 32, signed)}
         )
         Path("bad.txt").write_text(armor(data, ORDERS_KIND))
-        assert "the orders" in table.refused("import-orders", "bad.txt")
+        errors.append(table.refused("import-orders", "bad.txt"))
+    assert "game id is not text" in errors[0]
+    assert "the orders cannot be read: Orders field 'player'" in errors[1]
 
 
 @pytest.mark.parametrize("position", ["#²", "#" + "9" * 5000, "#-1", "#"])
