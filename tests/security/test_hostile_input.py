@@ -264,3 +264,23 @@ def test_an_eu_pop_start_file_that_is_not_utf8_is_an_error(table: Table) -> None
         "new", "eu-pop", "--player", "a=France", "--player", "b=Austria", "--start", "start.json"
     )
     assert "start.json is not UTF-8 text" in error
+
+
+DEEP_JSON = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize("option", ["--deck", "--personalities", "--map"])
+def test_a_data_file_nested_past_the_json_parser_is_an_error(table: Table, option: str) -> None:
+    """json.loads raised RecursionError, which the data loader did not catch."""
+    Path("data.json").write_text(DEEP_JSON)
+    error = table.refused(
+        "new", "divine-right", "--player", "a", "--player", "b", option, "data.json"
+    )
+    assert "is not valid JSON" in error
+
+
+def test_an_eu_pop_start_file_nested_past_the_json_parser_is_an_error(table: Table) -> None:
+    Path("start.json").write_text(DEEP_JSON)
+    players = ("--player", "a=France", "--player", "b=Austria")
+    error = table.refused("new", "eu-pop", *players, "--start", "start.json")
+    assert "the starting position is not JSON" in error
