@@ -12,7 +12,6 @@ levels. Annotations are resolved once per class and cached.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import types
 import typing
 from collections.abc import Iterator
@@ -90,9 +89,7 @@ def _is_instance(value: Any, hint: Any) -> bool:
         return type(value) in (int, Fraction)
     if hint in _EXACT:
         return type(value) is hint
-    if isinstance(hint, type) and (issubclass(hint, enum.Enum) or dataclasses.is_dataclass(hint)):
-        return isinstance(value, hint)
-    return isinstance(hint, type) and isinstance(value, hint)
+    return isinstance(hint, type) and isinstance(value, hint)  # an enum or a record
 
 
 def _record_mismatch(value: Any, depth: int) -> str | None:
