@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -304,7 +305,7 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
     """
     key_file = None
     if key_path is not None:
-        key = read_key(Path(key_path).read_text(encoding="utf-8"), "private")
+        key = read_key(read_bytes(key_path), "private")
         if key.player != player:
             raise InvalidCommand(
                 f"{key_path} is {key.player}'s private key, not {player}'s", "init"

@@ -235,6 +235,13 @@ def test_a_bad_position_string_is_an_error(table: Table, position: str) -> None:
     assert "bad position" in table.refused("show", "--at", position)
 
 
+@pytest.mark.parametrize("seq", ["²", "9" * 5000])
+def test_a_bad_fingerprint_is_an_error(table: Table, seq: str) -> None:
+    """`verify --against`: a digit that int() does not take, or too many of them."""
+    new_game(table, "seeded:1")
+    assert "bad fingerprint" in table.refused("verify", "--against", f"#{seq} aabbccdd11")
+
+
 @pytest.mark.parametrize(
     "fields",
     ['{"player": 5, "deed": "x", "points": 1}', "[" * 100_000 + "]" * 100_000],
