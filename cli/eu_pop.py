@@ -26,6 +26,7 @@ from warscribe.store.app import GameListing
 from warscribe.store.views import printable
 
 from .context import Context, dice_option, emit, json_option, name_option, parse_player, pass_ctx
+from .files import read_text
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
@@ -254,7 +255,7 @@ def new_eu_pop(
     """
     from .main import _create  # main imports this module at its end
 
-    text = start.read_text(encoding="utf-8")
+    text = read_text(str(start))
     specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
     spec = GameSpec(name=name or "", players=specs, options=(("start", text),))
     _create(ctx, RULESET.name, spec, dice, as_json, read_public_keys(keys_given))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -159,3 +160,36 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# -- reading ------------------------------------------------------------------------------
+
+READ_LIMIT = 64 * 1024 * 1024
+"""The most bytes read from a file given on the command line (a bound on hostile input)."""
+
+
+class UnreadableFile(WarscribeError):
+    """A file given on the command line cannot be read, or is not text where text is due."""
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of `path` (`-`: standard input), at most READ_LIMIT of them."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(READ_LIMIT + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(READ_LIMIT + 1)
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > READ_LIMIT:
+        raise UnreadableFile(f"{path} is larger than {READ_LIMIT} bytes")
+    return data
+
+
+def read_text(path: str) -> str:
+    """The text of `path`, which must be UTF-8 (a byte-order mark is dropped)."""
+    try:
+        return read_bytes(path).decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"{path} is not UTF-8 text (byte {exc.start})") from None

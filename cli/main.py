@@ -30,7 +30,7 @@ from .context import (
     render,
     say,
 )
-from .files import Output, force_option, write_file
+from .files import Output, force_option, read_bytes, read_text, write_file
 from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
@@ -152,7 +152,7 @@ def new_divine_right(
     """
     specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
     files = tuple(
-        (kind, Path(path).read_text(encoding="utf-8"))
+        (kind, read_text(path))
         for kind, path in (("deck", deck), ("personalities", personalities), ("map", map_file))
         if path
     )
@@ -325,7 +325,7 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
     """
     key_file = None
     if key_path is not None:
-        key = read_key(Path(key_path).read_text(encoding="utf-8"), "private")
+        key = read_key(read_bytes(key_path), "private")
         if key.player != player:
             raise InvalidCommand(
                 f"{key_path} is {key.player}'s private key, not {player}'s", "init"
@@ -473,8 +473,7 @@ def import_(ctx: Context, file: str) -> None:
     Example:
       warscribe --store mine.db import game.wlog
     """
-    raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-    parsed = logfile.read(raw)
+    parsed = logfile.read(read_bytes(file))
     if ctx.game_ref is not None:
         wanted = ctx.game()
         if wanted.game_id != parsed.game_id:

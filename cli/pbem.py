@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from warscribe.store import orders as orders_file
 from warscribe.store.views import describe, escaped, event_name, jsonable, printable
 
 from .context import Context, emit, json_option, pass_ctx, say
-from .files import Output, force_option, write_file, write_files
+from .files import Output, force_option, read_bytes, write_file, write_files
 from .positions import resolve_position, resolve_span
 
 at_option = click.option(
@@ -88,7 +87,7 @@ def read_public_keys(pairs: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
         name, sep, path = pair.partition("=")
         if not name or not sep or not path:
             raise click.UsageError(f"bad --key {pair!r}: write NAME=PUBKEYFILE")
-        key = orders_file.read_key(Path(path).read_text(encoding="utf-8"), "public")
+        key = orders_file.read_key(read_bytes(path), "public")
         if key.player != name:
             raise InvalidCommand(f"{path} is {key.player}'s public key, not {name}'s", "new")
         out.append((name, key.key))
@@ -191,7 +190,7 @@ def orders(
         chain=head.chain,
         commands=tuple(parse_command(line) for line in lines),
     )
-    private = orders_file.read_key(Path(key_path).read_text(encoding="utf-8"), "private")
+    private = orders_file.read_key(read_bytes(key_path), "private")
     text = orders_file.write_orders(written, private)
     if output is None:
         click.echo(text, nl=False)
@@ -217,8 +216,7 @@ def import_orders(ctx: Context, file: str) -> None:
     Example:
       warscribe import-orders alice-orders.txt
     """
-    raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-    received = orders_file.read_orders(raw)
+    received = orders_file.read_orders(read_bytes(file))
     if ctx.game_ref is not None and ctx.game_id() != received.orders.game_id:
         raise WarscribeError(f"the orders are for game {received.orders.game_id}, not this one")
     entries, refused = orders_file.receive(ctx.app, received)
@@ -274,7 +272,7 @@ def audit_command(
         raise click.UsageError("give --turn or --from/--to, not both")
     problems: list[str] = []
     if log_file is not None:
-        parsed = logfile.read(Path(log_file).read_bytes())
+        parsed = logfile.read(read_bytes(log_file))
         if parsed.from_seq != 1:
             raise click.UsageError("--file needs a whole log, from entry #1")
         problems = ctx.app.check_copy(parsed)
@@ -420,7 +418,7 @@ def _imposed(spec: str) -> Any:
     topic, _, fields = spec.strip().partition(" ")
     try:
         values = json.loads(fields or "{}")
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise click.UsageError(f"--impose {spec!r}: the fields are not JSON ({exc})") from None
     if not isinstance(values, dict):
         raise click.UsageError(f"--impose {spec!r}: give the fields as a JSON object")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from uuid import UUID
 
 from warscribe.engine import rulesets
 from warscribe.engine.errors import InvalidCommand
 from warscribe.store.app import Warscribe
+
+_SEQ = re.compile(r"#([0-9]{1,12})")
 
 
 def resolve_position(app: Warscribe, game_id: UUID, position: str | None) -> int | None:
@@ -16,11 +19,12 @@ def resolve_position(app: Warscribe, game_id: UUID, position: str | None) -> int
     head = app.head(game_id)
     text = position.strip()
     if text.startswith("#"):
-        if not text[1:].isdigit() or not 1 <= int(text[1:]) <= head.seq:
+        seq = _SEQ.fullmatch(text)
+        if seq is None or not 1 <= int(seq.group(1)) <= head.seq:
             raise InvalidCommand(
                 f"bad position {position!r}: the log has entries #1..#{head.seq}", "--at"
             )
-        return int(text[1:])
+        return int(seq.group(1))
     label = text.lower()
     if label in head.marks:
         return head.marks[label]

@@ -81,7 +81,7 @@ def parse_fingerprint(text: str) -> tuple[int, str]:
     words = text.replace("#", " ").split()
     if (
         len(words) != 2
-        or not words[0].isdigit()
+        or not (words[0].isascii() and words[0].isdigit() and len(words[0]) <= 12)
         or not SHORTEST_FINGERPRINT <= len(words[1]) <= 64
         or any(c not in "0123456789abcdef" for c in words[1].lower())
     ):

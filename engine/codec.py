@@ -16,12 +16,17 @@ deterministic:
   the chain hashes that cover them);
 * registered enums are an extension type holding (topic, value);
 * UUIDs, datetimes, Decimals, Fractions, sets and frozensets have extension types too.
+
+Bytes from a file are untrusted: decoding them raises CodecError and nothing else (a bad
+extension payload, an unknown topic or enum value, a dataclass array of the wrong length),
+and values nest at most `MAX_DEPTH` levels, in the decoder and in the encoder alike.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
@@ -39,6 +44,9 @@ EXT_DECIMAL = 5
 EXT_FRACTION = 6
 EXT_SET = 7
 EXT_FROZENSET = 8
+
+MAX_DEPTH = 64
+"""The deepest nesting of containers a value may have (deeper is refused, never a crash)."""
 
 _TOPICS: dict[str, type] = {}
 _NAMES: dict[type, str] = {}
@@ -111,6 +119,8 @@ def topic_of(cls: type) -> str:
 
 
 def resolve(topic: str) -> type:
+    if type(topic) is not str:
+        raise CodecError(f"a topic must be text, not {topic!r}")
     cls = _TOPICS.get(topic)
     if cls is None:
         from .rulesets import load_topic
@@ -132,14 +142,16 @@ def _sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
     return {k: value[k] for k in keys}
 
 
-def _canonical(obj: Any) -> Any:
+def _canonical(obj: Any, depth: int = 0) -> Any:
     """Sort the keys of every map inside plain containers (dataclasses sort their own)."""
     cls = type(obj)
+    if cls is not dict and cls is not tuple and cls is not list:
+        return obj
+    if depth >= MAX_DEPTH:
+        raise CodecError(f"a value is nested more than {MAX_DEPTH} levels deep")
     if cls is dict:
-        return {k: _canonical(v) for k, v in _sorted_map(obj).items()}
-    if cls is tuple or cls is list:
-        return [_canonical(item) for item in obj]
-    return obj
+        return {k: _canonical(v, depth + 1) for k, v in _sorted_map(obj).items()}
+    return [_canonical(item, depth + 1) for item in obj]
 
 
 def _default(obj: Any) -> Any:
@@ -198,6 +210,15 @@ def _marker(data: bytes) -> _Marker:
 
 
 def _list_hook(items: Any) -> Any:
+    try:
+        return _built(items)
+    except CodecError:
+        raise
+    except Exception as exc:
+        raise CodecError(f"bad value of {items[0].cls.__qualname__}: {exc}") from None
+
+
+def _built(items: Any) -> Any:
     if items and type(items[0]) is _Marker:
         marker = items[0]
         values = items[1:]
@@ -209,12 +230,41 @@ def _list_hook(items: Any) -> Any:
     return items
 
 
+class _Nesting(threading.local):
+    """How many extension payloads the decoder of this thread is inside."""
+
+    depth = 0
+
+
+_NESTING = _Nesting()
+
+
 def _ext_hook(code: int, data: bytes) -> Any:
+    """The value of an extension payload; CodecError (only) when it is bad."""
+    if _NESTING.depth >= MAX_DEPTH:
+        raise CodecError(f"extension values are nested more than {MAX_DEPTH} levels deep")
+    _NESTING.depth += 1
+    try:
+        return _extension(code, data)
+    except CodecError:
+        raise
+    except Exception as exc:
+        raise CodecError(
+            f"bad extension value (type {code}): {type(exc).__name__}: {exc}"
+        ) from None
+    finally:
+        _NESTING.depth -= 1
+
+
+def _extension(code: int, data: bytes) -> Any:
     if code == EXT_DATACLASS:
         return _marker(data)
     if code == EXT_ENUM:
         topic, value = _unpackb(data)
-        return resolve(topic)(value)
+        cls = resolve(topic)
+        if not (isinstance(cls, type) and issubclass(cls, enum.Enum)):
+            raise CodecError(f"{topic!r} is not an enum")
+        return cls(value)
     if code == EXT_UUID:
         return UUID(bytes=data)
     if code == EXT_DATETIME:

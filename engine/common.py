@@ -10,10 +10,11 @@ ruling is about are reported as overruled by it, not as errors.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from . import codec
+from . import codec, typecheck
 from .dice import Dice
 from .errors import InvalidCommand
 from .events import (
@@ -100,9 +101,14 @@ COMMON: dict[str, Callable[[Command, Dice], list[Event]]] = {
 
 def event_from(topic: str, fields: dict[str, Any]) -> Event:
     """An event of a rule set built from plain values (lists become tuples), for a ruling."""
+    if not typecheck.within_depth(fields):
+        raise InvalidCommand(f"the fields of {topic} nest too deep", NOTES)
     try:
         cls = codec.resolve(topic)
-        event = cls(**{name: _frozen(value) for name, value in fields.items()})
+        values = {name: _frozen(value) for name, value in fields.items()}
+        if dataclasses.is_dataclass(cls):
+            typecheck.check_fields(cls, values)
+        event = cls(**values)
     except (codec.CodecError, TypeError) as exc:
         raise InvalidCommand(f"cannot make a {topic} event: {exc}", NOTES) from None
     if not isinstance(event, Event):

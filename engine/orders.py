@@ -9,6 +9,7 @@ The signed bytes are the canonical encoding of a map: ``{"format": "warscribe-or
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -16,7 +17,7 @@ from uuid import UUID
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from . import codec
+from . import codec, typecheck
 from .errors import WarscribeError
 from .events import Command
 
@@ -77,19 +78,20 @@ class Orders:
 
     @classmethod
     def decode(cls, data: bytes) -> Orders:
+        """Orders from their signed bytes; OrdersError unless every field has its type."""
         try:
             body = codec.decode(data)
+            if type(body) is not dict:
+                raise OrdersError("not warscribe orders")
             if body.get("format") != FORMAT or body.get("version") != VERSION:
                 raise OrdersError("not warscribe orders (or a version this one cannot read)")
-            return cls(
-                game_id=UUID(str(body["game_id"])),
-                player=str(body["player"]),
-                position=body["position"],
-                seq=int(body["seq"]),
-                chain=bytes(body["chain"]),
-                commands=tuple((str(n), tuple(a)) for n, a in body["commands"]),
-            )
-        except (codec.CodecError, AttributeError, KeyError, TypeError, ValueError) as exc:
+            fields = {f.name: body[f.name] for f in dataclasses.fields(cls)}
+            if type(fields["game_id"]) is not str:
+                raise OrdersError("the orders' game id is not text")
+            fields["game_id"] = UUID(fields["game_id"])
+            typecheck.check_fields(cls, fields)
+            return cls(**fields)
+        except (codec.CodecError, KeyError, ValueError) as exc:
             raise OrdersError(f"the orders cannot be read: {exc}") from None
 
     def as_commands(self) -> list[Command]:

@@ -870,7 +870,8 @@ class Warscribe(Application[UUID]):
         chain: it must agree with what the chained entries (or, for a continuation, the
         store's listing of the game) say, and the listing is made from the entries."""
         if log.from_seq == 1 and log.entries:
-            listing: GameListing | None = listing_of(log.entries)
+            with _untrusted(log.entries):
+                listing: GameListing | None = listing_of(log.entries)
         else:
             listing = next((g for g in self.games() if g.game_id == log.game_id), None)
         if listing is not None:
@@ -899,11 +900,12 @@ class Warscribe(Application[UUID]):
                     "have that game: import its log from #1 first",
                     first,
                 )
-            record.verify(entries)
-            self._check_anchor(game_id, _host_key(entries), entries, checkpoint)
-            _redecide(entries, 1)
-            game = Game.start(entries, game_id=game_id)
-            listing = listing_of(entries)
+            with _untrusted(entries):
+                record.verify(entries)
+                self._check_anchor(game_id, _host_key(entries), entries, checkpoint)
+                _redecide(entries, 1)
+                game = Game.start(entries, game_id=game_id)
+                listing = listing_of(entries)
             chosen = [] if listing.parent is not None else [self._chosen(game_id)]
             self._save(
                 game,
@@ -914,12 +916,14 @@ class Warscribe(Application[UUID]):
             )
             return len(entries)
         game = self.load(game_id)
-        self._verify_run(game_id, game.head, entries)
-        self._check_anchor(game_id, game.head.host_key, entries, checkpoint)
-        new = _continuation(self, game_id, game.head, entries)
+        with _untrusted(entries):
+            self._verify_run(game_id, game.head, entries)
+            self._check_anchor(game_id, game.head.host_key, entries, checkpoint)
+            new = _continuation(self, game_id, game.head, entries)
+            if new:
+                _redecide([*self.entries(game_id, 1, new[0].seq - 1), *new], new[0].seq)
+                game.append(new)
         if new:
-            _redecide([*self.entries(game_id, 1, new[0].seq - 1), *new], new[0].seq)
-            game.append(new)
             self._save(game, *self._keep_checkpoint(game_id, checkpoint), what="the import")
         return len(new)
 
@@ -1152,6 +1156,23 @@ def _delete_streams(recorder: Any, ids: Sequence[UUID]) -> None:
         )
     with recorder.datastore.get_connection() as conn:
         conn.execute(SQL("VACUUM {}.{}").format(*name))
+
+
+@contextmanager
+def _untrusted(entries: Sequence[Entry]) -> Iterator[None]:
+    """Checking entries from a file: whatever goes wrong is a LogError naming them (the
+    last line of defence behind the checks of `logfile.read`; nothing is written)."""
+    try:
+        yield
+    except WarscribeError:
+        raise
+    except Exception as exc:
+        span = f"#{entries[0].seq}..#{entries[-1].seq}" if entries else "the file"
+        raise LogError(
+            f"the entries {span} of the file cannot be checked "
+            f"({type(exc).__name__}: {exc}); nothing was imported",
+            entries[0].seq if entries else None,
+        ) from None
 
 
 def _redecide(log: Sequence[Entry], first: int) -> None:

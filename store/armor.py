@@ -4,11 +4,14 @@ An armored block is a BEGIN line naming its kind, a `Checksum:` line (the first 
 digits of SHA-256 of the bytes; a block without one is refused, so a changed character is
 always caught), optional lines a reader may show but never trusts (`Head:`, the
 fingerprint of a log's last entry), a blank line, the bytes in unpadded base64 at 64 columns,
-and an END line. Reading it undoes what mail does to text: surrounding text, quoting with
-"> " (at any depth), CRLF line ends, trailing spaces, lines re-wrapped shorter, and
-quoted-printable transfer encoding (soft line breaks ending in "=", escapes such as
+and an END line. Reading it undoes what mail does to text: surrounding text, a byte-order
+mark and zero-width characters, text pasted as HTML (`<br>`, `<p>` and `<div>` wrappers,
+other tags, entities such as `&gt;` and `&nbsp;`), quoting with "> " (at any depth), CRLF
+line ends, trailing spaces, lines re-wrapped shorter or joined to the BEGIN and END lines,
+and quoted-printable transfer encoding (soft line breaks ending in "=", escapes such as
 "=3D"). Unpadded base64 has no "=" of its own, so every "=" met in the block is mail's;
-older blocks written with padding still read.
+older blocks written with padding still read. A whole mail message (an `.eml` file) is
+read by `store.mail`, which finds the block in whichever part holds it.
 """
 
 from __future__ import annotations
@@ -16,14 +19,19 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import html
 import re
 
 from warscribe.engine.errors import LogError
 
 WIDTH = 64
 _QUOTING = re.compile(r"^(\s*>)+ ?")
-_QP_ESCAPE = re.compile(r"=([0-9A-Fa-f]{2})")
+_QP_RUN = re.compile(r"(=[0-9A-Fa-f]{2})+")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z-]*):\s*(\S*)")
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
+_HTML_BREAK = re.compile(r"<\s*(br|/?p|/?div)\b[^<>]*>", re.IGNORECASE)
+_HTML_TAG = re.compile(r"<[^<>]*>")
+_HTML_HINT = re.compile(r"<\s*/?[A-Za-z][^<>]*>|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z]+);")
 
 
 class ArmorError(LogError):
@@ -49,15 +57,43 @@ def armor(data: bytes, kind: str, notes: tuple[tuple[str, str], ...] = ()) -> st
 
 
 def is_armored(data: bytes, kind: str) -> bool:
-    return begin(kind).encode() in data
+    """Whether `data` holds a block of `kind` (its BEGIN line maybe cut by a soft break)."""
+    marker = begin(kind).encode()
+    return marker in data or marker in data.replace(b"=\r\n", b"").replace(b"=\n", b"")
 
 
-def _lines(text: str) -> list[str]:
+def _unquoted(text: str) -> list[str]:
+    """The lines of `text` without "> " quoting and surrounding spaces."""
     return [_QUOTING.sub("", line).strip() for line in text.splitlines()]
 
 
+def _unmailed(text: str) -> str:
+    """Undo quoted-printable: join soft line breaks (a line ending in "="), decode =XX
+    escapes (runs of them as UTF-8). Plain text may have been quoted after it was encoded;
+    in HTML a line may begin with a tag's ">", so it is not taken for quoting there."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    if not _HTML_HINT.search(text):
+        lines = [_QUOTING.sub("", line) for line in lines]
+    joined = "".join(line[:-1] if line.endswith("=") else line + "\n" for line in lines)
+    return _QP_RUN.sub(
+        lambda m: bytes.fromhex(m.group(0).replace("=", "")).decode(errors="replace"), joined
+    )
+
+
+def _unhtml(text: str) -> str:
+    """Undo HTML: line-breaking tags become line ends, other tags go, entities are decoded."""
+    if not _HTML_HINT.search(text):
+        return text
+    return html.unescape(_HTML_TAG.sub("", _HTML_BREAK.sub("\n", text)))
+
+
 def _block(text: str, kind: str) -> list[str]:
-    lines = _lines(text)
+    """The lines between the BEGIN and END lines of `kind`, once what mail did to the text
+    is undone (in the reverse order of mail: transfer encoding, then HTML, then quoting)."""
+    text = _unhtml(_unmailed(text.translate(_INVISIBLE))).translate(_INVISIBLE)
+    for marker in (begin(kind), end(kind)):
+        text = text.replace(marker, f"\n{marker}\n")
+    lines = _unquoted(text)
     try:
         start = lines.index(begin(kind))
         stop = lines.index(end(kind), start)
@@ -66,25 +102,16 @@ def _block(text: str, kind: str) -> list[str]:
     return lines[start + 1 : stop]
 
 
-def _unmail(lines: list[str]) -> str:
-    """Undo quoted-printable: join soft line breaks, decode =XX escapes."""
-    joined = ""
-    for line in lines:
-        joined += line[:-1] if line.endswith("=") else line + "\n"
-    return _QP_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), joined)
-
-
 def dearmor(text: str, kind: str) -> bytes:
     """The bytes of the armored block of `kind` in `text`; ArmorError if damaged."""
     headers: dict[str, str] = {}
     payload = []
-    for line in _unmail(_block(text, kind)).splitlines():
-        line = line.strip()
+    for line in _block(text, kind):
         header = _HEADER.match(line)
         if header:
             headers[header.group(1).lower()] = header.group(2)
         else:
-            payload.append(line.replace("=", ""))
+            payload.append("".join(line.replace("=", "").split()))
     chars = "".join(payload)
     try:
         data = base64.b64decode(chars + "=" * (-len(chars) % 4), validate=True)

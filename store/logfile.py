@@ -7,8 +7,12 @@ when the host vouches for the last entry (see `engine.anchor`). Entry maps: ``{"
 codec's extension types. The armored form (see `armor`) is the same bytes as text that
 survives an email body.
 
-Nothing a file says is taken on trust: every key and type is checked, unknown keys and
-trailing bytes are refused, and the header's name, rule set and players (which the chain
+Nothing a file says is taken on trust: every key and type is checked (each event field
+against the type its class declares, see `engine.typecheck`), unknown keys and trailing
+bytes are refused, values nest at most `codec.MAX_DEPTH` levels and a file holds at most
+`MAX_BYTES`; whatever goes wrong reading a file is a LogError naming the entry, never a
+crash. A whole mail message holding the log (an `.eml` file) reads as the log it carries
+(see `mail`). The header's name, rule set and players (which the chain
 does not cover) must agree with the chained GameCreated/GameForked entries; the store
 lists a game from those entries, never from the header.
 
@@ -27,20 +31,23 @@ from uuid import UUID
 
 import msgpack
 
-from warscribe.engine import codec
+from warscribe.engine import codec, typecheck
 from warscribe.engine.anchor import Checkpoint
-from warscribe.engine.errors import LogError
+from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import Event, GameCreated, GameForked
-from warscribe.engine.hidden import LEAVES, WHOLE, redacted, split
+from warscribe.engine.hidden import LEAVES, WHOLE, private_names, redacted, split
 from warscribe.engine.record import Entry
 
 from . import armor as armoring
+from . import mail
 
 FORMAT = "warscribe-log"
 VERSION = 1
 KIND = "LOG"
 BEGIN = armoring.begin(KIND)
 END = armoring.end(KIND)
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest log file read (a bound on hostile input; a long game is a few megabytes)."""
 _HEADER_KEYS = ("format", "version", "game_id", "name", "ruleset", "players", "from_seq", "to_seq")
 _OPTIONAL_HEADER_KEYS = ("checkpoint",)
 _ENTRY_KEYS = ("seq", "topic", "fields", "chain")
@@ -123,7 +130,19 @@ def dearmor(text: str) -> bytes:
 
 
 def read(data: bytes) -> LogFile:
-    """Parse a log file (binary or armored); raise LogError naming the first bad entry."""
+    """Parse a log file (binary, armored, or a mail message carrying either); raise
+    LogError naming the first bad entry, whatever the bytes."""
+    if len(data) > MAX_BYTES:
+        raise LogError(f"the file is larger than {MAX_BYTES} bytes: not a log file")
+    try:
+        return _read(mail.unwrap(data, KIND))
+    except WarscribeError:
+        raise
+    except Exception as exc:
+        raise LogError(f"the file cannot be read: {type(exc).__name__}: {exc}") from None
+
+
+def _read(data: bytes) -> LogFile:
     if armoring.is_armored(data, KIND):
         data = dearmor(data.decode("utf-8", errors="replace"))
     unpacker = codec.unpacker()
@@ -258,6 +277,7 @@ def _entry(item: Any, expected: int) -> Entry:
         cls = codec.resolve(topic)
         if not (isinstance(cls, type) and issubclass(cls, Event)):
             raise codec.CodecError(f"{topic!r} is not an event")
+        typecheck.check_fields(cls, fields, private_names(cls) if salt is None else ())
         event: Event = cls(**fields)
     except (codec.CodecError, TypeError, ValueError) as exc:
         raise LogError(f"bad event: {exc}", seq) from None

@@ -26,13 +26,16 @@ from warscribe.engine.events import OrdersReceived
 from warscribe.engine.orders import Orders, OrdersError, sign, signature_ok
 from warscribe.engine.record import Entry, Head, Refused
 
-from . import armor
+from . import armor, mail
 from .app import Warscribe
 
 KEY_FORMAT = "warscribe-key"
 ORDERS_FORMAT = "warscribe-signed-orders"
 ORDERS_KIND = "ORDERS"
 KEY_KINDS = {"public": "PUBLIC KEY", "private": "PRIVATE KEY"}
+KEY_BYTES = 32
+MAX_BYTES = 1024 * 1024
+"""The largest orders or key file read (a bound on hostile input)."""
 
 
 @dataclass(frozen=True)
@@ -51,12 +54,28 @@ def write_key(key: KeyFile) -> str:
     return armor.armor(data, KEY_KINDS[key.kind])
 
 
-def read_key(text: str, kind: str) -> KeyFile:
-    """A key file of `kind` ("public" or "private"), armored or pasted from a mail."""
+def read_key(raw: bytes | str, kind: str) -> KeyFile:
+    """A key file of `kind` ("public" or "private"): armored, pasted from a mail, or the
+    mail message itself."""
+    data = raw.encode("utf-8") if isinstance(raw, str) else raw
+    text = _text(mail.unwrap(_bounded(data), KEY_KINDS[kind]))
     body = _decoded(armor.dearmor(text, KEY_KINDS[kind]), KEY_FORMAT)
-    if body.get("kind") != kind or not isinstance(body.get("key"), bytes):
+    player, key = body.get("player"), body.get("key")
+    if body.get("kind") != kind or type(key) is not bytes or len(key) != KEY_BYTES:
         raise OrdersError(f"not a {kind} key file")
-    return KeyFile(kind=kind, player=str(body.get("player")), key=body["key"])
+    if type(player) is not str:
+        raise OrdersError(f"the {kind} key file does not name its player")
+    return KeyFile(kind=kind, player=player, key=key)
+
+
+def _bounded(data: bytes) -> bytes:
+    if len(data) > MAX_BYTES:
+        raise OrdersError(f"the file is larger than {MAX_BYTES} bytes: not a warscribe file")
+    return data
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
 
 
 def _decoded(data: bytes, fmt: str) -> dict[str, Any]:
@@ -64,7 +83,7 @@ def _decoded(data: bytes, fmt: str) -> dict[str, Any]:
         body = codec.decode(data)
     except codec.CodecError as exc:
         raise OrdersError(f"unreadable file: {exc}") from None
-    if not isinstance(body, dict) or body.get("format") != fmt:
+    if type(body) is not dict or body.get("format") != fmt:
         raise OrdersError(f"not a {fmt} file")
     return body
 
@@ -91,12 +110,13 @@ def write_orders(orders: Orders, private: KeyFile) -> str:
 
 
 def read_orders(raw: bytes) -> SignedOrders:
-    data = raw
-    if armor.is_armored(raw, ORDERS_KIND):
-        data = armor.dearmor(raw.decode("utf-8", errors="replace"), ORDERS_KIND)
+    """Signed orders: binary, armored, pasted from a mail, or the mail message itself."""
+    data = mail.unwrap(_bounded(raw), ORDERS_KIND)
+    if armor.is_armored(data, ORDERS_KIND):
+        data = armor.dearmor(_text(data), ORDERS_KIND)
     body = _decoded(data, ORDERS_FORMAT)
     signed, signature = body.get("orders"), body.get("signature")
-    if not isinstance(signed, bytes) or not isinstance(signature, bytes):
+    if type(signed) is not bytes or type(signature) is not bytes:
         raise OrdersError("the orders file lacks its orders or its signature")
     return SignedOrders(Orders.decode(signed), signed, signature)
 

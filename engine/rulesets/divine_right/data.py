@@ -759,7 +759,7 @@ _TOP_DOCS = ("title", "edition", "sources", "doubts", "note", "vocabulary")
 def _open(file: _File) -> _Entry:
     try:
         value = json.loads(file.raw, object_pairs_hook=_no_duplicates)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise _error(file.name, "", None, f"is not valid JSON ({exc})") from None
     top = _Entry(file.name, "", "", value)
     if top.text("format") != _FORMATS[file.kind]:

@@ -254,7 +254,7 @@ def load(text: str) -> StartingPosition:
     """Parse and check a starting-position file's text (raises DataError)."""
     try:
         data = json.loads(text)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise DataError(f"the starting position is not JSON: {exc}", START) from None
     top = _Map(data, "starting position", ("realms",), _TOP)
     phase = top.text("phase", "draw")

@@ -1,0 +1,73 @@
+"""Whole mail messages (`.eml` files, RFC 5322) given where a file is expected.
+
+A player may save the mail that carried a log, orders or a key and give that file as it
+is. `unwrap` recognises a message by its header block, walks its MIME parts in order
+(text/plain, quoted-printable or base64 transfer encoding, multipart/alternative with an
+HTML part, attachments) and returns the decoded content of the first part that holds the
+armored block wanted, or else of the first binary attachment; anything that is not a
+message, or a message with neither, is returned unchanged for the caller to refuse.
+"""
+
+from __future__ import annotations
+
+import email
+import re
+from email import policy
+from email.message import Message
+
+from warscribe.engine.errors import LogError
+
+from . import armor
+
+MAX_PARTS = 1000
+"""The most MIME parts a message may have (a bound on hostile input)."""
+
+_HEADER_LINE = re.compile(rb"[A-Za-z0-9-]+:[ \t]")
+_MESSAGE_FIELDS = (b"from:", b"to:", b"subject:", b"date:", b"mime-version:", b"content-type:")
+_BOM = b"\xef\xbb\xbf"
+
+
+def is_message(data: bytes) -> bool:
+    """Whether `data` begins with a mail header block (and is not an armored file)."""
+    head = data.removeprefix(_BOM)[:4096]
+    first, _, _ = head.partition(b"\n")
+    if not _HEADER_LINE.match(first):
+        return False
+    lines = [line.lower() for line in head.split(b"\n")]
+    return any(line.startswith(field) for line in lines for field in _MESSAGE_FIELDS)
+
+
+def unwrap(data: bytes, kind: str) -> bytes:
+    """The file inside a mail message: the part holding the armored block of `kind`
+    (as UTF-8 text), or the first binary attachment; `data` itself if it is no message."""
+    if not is_message(data):
+        return data
+    message = email.message_from_bytes(data.removeprefix(_BOM), policy=policy.default)
+    attachment: bytes | None = None
+    for number, part in enumerate(message.walk()):
+        if number >= MAX_PARTS:
+            raise LogError(f"the mail message has more than {MAX_PARTS} parts")
+        if part.is_multipart():
+            continue
+        content = _content(part)
+        if isinstance(content, str):
+            if armor.begin(kind) in content:
+                return content.encode("utf-8")
+        elif armor.is_armored(content, kind):
+            return content
+        elif attachment is None and content:
+            attachment = content
+    return data if attachment is None else attachment
+
+
+def _content(part: Message) -> str | bytes:
+    """A leaf part's decoded content: text for text parts, bytes for the others."""
+    payload = part.get_payload(decode=True)
+    raw = payload if isinstance(payload, bytes) else b""
+    if part.get_content_maintype() != "text":
+        return raw
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        return raw.decode(charset, errors="replace")
+    except LookupError:
+        return raw.decode("utf-8", errors="replace")
