@@ -130,15 +130,23 @@ def changes(before: State | None, after: State) -> Changes:
     return Changes(tuple(sorted(moves)), frozenset(to for _, to in moves), frozenset(lost))
 
 
+EMPTY = '<g id="overlay"></g>'  # where `base` leaves room for the position
+
+
 def render(state: State, before: State | None = None, title: str = "") -> str:
     """The board at `state`, highlighting what changed since `before`."""
-    data = load_custom(state.custom_data)
+    drawn = f'<g id="overlay">{overlay(state, before)}</g>'
+    return base(load_custom(state.custom_data), title).replace(EMPTY, drawn)
+
+
+def base(data: DRData, title: str = "") -> str:
+    """What never changes in a game: the map, its rivers, coasts, borders, kingdom names
+    and coordinates, with `EMPTY` where the position goes."""
     hexes = data.map.hexes
     cols = 1 + max(h.col for h in hexes)
     rows = 1 + max(h.row for h in hexes)
     width = MARGIN * 2 + WIDTH * (cols + 0.5)
     height = MARGIN * 2 + 1.5 * SIZE * (rows - 1) + SIZE
-    found = changes(before, state)
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" class="board" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}">',
@@ -146,25 +154,38 @@ def render(state: State, before: State | None = None, title: str = "") -> str:
         f"<style>{STYLE}</style>",
         '<defs><marker id="arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="5" '
         'markerHeight="5" orient="auto"><path d="M0,0L6,3L0,6z" fill="#d08000"/></marker></defs>',
-        *_hexes(data, found),
+        *_hexes(data),
         *_rivers(data),
         *_edges(data),
         *_kingdom_names(data),
         *_coordinates(cols, rows, width, height),
-        *_castles(data, state),
-        *_sieges(state),
-        *(_line((centre(a), centre(b)), "move") for a, b in found.moves),
-        *_counters(data, state),
+        EMPTY,
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def overlay(state: State, before: State | None = None) -> str:
+    """What the position shows on the map: castles (plundered or not), sieges, the moves
+    and losses since `before`, and the stacks."""
+    data = load_custom(state.custom_data)
+    found = changes(before, state)
+    return "\n".join(
+        [
+            *_highlights(found),
+            *_castles(data, state),
+            *_sieges(state),
+            *(_line((centre(a), centre(b)), "move") for a, b in found.moves),
+            *_counters(data, state),
+        ]
+    )
 
 
 def _points(coord: Hex) -> str:
     return " ".join(f"{x},{y}" for x, y in corners(coord))
 
 
-def _hexes(data: DRData, found: Changes) -> Iterator[str]:
+def _hexes(data: DRData) -> Iterator[str]:
     for place in data.map.hexes:
         label = f"{place.name + ' ' if place.name else ''}({place.col},{place.row})"
         kingdom = f", {place.kingdom}" if place.kingdom else ""
@@ -174,6 +195,9 @@ def _hexes(data: DRData, found: Changes) -> Iterator[str]:
             f'points="{_points(place.coord)}" fill="{_terrain_colour(place)}">'
             f"<title>{text(label + kingdom + ': ' + terrain)}</title></polygon>"
         )
+
+
+def _highlights(found: Changes) -> Iterator[str]:
     for cls, coords in (("fought", found.fought), ("moved", found.moved_to)):
         for col, row in sorted(coords):
             points = _points((col, row))
