@@ -50,7 +50,7 @@ STYLE = """
 .coord{font:8px sans-serif;fill:#444;text-anchor:middle}
 .castle rect{fill:#fff;stroke:#222;stroke-width:1}
 .castle text{font:bold 8px sans-serif;text-anchor:middle}
-.castle.plundered rect{fill:#bbb}
+.plundered{stroke:#900;stroke-width:2;fill:none}
 .counter rect{stroke:#111;stroke-width:.8}
 .counter.inside rect{stroke:#000;stroke-width:2.2}
 .counter.aboard rect{stroke-dasharray:2 1}
@@ -141,7 +141,7 @@ def render(state: State, before: State | None = None, title: str = "") -> str:
 
 def base(data: DRData, title: str = "") -> str:
     """What never changes in a game: the map, its rivers, coasts, borders, kingdom names
-    and coordinates, with `EMPTY` where the position goes."""
+    coordinates and castles, with `EMPTY` where the position goes."""
     hexes = data.map.hexes
     cols = 1 + max(h.col for h in hexes)
     rows = 1 + max(h.row for h in hexes)
@@ -159,6 +159,7 @@ def base(data: DRData, title: str = "") -> str:
         *_edges(data),
         *_kingdom_names(data),
         *_coordinates(cols, rows, width, height),
+        *_castles(data),
         EMPTY,
         "</svg>",
     ]
@@ -166,14 +167,14 @@ def base(data: DRData, title: str = "") -> str:
 
 
 def overlay(state: State, before: State | None = None) -> str:
-    """What the position shows on the map: castles (plundered or not), sieges, the moves
+    """What the position shows on the map: castles plundered, sieges, the moves
     and losses since `before`, and the stacks."""
     data = load_custom(state.custom_data)
     found = changes(before, state)
     return "\n".join(
         [
             *_highlights(found),
-            *_castles(data, state),
+            *_plundered(data, state),
             *_sieges(state),
             *(_line((centre(a), centre(b)), "move") for a, b in found.moves),
             *_counters(data, state),
@@ -265,19 +266,29 @@ def _coordinates(cols: int, rows: int, width: float, height: float) -> Iterator[
             yield f'<text class="coord" x="{x:.1f}" y="{y:.1f}">{row}</text>'
 
 
-def _castles(data: DRData, state: State) -> Iterator[str]:
+def _castles(data: DRData) -> Iterator[str]:
+    """Each castle of the basic game, with its defence value and its name."""
     for castle in sorted(data.castles.values(), key=lambda c: c.hex):
         if not castle.basic:
             continue
         x, y = centre(castle.hex)
-        plundered = " plundered" if castle.name in state.plundered else ""
         kind = "castle-port" if castle.port else "castle"
         yield (
-            f'<g class="castle{plundered}" data-hex="{castle.hex[0]},{castle.hex[1]}" '
+            f'<g class="castle" data-hex="{castle.hex[0]},{castle.hex[1]}" '
             f'data-defence="{castle.defence}"><title>{text(castle.name)} ({kind}, defence '
-            f"{castle.defence}{', plundered' if plundered else ''})</title>"
+            f"{castle.defence})</title>"
             f'<rect x="{x - 11:.1f}" y="{y - 12:.1f}" width="8" height="9"/>'
             f'<text x="{x - 7:.1f}" y="{y - 4.5:.1f}">{castle.defence}</text></g>'
+        )
+
+
+def _plundered(data: DRData, state: State) -> Iterator[str]:
+    """A cross over each castle plundered (Victory: it ceases to exist)."""
+    for name in sorted(state.plundered):
+        x, y = centre(data.castles[name].hex)
+        yield (
+            f'<path class="plundered" d="M{x - 12:.1f},{y - 13:.1f}l10,11m0,-11l-10,11">'
+            f"<title>{text(name)} plundered</title></path>"
         )
 
 
