@@ -7,14 +7,13 @@ import base64
 import hashlib
 import json
 import re
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .club import Club
-from .story import MOVED, play
+from .story import MOVED, play, play_eu_pop
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
@@ -121,11 +120,7 @@ def test_a_page_is_never_written_over_without_force(club: Club, tmp_path: Path) 
 def test_an_eu_pop_page_charts_treasury_and_prestige(tmp_path: Path) -> None:
     """eu-pop: no board; the realms' table and their treasury and prestige per round."""
     club = Club(tmp_path)
-    sample = resources.files("warscribe.engine.rulesets.eu_pop") / "datafiles/example-start.json"
-    start = tmp_path / "start.json"
-    start.write_text(sample.read_text(encoding="utf-8"), encoding="utf-8")
-    club.ok("new", "eu-pop", "--player", "a=France", "--player", "b=Austria", "--start", str(start))
-    club.ok("end-phase")
+    play_eu_pop(club, tmp_path)
     data = carried(page(club, tmp_path / "eu.html"))
     assert data["ruleset"] == "eu-pop" and data["board"] is None
     series = data["frames"][-1]["series"]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .club import Club
-from .story import MOVED, play
+from .story import MOVED, play, play_eu_pop
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -142,6 +142,19 @@ def test_stepping_moves_the_stack_and_the_chart(browser: Any, pages: Path) -> No
     page.locator(f"#log div[data-seq='{diplomacy}']").click()
     assert opened.frame() == positions.index("1.1.diplomacy")
     assert opened.errors == []
+
+
+def test_an_eu_pop_page_draws_its_charts_without_errors(browser: Any, tmp_path: Path) -> None:
+    """eu-pop: no board; the treasury and prestige charts and the realms' table."""
+    club = Club(tmp_path)
+    play_eu_pop(club, tmp_path)
+    club.ok("view", "-o", str(tmp_path / "eu.html"))
+    opened = Opened(browser, tmp_path / "eu.html")
+    assert (opened.verdict()[0], opened.errors) == ("intact", [])
+    titles = [c.get_attribute("data-title") for c in opened.page.locator("#charts svg").all()]
+    assert titles == ["Treasury (ducats)", "Prestige"]
+    assert opened.page.locator("#board svg").count() == 0
+    assert "France" in (opened.page.text_content("#tables") or "")
 
 
 def test_a_screenshot_is_not_blank(browser: Any, pages: Path) -> None:
