@@ -20,20 +20,13 @@ from warscribe.store.views import printable
 
 from . import svgmap
 from .context import Context, emit, json_option, pass_ctx, say
+from .divine_right import NAME, at_option
 from .files import Output, force_option, write_file
 from .positions import resolve_position
 
-NAME = RULESET.name
 BLOCKS = " ▁▂▃▄▅▆▇█"
 CHART_ROWS = 4  # lines of blocks per player
 
-at_option = click.option(
-    "--at",
-    "position",
-    default=None,
-    metavar="POSITION",
-    help="TURN.PLAYER-TURN.PHASE or #SEQ (default: now).",
-)
 for_option = click.option(
     "--for",
     "player",
