@@ -21,7 +21,7 @@ from warscribe.store.views import printable
 from . import svgmap
 from .context import Context, emit, json_option, pass_ctx, say
 from .divine_right import NAME, at_option
-from .files import Output, force_option, write_file
+from .files import Output, force_option, write_files
 from .positions import resolve_position
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -61,6 +61,13 @@ def previous_phase(ctx: Context, game_id: UUID, version: int) -> State | None:
 @click.command("map")
 @at_option
 @click.option("--svg", "svg", default=None, metavar="FILE", help="Write the board as SVG.")
+@click.option(
+    "--png",
+    "png",
+    default=None,
+    metavar="FILE",
+    help="Write the board as PNG (needs Chromium installed to draw it).",
+)
 @for_option
 @force_option
 @colour_option
@@ -70,6 +77,7 @@ def map_(
     ctx: Context,
     position: str | None,
     svg: str | None,
+    png: str | None,
     player: str | None,
     force: bool,
     no_colour: bool,
@@ -83,11 +91,12 @@ def map_(
     Example:
       warscribe map --at 3.2.combat
       warscribe map --svg board.svg --at 3.2.combat --for alice
+      warscribe map --png board.png
     """
     game_id = ctx.game_of(NAME, "map").game_id
     check_player(ctx, player)
     head = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position))
-    if svg is None:
+    if svg is None and png is None:
         view = board(head.state)
         colour = use_colour(no_colour) and not as_json
         drawn = text_map(printable(view), colour)
@@ -98,8 +107,12 @@ def map_(
         return
     title = f"Divine Right at {RULESET.position(head.state)} (#{head.seq})"
     picture = svgmap.render(head.state, previous_phase(ctx, game_id, head.seq), title)
-    write_file(Output(svg, picture.encode()), force=force, store=ctx.store)
-    say(f"wrote the board at #{head.seq} to {svg}", err=True)
+    outputs = [Output(svg, picture.encode())] if svg else []
+    if png:
+        outputs.append(Output(png, svgmap.to_png(picture)))
+    write_files(outputs, force=force, store=ctx.store)
+    for output in outputs:
+        say(f"wrote the board at #{head.seq} to {output.path}", err=True)
 
 
 @click.command()

@@ -3,12 +3,15 @@ data and the position; a player's picture shows nothing hidden from that player.
 
 from __future__ import annotations
 
+import os
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from tests.engine.divine_right.board import DATA
+from warscribe.cli import svgmap
 
 from .club import Club, new_three
 from .story import MOVED, MOVED_AT, play
@@ -126,3 +129,20 @@ def test_new_three_draws_the_same_board_twice(tmp_path: Path) -> None:
         club.ok("map", "--svg", str(tmp_path / name / "b.svg"))
         outputs.append((tmp_path / name / "b.svg").read_bytes())
     assert outputs[0] == outputs[1]
+
+
+def test_a_png_is_drawn_by_chromium_and_refused_without_it(
+    club: Club, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--png where a converter (Chromium) is installed; never required."""
+    if shutil.which("chromium") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("no Chromium in CI (.ci/run installs it)")
+        pytest.skip("no Chromium to draw a PNG (apt-get install chromium)")
+    path = tmp_path / "board.png"
+    club.ok("map", "--png", str(path), "--at", MOVED_AT)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+    monkeypatch.setattr(svgmap, "CHROMIUM", ("no-such-browser",))
+    refused = club.run("map", "--png", str(tmp_path / "none.png"), "--svg", str(tmp_path / "a.svg"))
+    assert refused.exit_code == 1 and "needs Chromium" in refused.stderr
+    assert not (tmp_path / "none.png").exists() and not (tmp_path / "a.svg").exists()
