@@ -14,16 +14,15 @@ from tests.engine.divine_right.board import DATA
 from warscribe.cli import svgmap
 
 from .club import Club, new_three
-from .story import MOVED, MOVED_AT, play
+from .story import MOVED, MOVED_AT
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    played = Club(tmp_path_factory.mktemp("svg"))
-    play(played)
-    return played
+@pytest.fixture
+def club(story: Club) -> Club:
+    """The seeded game (read only)."""
+    return story
 
 
 def picture(club: Club, path: Path, *args: str) -> ET.Element:

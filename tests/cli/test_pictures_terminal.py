@@ -10,14 +10,12 @@ import pytest
 from warscribe.cli import pictures
 
 from .club import Club
-from .story import play
 
 
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    played = Club(tmp_path_factory.mktemp("terminal"))
-    play(played)
-    return played
+@pytest.fixture
+def club(story: Club) -> Club:
+    """The seeded game (read only)."""
+    return story
 
 
 def test_vp_chart_has_a_column_per_game_turn(club: Club) -> None:

@@ -13,16 +13,15 @@ from typing import Any
 import pytest
 
 from .club import Club
-from .story import MOVED, play, play_eu_pop
+from .story import MOVED, play_eu_pop
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    played = Club(tmp_path_factory.mktemp("viewer"))
-    play(played)
-    return played
+@pytest.fixture
+def club(story: Club) -> Club:
+    """The seeded game (read only)."""
+    return story
 
 
 def page(club: Club, path: Path, *args: str) -> bytes:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .club import Club
-from .story import MOVED, play, play_eu_pop
+from .story import MOVED, play_eu_pop
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -55,12 +55,10 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A seeded game of several turns, and its page."""
+def pages(story: Club, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page of the seeded game of several turns."""
     folder = tmp_path_factory.mktemp("browser")
-    club = Club(folder)
-    play(club)
-    club.ok("view", "-o", str(folder / "game.html"))
+    story.ok("view", "-o", str(folder / "game.html"))
     return folder
 
 
