@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from warscribe.engine.rulesets.divine_right import RULESET
-from warscribe.engine.rulesets.divine_right.mapview import board_text, stacks_text
+from warscribe.engine.rulesets.divine_right.mapview import stacks_text
 from warscribe.engine.rulesets.divine_right.projections import hand as hand_of
 from warscribe.store.views import escaped, printable
 
@@ -458,15 +458,6 @@ def _query(
     return json_option(at_option(command))
 
 
-def _vp_text(data: dict[str, Any]) -> str:
-    lines = [f"{player}: {points}" for player, points in data["totals"].items()]
-    lines += [
-        f"  turn {d['turn']:>2}  {d['player']}: {d['deed']} ({d['points']:+d})"
-        for d in data["ledger"]
-    ]
-    return "\n".join(lines)
-
-
 def _banishments_text(data: dict[str, list[dict[str, Any]]]) -> str:
     lines = []
     for player, rows in data.items():
@@ -561,6 +552,7 @@ def place(ctx: Context, units: tuple[str, ...], at: str, actor: str | None) -> N
 def register(cli: click.Group) -> None:
     """Add the Divine Right commands and queries to the CLI."""
     from . import divine_right_battle as battle
+    from . import pictures
 
     for command in (
         *battle.COMMANDS,
@@ -578,12 +570,7 @@ def register(cli: click.Group) -> None:
         rejoin,
         place,
         castaway,
-        _query(
-            "vp",
-            "Victory points: totals and the ledger of deeds.",
-            "vp --at 5.1.diplomacy",
-            _vp_text,
-        ),
+        pictures.vp,
         _query(
             "banishments",
             "Each player's banishments in force: kingdom, until when, why.",
@@ -634,9 +621,7 @@ def register(cli: click.Group) -> None:
             "stacks --at 3.2.movement",
             stacks_text,
         ),
-        _query(
-            "map", "A text map of who is where, with the stacks.", "map --at 3.2.combat", board_text
-        ),
+        pictures.map_,
     ):
         if command.name in cli.commands:
             raise RuntimeError(f"Divine Right's {command.name!r} clashes with an existing command")

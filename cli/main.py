@@ -579,8 +579,9 @@ def main() -> None:
 
 
 def _register_rule_set_commands() -> None:
-    from . import divine_right, eu_pop, pbem
+    from . import divine_right, eu_pop, pbem, viewer
 
+    cli.add_command(viewer.view)
     divine_right.register(cli)
     eu_pop.register(cli, new)
     pbem.register(cli)
