@@ -1,137 +1,176 @@
-"""Replay, rewind and recording speed on a 10,000-event game in a SQLite file.
+"""Replay, rewind and recording speed on a realistic game, on SQLite and on PostgreSQL.
 
-Each figure is a ratio against a baseline measured in the same run, on the same file:
+The game: five players play the 20 turns of a seeded Divine Right game through the store
+(common.play: random events, diplomacy, every question answered; about 2,200 entries).
+Each figure is a ratio against a floor measured in the same run, on the same rows, the
+two alternated and each the minimum of --runs (>= 5); the floors keep nothing:
 
-* replay: full replay without snapshots / raw floor (plain sqlite3 SELECT of the same rows
-  plus msgpack.unpackb of each), target <= 3.0;
-* rewind: state at random earlier positions with snapshots on / full replay without
-  snapshots, target <= 0.05;
-* record: recording one command (decide + dice + chain + save) / a raw sqlite3
-  insert+commit of the same bytes, target <= 3.0.
+* replay: full replay without snapshots or cache / the honest floor (a plain SELECT of the
+  same rows on a connection already open + `msgpack.unpackb` of each, results dropped),
+  target <= 2.0;
+* rewind: the state at random earlier positions (snapshots on, no cache) / a full replay,
+  target <= 0.05;
+* record: recording one command (decide + dice + chain + save, no cache) / a raw
+  insert+commit of the same bytes into a table of the same database, alternated in the
+  same loop, target <= 1.5.
 
-Run: python benchmarks/replay.py [--events 10000]
+In-process (start-up is benchmarks/startup.py's), under an INSTALLED warscribe: importing
+common.py runs the script again under a non-editable `pip install .` of this checkout
+(PYTHONDONTWRITEBYTECODE=1 is exported on this machine, so an editable install would
+recompile every module on every call).
+
+Run: python benchmarks/replay.py [--runs 5] [--commands 20] [--sqlite-only]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from uuid import UUID
+from typing import Any
 
-import msgpack
+from common import HOUSE_ROLL, alternated, drop_pg, new_game, pg_store, play, report
 
 from warscribe.engine.events import Command
-from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store.app import Warscribe
 
 
-def best_of(runs: int, work: Callable[[], object]) -> float:
-    """The fastest of `runs` timings: the least disturbed by the rest of the machine."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def _unpackb() -> Callable[[bytes], object]:
+    import msgpack  # here: this script may start under a python without it (see common.py)
+
+    unpack: Callable[[bytes], object] = msgpack.unpackb
+    return unpack
 
 
-def build(path: Path, events: int) -> UUID:
-    app = Warscribe(str(path))
-    spec = GameSpec(name="bench", players=tuple(PlayerSpec(n) for n in ("alice", "bob", "carol")))
-    head = app.create("divine-right", spec, "seeded:bench")
-    seq = head.seq
-    while seq < events:
-        seq = app.issue(head.game_id, Command("alice", "roll", (("dice", "2d6"),)))[-1].seq
-    app.close()
-    return head.game_id
+class Raw:
+    """A plain driver connection to the store's database: the floors."""
 
+    def __init__(self, app: Warscribe) -> None:
+        recorder: Any = app.recorder
+        self.sqlite = app.backend.kind == "sqlite"
+        table = recorder.events_table_name
+        if self.sqlite:
+            import sqlite3
 
-def raw_floor(path: Path, game_id: UUID) -> Callable[[], object]:
-    def read() -> object:
-        conn = sqlite3.connect(path)
-        rows = conn.execute(
-            "SELECT state FROM stored_events WHERE originator_id = ? ORDER BY originator_version",
-            (game_id.hex,),
-        ).fetchall()
-        out = [msgpack.unpackb(state) for (state,) in rows]
-        conn.close()
-        return out
+            self.conn: Any = sqlite3.connect(dict(app.backend.env)["SQLITE_DBNAME"])
+            self.mark = "?"
+            self.table = table
+            self.raw = "raw_insert"
+        else:
+            import psycopg
 
-    return read
+            env = dict(app.backend.env)
+            self.conn = psycopg.connect(
+                f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} "
+                f"dbname={env['POSTGRES_DBNAME']} user={env['POSTGRES_USER']}"
+            )
+            self.mark = "%s"
+            self.table = f"{recorder.datastore.schema}.{table}"
+            self.raw = f"{recorder.datastore.schema}.raw_insert"
+        self.conn.execute(
+            f"CREATE TABLE {self.raw} (id TEXT, version INTEGER, state BYTEA, "
+            "PRIMARY KEY (id, version))".replace("BYTEA", "BLOB" if self.sqlite else "BYTEA")
+        )
+        self.conn.commit()
+        self.version = 0
 
+    def key(self, game_id: Any) -> Any:
+        return game_id.hex if self.sqlite else game_id
 
-def raw_insert(path: Path, payloads: list[bytes], commits: int) -> float:
-    """Seconds per commit of the rows one command writes, inserted by plain sqlite3."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS raw (id TEXT, version INTEGER, topic TEXT, state BLOB, "
-        "PRIMARY KEY (id, version)) WITHOUT ROWID"
-    )
-    start = time.perf_counter()
-    version = 0
-    for _ in range(commits):
-        conn.execute("BEGIN")
+    def read(self, game_id: Any) -> Callable[[], None]:
+        query = (
+            f"SELECT state FROM {self.table} WHERE originator_id = {self.mark} "
+            "ORDER BY originator_version"
+        )
+        key = self.key(game_id)
+
+        def run() -> None:
+            unpackb = _unpackb()
+            for (state,) in self.conn.execute(query, (key,)).fetchall():
+                unpackb(state)
+            self.conn.commit()
+
+        return run
+
+    def last_rows(self, game_id: Any, count: int) -> list[bytes]:
+        query = (
+            f"SELECT state FROM {self.table} WHERE originator_id = {self.mark} "
+            f"ORDER BY originator_version DESC LIMIT {count}"
+        )
+        rows = [bytes(state) for (state,) in self.conn.execute(query, (self.key(game_id),))]
+        self.conn.commit()
+        return rows
+
+    def insert(self, payloads: list[bytes]) -> None:
+        statement = f"INSERT INTO {self.raw} VALUES ({self.mark}, {self.mark}, {self.mark})"
         for payload in payloads:
-            version += 1
-            conn.execute("INSERT INTO raw VALUES (?, ?, ?, ?)", ("g", version, "t", payload))
-        conn.execute("COMMIT")
-    elapsed = time.perf_counter() - start
-    conn.close()
-    return elapsed / commits
+            self.version += 1
+            self.conn.execute(statement, ("g", self.version, payload))
+        self.conn.commit()
+
+
+def bench(store: str, label: str, runs: int, commands: int) -> None:
+    builder = Warscribe(store)
+    game_id = new_game(builder, "bench").game_id
+    entries = play(builder, game_id, 10**9)
+    builder.close()
+    plain = Warscribe(store, snapshots=False, cache=False)
+    snap = Warscribe(store, cache=False)
+    raw = Raw(plain)
+    floor, replay = alternated(raw.read(game_id), lambda: plain.head(game_id), runs)
+    rng = random.Random(7)
+    versions = [rng.randint(1, entries) for _ in range(40)]
+    rewinds = [
+        alternated(lambda: None, lambda v=v: snap.head(game_id, v), runs)[1] for v in versions
+    ]
+    rewind = statistics.mean(rewinds)
+
+    recording: list[float] = []
+    inserting: list[float] = []
+    for _ in range(max(runs, 5)):
+        spent = [0.0, 0.0]
+        for _ in range(commands):
+            start = time.perf_counter()
+            written = snap.issue(game_id, Command("referee", *HOUSE_ROLL))
+            spent[0] += time.perf_counter() - start
+            payloads = raw.last_rows(game_id, len(written))
+            start = time.perf_counter()
+            raw.insert(payloads)
+            spent[1] += time.perf_counter() - start
+        recording.append(spent[0] / commands)
+        inserting.append(spent[1] / commands)
+    record, insert = min(recording), min(inserting)
+    print(
+        f"# {label}: {entries} entries; floor {floor * 1000:.1f} ms, replay "
+        f"{replay * 1000:.1f} ms, rewind {rewind * 1000:.2f} ms, record {record * 1000:.2f} ms, "
+        f"raw insert+commit {insert * 1000:.2f} ms"
+    )
+    report(f"replay-{label}", replay / floor, 2.0)
+    report(f"rewind-{label}", rewind / replay, 0.05)
+    report(f"record-{label}", record / insert, 1.5)
+    raw.conn.close()
+    for app in (plain, snap):
+        app.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=10_000)
-    parser.add_argument("--commands", type=int, default=300, help="commands timed for `record`")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--commands", type=int, default=20, help="commands per timed batch")
+    parser.add_argument("--sqlite-only", action="store_true")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="warscribe-bench-"))
-    path = folder / "bench.db"
-    game_id = build(path, args.events)
-
-    plain = Warscribe(str(path), snapshots=False, cache=False)
-    snap = Warscribe(str(path), cache=False)
-    server = Warscribe(str(path))
-    head = plain.head(game_id)
-    floor = best_of(5, raw_floor(path, game_id))
-    replay = best_of(5, lambda: plain.head(game_id))
-    rng = random.Random(7)
-    versions = [rng.randint(1, head.seq) for _ in range(40)]
-    rewind = statistics.mean(best_of(3, lambda v=v: snap.head(game_id, v)) for v in versions)  # type: ignore[misc]
-
-    rows = (
-        sqlite3.connect(path)
-        .execute(
-            "SELECT state FROM stored_events WHERE originator_id = ?"
-            " ORDER BY originator_version DESC LIMIT 2",
-            (game_id.hex,),
-        )
-        .fetchall()
-    )
-    payloads = [state for (state,) in rows]
-    start = time.perf_counter()
-    for _ in range(args.commands):
-        server.issue(game_id, Command("alice", "roll", (("dice", "2d6"),)))
-    recording = (time.perf_counter() - start) / args.commands
-    baseline = raw_insert(folder / "raw.db", payloads, args.commands)
-
-    print(
-        f"# {head.seq} events; floor {floor * 1000:.1f} ms, replay {replay * 1000:.1f} ms, "
-        f"rewind {rewind * 1000:.2f} ms, record {recording * 1000:.2f} ms, "
-        f"raw insert {baseline * 1000:.2f} ms"
-    )
-    print(f"replay ratio={replay / floor:.2f} target=3.0")
-    print(f"rewind ratio={rewind / replay:.3f} target=0.05")
-    print(f"record ratio={recording / baseline:.2f} target=3.0")
-    for app in (plain, snap, server):
-        app.close()
+    bench(str(folder / "bench.db"), "sqlite", args.runs, args.commands)
+    pg = None if args.sqlite_only else pg_store("replay")
+    if pg is not None:
+        try:
+            bench(pg, "postgresql", args.runs, args.commands)
+        finally:
+            drop_pg(pg)
 
 
 if __name__ == "__main__":

@@ -6,18 +6,17 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
-from uuid import UUID
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from warscribe.engine import rulesets
-from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import InvalidCommand, WarscribeError
-from warscribe.engine.events import Command
-from warscribe.engine.record import Entry
-from warscribe.store.app import GameListing, StoreOwner, Warscribe
-from warscribe.store.views import describe, escaped, escaped_lines, event_name, jsonable
+
+if TYPE_CHECKING:  # the store and the engine are imported when a command first uses them
+    from uuid import UUID
+
+    from warscribe.engine.record import Entry
+    from warscribe.store.app import GameListing, StoreOwner, Warscribe
 
 
 @dataclass
@@ -32,6 +31,8 @@ class Context:
 
     @property
     def app(self) -> Warscribe:
+        from warscribe.store.app import Warscribe
+
         if self._app is None:
             self._app = Warscribe(self.store, secrets=self.secrets, passphrase=self.passphrase)
         return self._app
@@ -65,6 +66,11 @@ class Context:
         entered: tuple[int, ...] = (),
     ) -> list[Entry]:
         """Record a command for the chosen game; `actor` defaults to whoever must act now."""
+        from warscribe.engine import rulesets
+        from warscribe.engine.authority import REFEREE_NAME
+        from warscribe.engine.events import Command
+        from warscribe.store.views import describe, event_name
+
         game_id = self.game_id()
         head = self.app.head(game_id)
         who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or REFEREE_NAME
@@ -116,12 +122,17 @@ def say(text: str, err: bool = False) -> None:
     """Print text for a person: every line with its control characters shown as escapes
     (values from a log are escaped one by one where they are put into the text, so a
     newline inside one cannot forge a line; this catches whatever else reaches here)."""
+
+    from warscribe.store.views import escaped_lines
+
     click.echo(escaped_lines(text), err=err)
 
 
 def emit(data: Any, as_json: bool, text: str | None = None) -> None:
     """Print `data` as JSON (which escapes control characters itself), or `text`
     (default: a readable rendering of `data`)."""
+    from warscribe.store.views import jsonable
+
     if as_json:
         click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
     else:
@@ -131,6 +142,8 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
 def render(data: Any, indent: int = 0) -> str:
     """`data` as indented text for a person: nothing as `-`, yes/no for flags, `none` for
     an empty list (never Python's None, True, False or [])."""
+    from warscribe.store.views import escaped, jsonable
+
     pad = "  " * indent
     value = jsonable(data)
     if isinstance(value, dict):
@@ -155,6 +168,8 @@ _PLAIN = {None: "-", True: "yes", False: "no"}
 
 
 def _plain(value: Any) -> str:
+    from warscribe.store.views import escaped
+
     if value is None or isinstance(value, bool):
         return _PLAIN[value]
     if value == [] or value == {}:
@@ -167,3 +182,30 @@ def parse_player(text: str) -> tuple[str, str | None]:
     if not name or (sep and not choice):
         raise InvalidCommand(f"bad --player {text!r}: write NAME or NAME=SIDE", "new")
     return name, choice or None
+
+
+def read_public_keys(pairs: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+    """`NAME=PUBKEYFILE` options as (player, public key)."""
+    from warscribe.store.orders import read_key
+
+    from .files import read_bytes
+
+    out = []
+    for pair in pairs:
+        name, sep, path = pair.partition("=")
+        if not name or not sep or not path:
+            raise click.UsageError(f"bad --key {pair!r}: write NAME=PUBKEYFILE")
+        key = read_key(read_bytes(path), "public")
+        if key.player != name:
+            raise InvalidCommand(f"{path} is {key.player}'s public key, not {name}'s", "new")
+        out.append((name, key.key))
+    return tuple(out)
+
+
+key_option = click.option(
+    "--key",
+    "keys_given",
+    multiple=True,
+    metavar="NAME=PUBKEYFILE",
+    help="A player's public key (from `keys new`): their orders must be signed with it.",
+)

@@ -25,9 +25,18 @@ from warscribe.engine.rulesets.eu_pop.state import POWER_TYPES, ducats_text
 from warscribe.store.app import GameListing
 from warscribe.store.views import printable
 
-from .context import Context, dice_option, emit, json_option, name_option, parse_player, pass_ctx
+from .context import (
+    Context,
+    dice_option,
+    emit,
+    json_option,
+    key_option,
+    name_option,
+    parse_player,
+    pass_ctx,
+    read_public_keys,
+)
 from .files import read_text
-from .pbem import key_option, read_public_keys
 from .positions import resolve_position
 
 JSON = dict[str, Any]

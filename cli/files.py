@@ -24,11 +24,7 @@ from dataclasses import dataclass
 import click
 
 from warscribe.engine.errors import WarscribeError
-from warscribe.store import armor
-from warscribe.store.atomic import write_atomically
 from warscribe.store.backends import SQLITE_FILES, StoreError, resolve
-from warscribe.store.orders import KEY_KINDS
-from warscribe.store.secrets import LOCK_SUFFIX, SECRETS_SUFFIX, default_path
 
 KEY_SCAN_LIMIT = 1 << 24  # bytes of an existing file searched for a key block
 
@@ -78,6 +74,8 @@ def write_files(outputs: Sequence[Output], *, force: bool, store: str | None) ->
 def _store_files(store: str | None) -> tuple[str, ...]:
     """The real paths of a store's files: a SQLite store's own, and the host's secrets
     file (at its default place) with its lock."""
+    from warscribe.store.secrets import LOCK_SUFFIX, default_path  # here: --help needs none
+
     try:
         backend = resolve(store)
     except StoreError:
@@ -110,6 +108,8 @@ def _check(path: str, force: bool, protected: tuple[str, ...]) -> int | None:
         raise FileRefused(f"{path} is the store this command reads: refusing to write over it")
     if found is None:
         return None
+    from warscribe.store.secrets import SECRETS_SUFFIX
+
     if path.lower().endswith((".key", SECRETS_SUFFIX)) or _holds_key(path):
         raise FileRefused(f"{path} is a key file: refusing to write over it, even with --force")
     if not force:
@@ -132,6 +132,9 @@ def _is_store(path: str, found: os.stat_result | None, protected: tuple[str, ...
 
 def _holds_key(path: str) -> bool:
     """Whether an existing file holds an armored warscribe key (even one mangled by mail)."""
+    from warscribe.store import armor
+    from warscribe.store.orders import KEY_KINDS
+
     try:
         with open(path, "rb") as existing:
             data = existing.read(KEY_SCAN_LIMIT)
@@ -141,6 +144,8 @@ def _holds_key(path: str) -> bool:
 
 
 def _atomic_write(output: Output, replacing: int | None, force: bool) -> None:
+    from warscribe.store.atomic import write_atomically  # here: most commands write no file
+
     path = output.path
     if output.private:
         mode = 0o600

@@ -3,45 +3,96 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Mapping
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from warscribe.engine import rulesets
-from warscribe.engine.anchor import fingerprint
 from warscribe.engine.errors import InvalidCommand, WarscribeError
-from warscribe.engine.record import fold
-from warscribe.engine.ruleset import GameSpec, PlayerSpec
-from warscribe.store import logfile
-from warscribe.store.app import StoreOwner
-from warscribe.store.backends import StoreError
-from warscribe.store.orders import read_key
-from warscribe.store.views import describe, entry_json, escaped, escaped_lines, event_name
 
 from .context import (
     Context,
     dice_option,
     emit,
     json_option,
+    key_option,
     name_option,
     parse_player,
     pass_ctx,
+    read_public_keys,
     render,
     say,
 )
 from .files import Output, force_option, read_bytes, read_text, write_file
-from .pbem import key_option, read_public_keys
-from .positions import resolve_position
+
+if TYPE_CHECKING:
+    from warscribe.engine.ruleset import GameSpec
+
+# The engine and the store are imported by the commands that use them, not with the CLI:
+# `--help` and a usage error need neither (issue 14).
+
+# group name -> command name -> [cli module adding it, one-line help], one command a line,
+# tab-separated (read without importing json); made by `python -m tests.cli.command_index
+# cli/commands.tsv` (tests/cli/test_index.py checks it)
+_INDEX: dict[str, dict[str, list[str]]] = {}
+for _line in (Path(__file__).parent / "commands.tsv").read_text(encoding="utf-8").splitlines():
+    _group, _command, *_entry = _line.split("\t")
+    _INDEX.setdefault(_group, {})[_command] = _entry
 
 
 class WarscribeGroup(click.Group):
-    """Turns every WarscribeError into `Error: ...` with exit code 1 (usage errors exit 2)."""
+    """Turns every WarscribeError into `Error: ...` with exit code 1 (usage errors exit 2).
+
+    The commands of the rule sets and of play by email are added when one of them is first
+    asked for, not when the CLI starts (a Divine Right call never imports eu-pop, a status
+    never imports the signing code): cli/commands.tsv says which module adds each of them
+    and gives its one-line help, so `--help` lists every command without importing them."""
+
+    def _lazy(self) -> Mapping[str, list[str]]:
+        return _INDEX.get(self.name or "", {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self._lazy()})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        lazy = self._lazy()
+        if cmd_name not in self.commands and cmd_name in lazy:
+            load(lazy[cmd_name][0])
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, with the help of a command not loaded yet from the index."""
+        lazy = self._lazy()
+        names = [
+            name
+            for name in self.list_commands(ctx)
+            if name not in self.commands or not self.commands[name].hidden
+        ]
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [
+            (
+                name,
+                self.commands[name].get_short_help_str(limit)
+                if name in self.commands
+                else click.Command(name, help=lazy[name][1]).get_short_help_str(limit),
+            )
+            for name in names
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+
         except WarscribeError as exc:
+            from warscribe.store.views import escaped_lines
+
             raise click.ClickException(escaped_lines(str(exc))) from exc
 
 
@@ -94,7 +145,7 @@ def cli(
     ctx.call_on_close(context.close)
 
 
-@cli.group()
+@cli.group(cls=WarscribeGroup)
 def new() -> None:
     """Create a new game of a rule set.
 
@@ -150,6 +201,8 @@ def new_divine_right(
       warscribe new divine-right --player a --player b --deck our-deck.json
       warscribe new divine-right --player a --player b --key a=a.pub --key b=b.pub
     """
+    from warscribe.engine.ruleset import GameSpec, PlayerSpec
+
     specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
     files = tuple(
         (kind, read_text(path))
@@ -177,6 +230,9 @@ def _create(
     as_json: bool,
     player_keys: tuple[tuple[str, bytes], ...] = (),
 ) -> None:
+    from warscribe.engine import rulesets
+    from warscribe.store.views import escaped
+
     head = ctx.app.create(ruleset, spec, dice, player_keys)
     listing = ctx.app.find(str(head.game_id))
     rs = rulesets.get(head.ruleset)
@@ -213,6 +269,9 @@ def games(ctx: Context, as_json: bool) -> None:
     Example:
       warscribe --store club.db games --json
     """
+
+    from warscribe.store.views import escaped
+
     listing = ctx.app.games()
     default = ctx.app.find(None).game_id if listing else None
     rows = [
@@ -251,6 +310,10 @@ def status(ctx: Context, as_json: bool) -> None:
     Example:
       warscribe status --json
     """
+    from warscribe.engine import rulesets
+    from warscribe.engine.anchor import fingerprint
+    from warscribe.store.views import escaped
+
     listing = ctx.game()
     head = ctx.app.head(listing.game_id)
     rs = rulesets.get(head.ruleset)
@@ -323,6 +386,9 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
     Example:
       warscribe --store alice.db init --as alice --key alice.key
     """
+    from warscribe.store.app import StoreOwner
+    from warscribe.store.orders import read_key
+
     key_file = None
     if key_path is not None:
         key = read_key(read_bytes(key_path), "private")
@@ -347,14 +413,19 @@ def log(ctx: Context, start: int, stop: int | None, as_json: bool) -> None:
     Example:
       warscribe log --from 1 --to 20
     """
+    from warscribe.engine import rulesets
+    from warscribe.engine.record import fold
+    from warscribe.store.views import describe, entry_json, event_name
+
     game_id = ctx.game_id()
     rows: list[tuple[Any, str | None]] = []
-    head = None
-    for entry in ctx.app.entries(game_id, 1, stop):
+    # the position before the first line comes from a snapshot: the cost is that of the
+    # lines printed, not of the entries before them
+    head = ctx.app.head(game_id, start - 1) if start > 1 else None
+    for entry in ctx.app.entries(game_id, start, stop):
         head = fold((entry,), head)
-        if entry.seq >= start:
-            rs = rulesets.get(head.ruleset)
-            rows.append((entry, rs.position(head.state)))
+        rs = rulesets.get(head.ruleset)
+        rows.append((entry, rs.position(head.state)))
     data = [entry_json(e, pos) for e, pos in rows]
     text = "\n".join(
         f"#{e.seq:<5} {pos or '-':<22} {event_name(e.event):<22} {describe(e.event)}"
@@ -380,6 +451,10 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     Example:
       warscribe show --at 1.1.random-events --json
     """
+    from warscribe.engine import rulesets
+
+    from .positions import resolve_position
+
     game_id = ctx.game_id()
     version = resolve_position(ctx.app, game_id, position)
     head = ctx.app.head(game_id, version)
@@ -423,6 +498,10 @@ def export(
       warscribe export --from 120 --armor > turn7.txt
       warscribe export --for alice --armor -o alice.txt
     """
+    from warscribe.engine.anchor import fingerprint
+    from warscribe.store import logfile
+    from warscribe.store.backends import StoreError
+
     listing = ctx.game()
     if player is not None and player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "export")
@@ -473,6 +552,10 @@ def import_(ctx: Context, file: str) -> None:
     Example:
       warscribe --store mine.db import game.wlog
     """
+    from warscribe.engine.anchor import fingerprint
+    from warscribe.store import logfile
+    from warscribe.store.views import escaped
+
     parsed = logfile.read(read_bytes(file))
     if ctx.game_ref is not None:
         wanted = ctx.game()
@@ -578,13 +661,23 @@ def main() -> None:
     cli()
 
 
-def _register_rule_set_commands() -> None:
-    from . import divine_right, eu_pop, pbem, viewer
+_REGISTER: dict[str, Callable[[ModuleType], None]] = {
+    "divine_right": lambda module: module.register(cli),
+    "eu_pop": lambda module: module.register(cli, new),
+    "pbem": lambda module: module.register(cli),
+    "viewer": lambda module: cli.add_command(module.view),
+}
+_LOADED: set[str] = set()
 
-    cli.add_command(viewer.view)
-    divine_right.register(cli)
-    eu_pop.register(cli, new)
-    pbem.register(cli)
+
+def load(module: str) -> None:
+    """Add the commands of the CLI module `module` (one of _REGISTER's), once."""
+    if module not in _LOADED:
+        _LOADED.add(module)
+        _REGISTER[module](import_module(f"{__package__}.{module}"))
 
 
-_register_rule_set_commands()
+def load_all() -> None:
+    """Add every command (the index is checked against this in tests/cli/test_index.py)."""
+    for module in _REGISTER:
+        load(module)

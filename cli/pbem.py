@@ -80,29 +80,6 @@ def _key_text(kind: str, player: str, key: bytes) -> bytes:
     return orders_file.write_key(orders_file.KeyFile(kind, player, key)).encode()
 
 
-def read_public_keys(pairs: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
-    """`NAME=PUBKEYFILE` options as (player, public key)."""
-    out = []
-    for pair in pairs:
-        name, sep, path = pair.partition("=")
-        if not name or not sep or not path:
-            raise click.UsageError(f"bad --key {pair!r}: write NAME=PUBKEYFILE")
-        key = orders_file.read_key(read_bytes(path), "public")
-        if key.player != name:
-            raise InvalidCommand(f"{path} is {key.player}'s public key, not {name}'s", "new")
-        out.append((name, key.key))
-    return tuple(out)
-
-
-key_option = click.option(
-    "--key",
-    "keys_given",
-    multiple=True,
-    metavar="NAME=PUBKEYFILE",
-    help="A player's public key (from `keys new`): their orders must be signed with it.",
-)
-
-
 # -- orders -------------------------------------------------------------------------------
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from warscribe.engine import rulesets
 from warscribe.engine.errors import InvalidCommand
-from warscribe.store.app import Warscribe
+
+if TYPE_CHECKING:
+    from warscribe.store.app import Warscribe
 
 _SEQ = re.compile(r"#([0-9]{1,12})")
 

@@ -126,13 +126,23 @@ class RecordedDice(Dice):
 
 
 def audit(
-    entries: Iterable[Entry], *, first: int = 1, last: int | None = None, turn: int | None = None
+    entries: Iterable[Entry],
+    *,
+    first: int = 1,
+    last: int | None = None,
+    turn: int | None = None,
+    base: Head | None = None,
 ) -> AuditReport:
-    """Re-decide every command issued in `first`..`last` (and game turn `turn`, if given)."""
+    """Re-decide every command issued in `first`..`last` (and game turn `turn`, if given).
+
+    `entries` is the log from #1, or, with `base` (the head of the entries before them), a
+    run continuing it: the run is then audited from that head instead of from a fold of
+    the whole log, and only the rulings and hidden parts of the run are seen (so a run
+    finds at least every difference the whole log would; see `store.app._redecide`)."""
     log = list(entries)
     report = AuditReport(complete=all(e.salt is not None for e in log if e.digest is not None))
     rulings = [(e.seq, e.event) for e in log if isinstance(e.event, Note) and e.event.ruling]
-    head: Head | None = None
+    head: Head | None = base
     i = 0
     while i < len(log):
         entry = log[i]

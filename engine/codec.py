@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import threading
 from collections.abc import Callable
 from datetime import datetime
@@ -82,9 +83,38 @@ def record(topic: str) -> Callable[[type[T]], type[T]]:
     """Declare an immutable value type: a frozen dataclass registered under `topic`."""
 
     def decorate(cls: type[T]) -> type[T]:
-        return register(topic)(dataclasses.dataclass(frozen=True)(cls))
+        own = {name for name in ("__eq__", "__hash__", "__repr__") if name in cls.__dict__}
+        made: Any = dataclasses.dataclass(frozen=True, repr=False, eq=False)(cls)
+        for name, method in _value_methods(dataclasses.fields(made)).items():
+            if name not in own:
+                setattr(made, name, method)
+        return register(topic)(made)
 
     return decorate
+
+
+def _value_methods(fields: tuple[dataclasses.Field[Any], ...]) -> dict[str, Any]:
+    """__eq__, __hash__ and __repr__ as a frozen dataclass has them (equal when of the same
+    class with equal fields, hashed on the fields), made without compiling code for each
+    class: dataclasses compiles six functions per class, which made importing a rule set's
+    events most of a CLI call's start-up (issue 14); only __init__ and the frozen
+    __setattr__/__delattr__ are still dataclasses'."""
+    names = tuple(f.name for f in fields)
+    values: Callable[[Any], Any] = operator.attrgetter(*names) if names else (lambda _: ())
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    def __repr__(self: Any) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    return {"__eq__": __eq__, "__hash__": __hash__, "__repr__": __repr__}
 
 
 def added(default: Any) -> Any:

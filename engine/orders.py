@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
-
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from . import codec, typecheck
 from .errors import WarscribeError
 from .events import Command
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 FORMAT = "warscribe-orders"
 VERSION = 1
@@ -29,21 +29,38 @@ class OrdersError(WarscribeError):
     """An orders file is refused: forged, replayed, stale, out of turn, or unreadable."""
 
 
+# cryptography is imported when a key is first used, not with the engine: most commands
+# never sign or check a signature, and loading it costs a CLI call a good part of its
+# start-up (issue 14).
+
+
+def _private(private_key: bytes | None = None) -> Ed25519PrivateKey:
+    """The private key of raw bytes, or a new one."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    if private_key is None:
+        return Ed25519PrivateKey.generate()
+    return Ed25519PrivateKey.from_private_bytes(private_key)
+
+
 def new_key_pair() -> tuple[bytes, bytes]:
     """(private key, public key), raw 32 bytes each."""
-    private = Ed25519PrivateKey.generate()
+    private = _private()
     return private.private_bytes_raw(), private.public_key().public_bytes_raw()
 
 
 def sign(private_key: bytes, data: bytes) -> bytes:
-    return Ed25519PrivateKey.from_private_bytes(private_key).sign(data)
+    return _private(private_key).sign(data)
 
 
 def public_key_of(private_key: bytes) -> bytes:
-    return Ed25519PrivateKey.from_private_bytes(private_key).public_key().public_bytes_raw()
+    return _private(private_key).public_key().public_bytes_raw()
 
 
 def signature_ok(public_key: bytes, data: bytes, signature: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
     except (InvalidSignature, ValueError):

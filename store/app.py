@@ -26,7 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -42,7 +42,6 @@ from warscribe.engine.anchor import (
     parse_fingerprint,
     signed_checkpoint,
 )
-from warscribe.engine.audit import audit
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
 from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import (
@@ -57,7 +56,6 @@ from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
-from .logfile import LogFile
 from .secrets import (
     GameSecrets,
     Passphrase,
@@ -68,7 +66,11 @@ from .secrets import (
 )
 from .transcoder import MsgpackTranscoder
 
+if TYPE_CHECKING:  # log files and the audit are imported by the calls that use them
+    from .logfile import LogFile
+
 SNAPSHOT_INTERVAL = 200
+CATALOG_SNAPSHOT_INTERVAL = 10  # a store of many games reads its list from a snapshot
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
 CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
 SETTINGS_ID = uuid5(NAMESPACE_URL, "warscribe:settings")
@@ -283,7 +285,10 @@ class Warscribe(Application[UUID]):
 
     name = "warscribe"
     log_section_size = 500
-    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {
+        Game: SNAPSHOT_INTERVAL,
+        Catalog: CATALOG_SNAPSHOT_INTERVAL,
+    }
     snapshotting_projectors: ClassVar[dict[type[Any], Any]] = {Game: project_game}
 
     def __init__(
@@ -389,7 +394,8 @@ class Warscribe(Application[UUID]):
             )
         if ref is None:
             return self._default(games)
-        exact = [g for g in games if g.name == ref or str(g.game_id) == ref]
+        wanted = _game_id_text(ref)
+        exact = [g for g in games if g.name == ref or g.game_id == wanted]
         matches = exact or [g for g in games if str(g.game_id).startswith(ref)]
         if len(matches) == 1:
             return matches[0]
@@ -921,7 +927,9 @@ class Warscribe(Application[UUID]):
             self._check_anchor(game_id, game.head.host_key, entries, checkpoint)
             new = _continuation(self, game_id, game.head, entries)
             if new:
-                _redecide([*self.entries(game_id, 1, new[0].seq - 1), *new], new[0].seq)
+                _redecide(
+                    new, new[0].seq, game.head, lambda: self.entries(game_id, 1, new[0].seq - 1)
+                )
                 game.append(new)
         if new:
             self._save(game, *self._keep_checkpoint(game_id, checkpoint), what="the import")
@@ -962,7 +970,7 @@ class Warscribe(Application[UUID]):
         assert isinstance(created, GameCreated)
         record.verify(
             entries,
-            base=self.head(game_id, version=first - 1),
+            base=head if head.seq == first - 1 else self.head(game_id, version=first - 1),
             created=created,
             key=self.secret(game_id),
             earlier=lambda seq: next(self.entries(game_id, seq, seq), None),
@@ -977,6 +985,15 @@ class GameCheck:
     fingerprint: str
     anchor: str
     snapshots_checked: int
+
+
+def _game_id_text(ref: str) -> UUID | None:
+    """The id `ref` is the text of (exactly as a game id prints), if it is one."""
+    try:
+        parsed = UUID(ref)
+    except ValueError:
+        return None
+    return parsed if str(parsed) == ref else None
 
 
 def _check_fingerprint(entries: Sequence[Entry], given: str) -> None:
@@ -1175,9 +1192,30 @@ def _untrusted(entries: Sequence[Entry]) -> Iterator[None]:
         ) from None
 
 
-def _redecide(log: Sequence[Entry], first: int) -> None:
+def _redecide(
+    log: Sequence[Entry],
+    first: int,
+    base: Head | None = None,
+    before: Callable[[], Iterable[Entry]] = lambda: (),
+) -> None:
     """Re-decide the commands from `first` on with their recorded dice: a file whose
-    outcomes are not what the rules give is refused at the first such entry."""
+    outcomes are not what the rules give is refused at the first such entry.
+
+    `log` is the whole log, or the new entries continuing the stored ones (`before`) from
+    their head `base`. A run that begins a decision is audited from `base` alone, so one
+    mailed turn costs the same in a long game as in a short one: it finds at least every
+    difference the whole log would (a stored ruling or a copy's missing hidden part can
+    only excuse one), so when it finds none, neither would the whole log; when it finds
+    one, the whole log is audited to tell the difference from what a ruling or a hidden
+    part excuses."""
+    from warscribe.engine.audit import audit
+    from warscribe.engine.events import CommandIssued
+
+    continuing = base is not None and isinstance(log[0].event, CommandIssued)
+    if continuing and not audit(log, first=first, base=base).differences:
+        return
+    if base is not None:
+        log = [*before(), *log]
     report = audit(log, first=first)
     if report.differences:
         found = report.differences[0]

@@ -28,9 +28,6 @@ from typing import Any
 from uuid import UUID
 
 import msgpack
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from .atomic import write_atomically
 from .backends import Backend, StoreError
@@ -195,6 +192,9 @@ class SecretsFile:
         if not (2 <= n <= _SCRYPT_MAX_N and 1 <= r <= 8 and 1 <= p <= 4):
             raise ValueError("its scrypt parameters are out of bounds")
         key = _derive(passphrase, _bytes(kdf["salt"]), n, r, p)
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
         try:
             return ChaCha20Poly1305(key).decrypt(
                 _bytes(outer["nonce"]), _bytes(outer["sealed"]), FORMAT.encode()
@@ -224,6 +224,8 @@ class SecretsFile:
         if passphrase is not None:
             salt, nonce = os.urandom(16), os.urandom(12)
             key = _derive(passphrase, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+            from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
             sealed = ChaCha20Poly1305(key).encrypt(nonce, content, FORMAT.encode())
             scrypt = {"salt": salt, "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P}
             content = _pack({"format": FORMAT, "scrypt": scrypt, "nonce": nonce, "sealed": sealed})
@@ -238,6 +240,10 @@ class SecretsFile:
 
 
 def _derive(passphrase: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    """The key a passphrase seals the file with (cryptography is imported here, when a file
+    is sealed: most calls never need it, and it costs a CLI call's start-up; issue 14)."""
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
     return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(passphrase.encode())
 
 

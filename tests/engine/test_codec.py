@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
@@ -122,3 +123,21 @@ def test_unregistered_types_are_refused() -> None:
 def test_garbage_bytes_are_refused() -> None:
     with pytest.raises(codec.CodecError):
         codec.decode(b"\xc1\xff")
+
+
+@codec.record("test.Mark")
+class Mark:
+    pass
+
+
+def test_a_record_is_a_value_like_a_frozen_dataclass() -> None:
+    """`record` makes __eq__, __hash__ and __repr__ without compiling them per class (issue
+    14): they behave as a frozen dataclass's do."""
+    piece = Piece("Hothior-A1", (3, 4))
+    same = codec.decode(codec.encode(Piece("Hothior-A1", (3, 4))))
+    assert piece == same and hash(piece) == hash(same) and {piece, same} == {piece}
+    assert piece != Piece("Hothior-A1", (3, 5)) and piece != ("Hothior-A1", (3, 4), ())
+    assert repr(piece) == "Piece(name='Hothior-A1', hex=(3, 4), tags=())"
+    assert Mark() == Mark() and hash(Mark()) == hash(Mark()) and repr(Mark()) == "Mark()"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        piece.name = "Mivior-A1"  # type: ignore[misc]

@@ -1,0 +1,269 @@
+"""What every benchmark shares: an installed copy of warscribe, honest timing, a realistic
+game, and the stores it runs on.
+
+* **Installed, not editable.** This machine exports PYTHONDONTWRITEBYTECODE=1, so an
+  editable install (`pip install -e .`) compiles every module again on every CLI call and
+  start-up figures would measure the compiler. `installed()` makes (once, under the
+  system's temporary folder) a virtualenv with a plain `pip install .` of this checkout,
+  compiles it to bytecode, and every benchmark runs under that copy: importing this module
+  runs the script again under the installed python unless it already runs under one.
+  Set WARSCRIBE_BENCH_PYTHON=PATH to use an interpreter you installed warscribe into
+  yourself.
+* **Honest ratios.** A ratio is a measured time over a floor measured in the same run,
+  on the same data: the two are alternated (floor, work, floor, work, ...), each the
+  minimum of at least five runs, and a floor keeps none of its results.
+* **A realistic game.** `play` plays seeded quiet turns of Divine Right through the
+  store, as a referee would with the CLI: random events rolled and answered, a diplomacy
+  card drawn and an ambassador sent, every question of the rules answered with the first
+  options offered, the other phases ended.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_URL = os.environ.get("WARSCRIBE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
+RUNS = 5
+
+
+def report(name: str, ratio: float, target: float) -> bool:
+    """Print `NAME ratio=X target=Y` (and whether it is met); True when it is."""
+    ok = ratio <= target
+    print(f"{name} ratio={ratio:.3f} target={target}{'' if ok else '  MISSED'}", flush=True)
+    return ok
+
+
+def alternated(
+    floor: Callable[[], object], work: Callable[[], object], runs: int = RUNS
+) -> tuple[float, float]:
+    """(floor, work) seconds: each the minimum of `runs` timings, taken in turns."""
+    floors: list[float] = []
+    works: list[float] = []
+    for _ in range(max(runs, RUNS)):
+        for fn, times in ((floor, floors), (work, works)):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+    return min(floors), min(works)
+
+
+def cpu_of(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """CPU seconds (user + system) of a fresh process running `argv` (getrusage counts in
+    microseconds; os.times only in clock ticks of 10 ms)."""
+    import resource
+
+    def spent() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    before = spent()
+    subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
+    return spent() - before
+
+
+def alternated_cpu(
+    floor: list[str], work: list[str], cwd: Path, env: dict[str, str], runs: int = RUNS
+) -> tuple[float, float]:
+    """(floor, work) CPU seconds of fresh processes: each the minimum of `runs`, in turns."""
+    floors: list[float] = []
+    works: list[float] = []
+    for _ in range(max(runs, RUNS)):
+        floors.append(cpu_of(floor, cwd, env))
+        works.append(cpu_of(work, cwd, env))
+    return min(floors), min(works)
+
+
+def installed() -> Path:
+    """The python of a virtualenv holding a non-editable install of this checkout (made on
+    first use, and again whenever the checkout's sources change), compiled to bytecode."""
+    python = os.environ.get("WARSCRIBE_BENCH_PYTHON")
+    if python:
+        return Path(python)
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.glob("*/**/*")):
+        if path.is_file() and path.parts[len(ROOT.parts)] in ("engine", "store", "cli"):
+            digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
+    digest.update((ROOT / "pyproject.toml").read_bytes())
+    venv = Path(tempfile.gettempdir()) / f"warscribe-bench-{digest.hexdigest()[:12]}"
+    py = venv / "bin" / "python"
+    if not py.exists():
+        print(f"# installing warscribe (non-editable) into {venv}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        pip = [str(py), "-m", "pip", "install", "-q", f"{ROOT}[postgres]"]
+        subprocess.run(pip, check=True)
+        compile_all = (
+            "import compileall, site; compileall.compile_dir(site.getsitepackages()[0], quiet=1)"
+        )
+        subprocess.run([str(py), "-c", compile_all], check=True, env=_bytecode_env())
+    return py
+
+
+def run_installed() -> None:
+    """Run this script again under the installed copy (`installed`) unless it already runs
+    under one: the figures are those of what users install, not of this checkout."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("warscribe.engine")
+    except ModuleNotFoundError:
+        spec = None
+    origin = spec.origin if spec else None
+    if origin and not Path(origin).resolve().is_relative_to(ROOT):
+        return
+    py = installed()
+    os.execv(str(py), [str(py), *sys.argv])
+
+
+def _bytecode_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def pg_store(label: str) -> str | None:
+    """A fresh PostgreSQL schema's store URL, or None (said on stderr) when none answers."""
+    try:
+        import psycopg
+
+        schema = f"bench_{label}_{uuid.uuid4().hex[:8]}"
+        with psycopg.connect(PG_URL, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+    except Exception as exc:  # whatever fails, there is no PostgreSQL to use here
+        print(f"# no PostgreSQL at {PG_URL}: {exc}", file=sys.stderr)
+        return None
+    return f"{PG_URL}?schema={schema}"
+
+
+def drop_pg(store: str) -> None:
+    import psycopg
+
+    schema = store.rpartition("schema=")[2]
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+PLAYERS = ("alice", "bob", "carol", "dave", "erin")
+AMBASSADORS = ("Neuth", "Ghem", "Zorn", "Pon", "Hothior", "Mivior", "Muetar", "Rombune")
+
+
+def new_game(
+    app: Any, name: str, dice: str = "seeded:1", players: tuple[str, ...] = PLAYERS
+) -> Any:
+    """A Divine Right game for `players` (5 by default); its head."""
+    from warscribe.engine.ruleset import GameSpec, PlayerSpec
+
+    spec = GameSpec(name=name, players=tuple(PlayerSpec(p) for p in players))
+    return app.create("divine-right", spec, dice)
+
+
+HOUSE_ROLL = ("roll", (("dice", "2d6"), ("purpose", "weather (house rule)")))
+
+
+def play_turn(app: Any, game_id: uuid.UUID, seed: int = 1) -> int:
+    """Play the current player's turn to its end (the next player's first command); the
+    number of entries the game then holds."""
+    from warscribe.engine import rulesets
+
+    rs = rulesets.get("divine-right")
+
+    def whose() -> tuple[Any, Any]:
+        summary = rs.summary(app.head(game_id).state)
+        return summary["turn"], summary["player"]
+
+    now = whose()
+    return play(app, game_id, 10**9, seed, until=lambda: whose() != now)
+
+
+def play(
+    app: Any,
+    game_id: uuid.UUID,
+    entries: int,
+    seed: int = 1,
+    house_rolls: int = 0,
+    until: Callable[[], bool] = lambda: False,
+) -> int:
+    """Play quiet turns of the game until it holds at least `entries` entries or is over
+    (a Divine Right game ends after turn 20: about 2,200 entries for five players), with
+    `house_rolls` referee's rolls outside the rules after each command (how a game grows
+    past what 20 turns hold); the number of entries it holds."""
+    from warscribe.engine import rulesets
+    from warscribe.engine.errors import WarscribeError
+    from warscribe.engine.events import Command
+
+    rng = random.Random(seed)
+    rs = rulesets.get("divine-right")
+    head = app.head(game_id)
+    while head.seq < entries:
+        summary = rs.summary(head.state)
+        if summary["game_over"] or until():
+            break
+        commands = rs.legal_commands(head.state)
+        who = rs.whose_turn(head.state) or "referee"
+        for name, args in _choices(summary, commands, head.state, rng):
+            try:
+                app.issue(game_id, Command(who, name, args))
+                break
+            except WarscribeError:
+                continue
+        else:
+            raise RuntimeError(f"no command the quiet player knows fits {commands} {summary}")
+        for _ in range(house_rolls):
+            app.issue(game_id, Command("referee", *HOUSE_ROLL))
+        head = app.head(game_id)
+    return int(head.seq)
+
+
+Choice = tuple[str, tuple[tuple[str, Any], ...]]
+
+
+def _choices(
+    summary: dict[str, Any], commands: Any, state: Any, rng: random.Random
+) -> list[Choice]:
+    """The commands a quiet player would try now, best first."""
+    pending = summary["pending"]
+    if pending:
+        return _answers(pending)
+    if "events roll" in commands:
+        return [("events-roll", ())]
+    if "diplomacy draw" in commands:
+        return [("diplomacy-draw", ())]
+    tries: list[Choice] = []
+    if "diplomacy activate" in commands and rng.random() < 0.5:
+        tries.append(("diplomacy-activate", (("kingdom", rng.choice(AMBASSADORS)),)))
+    if "discard" in commands and "end-phase" not in commands:
+        player = state.player(summary["player"])
+        tries.append(("discard", (("cards", (player.hand[0],)),)))
+    return [*tries, ("end-phase", ())]
+
+
+def _answers(pending: dict[str, Any]) -> list[Choice]:
+    kind, options, count = pending["kind"], pending["options"], pending["count"]
+    if kind in ("storm", "mutiny", "epidemic", "desertion"):
+        return [("events-lose", (("units", ",".join(options[:count])),))]
+    what, _, place = options[0].partition(" at ")
+    tries: list[Choice] = [
+        ("place", (("units", what), ("at", place))),
+        ("place", (("at", place),)),
+    ]
+    if what.startswith("steal "):
+        tries.append(("events-reinforce", (("unit", what.split()[1]), ("at", place))))
+    elif what in ("army", "fleet"):
+        tries.append(("events-reinforce", (("kind", what), ("at", place))))
+    else:
+        tries.append(("events-replace", (("unit", what), ("at", place))))
+        tries.append(("events-reinforce", (("unit", what), ("at", place))))
+    return tries
+
+
+run_installed()

@@ -1,0 +1,103 @@
+"""Importing one mailed turn: into a 30,000-entry game against into a 1,000-entry game.
+
+A host's store holds two games with host dice (so every mail carries the host's signed
+checkpoint): a 1,000-entry game of quiet play (common.play) and a 30,000-entry game (quiet
+play with 25 house rolls by the referee after each command, which is how a game grows
+past the ~2,200 entries its 20 turns hold). A player's store holds alice's copy of each,
+imported from #1. Then, alternately for each game, the host plays one player turn and
+exports the tail from the player's head on for alice (`export --for alice --from N`), and
+the player's store imports it; each figure is the minimum of --runs (>= 5) imports,
+parsing the file included. The player's store runs without the in-memory head cache, as a
+fresh `warscribe import` process does.
+
+* mail: import into the 30k game / import into the 1k game, target <= 1.3.
+
+In-process (start-up is benchmarks/startup.py's), under an INSTALLED warscribe: importing
+common.py runs the script again under a non-editable `pip install .` of this checkout
+(PYTHONDONTWRITEBYTECODE=1 is exported on this machine, so an editable install would
+recompile every module on every call).
+
+Run: python benchmarks/mail.py [--runs 5] [--small 1000] [--large 30000] [--sqlite-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+from uuid import UUID
+
+from common import drop_pg, new_game, pg_store, play, play_turn, report
+
+from warscribe.store import logfile
+from warscribe.store.app import Warscribe
+
+
+def mail(host: Warscribe, game_id: UUID, start: int) -> bytes:
+    """What `export --for alice --from START` writes: the tail, signed by the host."""
+    listing = host.find(str(game_id))
+    entries = list(logfile.redact_for(host.entries(game_id, start), "alice"))
+    last = entries[-1]
+    checkpoint = host.checkpoint(game_id, last.seq, last.chain)
+    return logfile.write(
+        game_id, listing.name, listing.ruleset, listing.players, entries, checkpoint
+    )
+
+
+def bench(host_store: str, player_store: str, label: str, args: argparse.Namespace) -> None:
+    host = Warscribe(host_store)
+    sizes = {"small": (args.small, 0), "large": (args.large, 25)}
+    games: dict[str, UUID] = {}
+    for size, (entries, rolls) in sizes.items():
+        game_id = new_game(host, size, dice="host").game_id
+        games[size] = game_id
+        play(host, game_id, entries, house_rolls=rolls)
+    player = Warscribe(player_store, cache=False)
+    for game_id in games.values():
+        player.import_log(logfile.read(mail(host, game_id, 1)))
+    times: dict[str, list[float]] = {size: [] for size in games}
+    counts: dict[str, list[int]] = {size: [] for size in games}
+    for _ in range(max(args.runs, 5)):
+        for size, game_id in games.items():
+            start_seq = player.head(game_id).seq + 1
+            play_turn(host, game_id)
+            data = mail(host, game_id, start_seq)
+            start = time.perf_counter()
+            added = player.import_log(logfile.read(data))
+            times[size].append(time.perf_counter() - start)
+            counts[size].append(added)
+    small, large = min(times["small"]), min(times["large"])
+    print(
+        f"# {label}: one-turn mails of {min(counts['small'])}-{max(counts['small'])} and "
+        f"{min(counts['large'])}-{max(counts['large'])} entries; into "
+        f"{player.head(games['small']).seq} entries {small * 1000:.1f} ms, into "
+        f"{player.head(games['large']).seq} entries {large * 1000:.1f} ms"
+    )
+    report(f"mail-{label}", large / small, 1.3)
+    host.close()
+    player.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--small", type=int, default=1_000)
+    parser.add_argument("--large", type=int, default=30_000)
+    parser.add_argument("--sqlite-only", action="store_true")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="warscribe-mail-"))
+    bench(str(folder / "host.db"), str(folder / "alice.db"), "sqlite", args)
+    if args.sqlite_only:
+        return
+    host, player = pg_store("mail_host"), pg_store("mail_alice")
+    if host is not None and player is not None:
+        try:
+            bench(host, player, "postgresql", args)
+        finally:
+            drop_pg(host)
+            drop_pg(player)
+
+
+if __name__ == "__main__":
+    main()
