@@ -50,7 +50,7 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command, Event
 
 from .data import DRData, Location, UnitKind, UnitSpec
-from .evolving import Outcome, handles
+from .evolving import Outcome, handles, informational
 from .fleets import aboard
 from .forces import remove
 from .kingdoms import activate, crown, monarch_dies
@@ -148,6 +148,7 @@ class RandomEventVoid(Event):
     short: int = 0
 
 
+@informational
 @record("dr.RandomlyPicked")
 class RandomlyPicked(Event):
     """A random pick the table calls for: the die `roll` chose `picked` among `candidates`
