@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,6 +34,38 @@ class GameSpec:
 Projection = Callable[[Any], Any]
 
 
+@dataclass(frozen=True)
+class LegalCommand:
+    """A command a player may give now, with its argument domains filled from the state.
+
+    `args` are given as they are; each argument of `domains` takes one of its values (a
+    domain is never empty). Every choice of one value per domain makes a command `decide`
+    accepts: a rule set splits a command whose arguments depend on each other into
+    several (one `move` per stack, its domain the paths to each reachable space)."""
+
+    actor: str
+    name: str
+    args: tuple[tuple[str, Any], ...] = ()
+    domains: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+    def command(self, **chosen: Any) -> Command:
+        """The command with `chosen` values for the domains (each one of its domain)."""
+        for key, values in self.domains:
+            if key not in chosen or chosen[key] not in values:
+                raise ValueError(f"{self.name}: choose {key} among its domain")
+        return Command(self.actor, self.name, (*self.args, *chosen.items()))
+
+    def draw(self, rng: random.Random) -> Command:
+        """A complete command, each domain's value drawn at random."""
+        return self.command(**{key: rng.choice(values) for key, values in self.domains})
+
+
+def draw(offered: Sequence[LegalCommand], rng: random.Random) -> Command | None:
+    """A complete legal command drawn at random (one offer, then its values); None when
+    nothing is offered (the game is over)."""
+    return rng.choice(offered).draw(rng) if offered else None
+
+
 class RuleSet(Protocol):
     """A game's rules as pure functions over an immutable state.
 
@@ -45,7 +78,11 @@ class RuleSet(Protocol):
       validates, rolls or reads a clock;
     * `position(state)` labels where the game stands (`TURN.PLAYER-TURN.PHASE`);
     * `whose_turn(state)` names the player who may act now (None when nobody can);
-    * `legal_commands(state)` lists the commands that player may give now;
+    * `legal(state)` is every command the player(s) who may act now can give, with its
+      argument domains filled from the state (`LegalCommand`; `draw` picks one at random);
+      anything it offers `decide` accepts;
+    * `legal_commands(state)` lists the names of the commands that player may give now
+      (as `status` shows them);
     * `summary(state)` is what `status` prints beyond turn and phase;
     * `projections` maps a query name to a pure function of the state.
 
@@ -68,6 +105,8 @@ class RuleSet(Protocol):
     def position(self, state: Any) -> str | None: ...
 
     def whose_turn(self, state: Any) -> str | None: ...
+
+    def legal(self, state: Any) -> tuple[LegalCommand, ...]: ...
 
     def legal_commands(self, state: Any) -> tuple[str, ...]: ...
 

@@ -16,9 +16,9 @@ from warscribe.engine.common import RECORD_EVENTS
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand, LogError
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
-from warscribe.engine.ruleset import GameSpec, Projection
+from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
-from . import adjust, call_to_arms, income, loans, minor_actions, turns
+from . import adjust, call_to_arms, income, legal, loans, minor_actions, turns
 from .arguments import CommandSpec, check_known
 from .events import PhaseBegun, RealmEstablished, WorldSet
 from .position import bind_players, data_ref, load
@@ -104,6 +104,9 @@ class EuPop:
         name = state.turn or next(iter(turns.waiting(state)), state.order[0])
         player: str = state.realm(name).player
         return player
+
+    def legal(self, state: Any) -> tuple[LegalCommand, ...]:
+        return legal.legal(state)
 
     def legal_commands(self, state: Any) -> tuple[str, ...]:
         if state.phase == ACTION and state.turn:

@@ -1,0 +1,106 @@
+"""Random games driven only by a rule set's `legal`: a command drawn at random among the
+ones offered is recorded through the record (authority, decide, chain, fold), and the
+game is checked as it goes and once it ends.
+
+Checked: nothing but the rules' own errors is raised; a refused command is counted
+(`legal` offers only what `decide` accepts: the refusal rate should be near 0); the
+position after each command holds the rule set's invariants; at the end the fold of the
+log equals the live head, sampled earlier positions equal the fold of their prefix, the
+log survives a logfile write/read round trip, `verify` passes and `audit` finds no
+difference. Used by tests/engine/test_random_play.py and tools/random_play.py.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from warscribe.engine import codec
+from warscribe.engine.audit import audit
+from warscribe.engine.dice import seeded_key
+from warscribe.engine.errors import RuleError
+from warscribe.engine.events import Command
+from warscribe.engine.record import Entry, Head, fold, open_game, record_command, verify
+from warscribe.engine.ruleset import GameSpec, draw
+from warscribe.engine.rulesets import get
+from warscribe.store import logfile
+
+Check = Callable[[Any], None]
+SAMPLES = 5
+
+
+@dataclass
+class Game:
+    """A game being played at random: its head, its log, the positions it went through."""
+
+    ruleset: str
+    key: bytes
+    head: Head
+    log: list[Entry]
+    positions: list[tuple[int, Any]] = field(default_factory=list)
+    commands: int = 0
+    refused: list[tuple[Command, RuleError]] = field(default_factory=list)
+
+    @property
+    def state(self) -> Any:
+        return self.head.state
+
+    @property
+    def over(self) -> bool:
+        return not get(self.ruleset).legal(self.state)
+
+
+def new_game(ruleset: str, spec: GameSpec, seed: int) -> Game:
+    """A game opened with seeded dice (every roll reproducible from `seed`)."""
+    key = seeded_key(f"random-play-{seed}")
+    entries = open_game(get(ruleset), spec, UUID(int=seed), f"seeded:random-play-{seed}", key)
+    head = fold(entries)
+    return Game(ruleset, key, head, list(entries), [(len(entries), head.state)])
+
+
+def arranged(game: Game, state: Any) -> Game:
+    """The game from an arranged position (a test's board): its log starts a new record
+    of that position, so only the live checks apply (no replay from the log's start)."""
+    head = Head(**{**game.head.__dict__, "state": state})
+    return Game(game.ruleset, game.key, head, [], [])
+
+
+def play(game: Game, rng: random.Random, commands: int, check: Check) -> Game:
+    """Up to `commands` commands drawn from `legal`, or until nothing is offered."""
+    ruleset = get(game.ruleset)
+    for _ in range(commands):
+        command = draw(ruleset.legal(game.state), rng)
+        if command is None:
+            break
+        game.commands += 1
+        try:
+            entries = record_command(game.head, command, game.key)
+        except RuleError as refused:
+            game.refused.append((command, refused))
+            continue
+        game.head = fold(entries, game.head)
+        game.log += entries
+        game.positions.append((len(game.log), game.state))
+        check(game.state)
+    return game
+
+
+def check_record(game: Game, rng: random.Random) -> None:
+    """Replay, sampled positions, logfile round trip, verify and audit of a played game."""
+    assert fold(game.log) == game.head, "the replayed log differs from the live head"
+    for length, state in rng.sample(game.positions, min(SAMPLES, len(game.positions))):
+        replayed = fold(game.log[:length]).state
+        assert codec.encode(replayed) == codec.encode(state), f"position after {length} differs"
+    data = logfile.write(game.head.game_id, "random", game.ruleset, game.head.players, game.log)
+    assert list(logfile.read(data).entries) == game.log, "the logfile round trip differs"
+    verify(game.log)
+    report = audit(game.log)
+    assert not report.differences, report.differences[:3]
+
+
+def refusal_rate(games: list[Game]) -> float:
+    drawn = sum(g.commands for g in games)
+    return sum(len(g.refused) for g in games) / drawn if drawn else 0.0
