@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from functools import cached_property
+from typing import Any, Protocol, overload
 
 from .dice import Dice
 from .events import Command, DataRef, Event
@@ -34,19 +35,48 @@ class GameSpec:
 Projection = Callable[[Any], Any]
 
 
+class Deferred(Sequence[Any]):
+    """A domain whose values are found only when first asked for: the spaces a path finder
+    reaches, say, too costly to search for every stack when one move is drawn. It may turn
+    out empty (nothing reached after all)."""
+
+    def __init__(self, find: Callable[[], Sequence[Any]]) -> None:
+        self._find = find
+
+    @cached_property
+    def values(self) -> tuple[Any, ...]:
+        return tuple(self._find())
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.values[index]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __repr__(self) -> str:
+        return f"Deferred({self.values!r})"
+
+
 @dataclass(frozen=True)
 class LegalCommand:
     """A command a player may give now, with its argument domains filled from the state.
 
-    `args` are given as they are; each argument of `domains` takes one of its values (a
-    domain is never empty). Every choice of one value per domain makes a command `decide`
-    accepts: a rule set splits a command whose arguments depend on each other into
-    several (one `move` per stack, its domain the paths to each reachable space)."""
+    `args` are given as they are; each argument of `domains` takes one of its values.
+    Every choice of one value per domain makes a command `decide` accepts: a rule set
+    splits a command whose arguments depend on each other into several (one `move` per
+    stack, its domain the paths to each space it reaches). A domain is never empty, but
+    a `Deferred` one, searched only when asked for, may turn out so."""
 
     actor: str
     name: str
     args: tuple[tuple[str, Any], ...] = ()
-    domains: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    domains: tuple[tuple[str, Sequence[Any]], ...] = ()
 
     def command(self, **chosen: Any) -> Command:
         """The command with `chosen` values for the domains (each one of its domain)."""
@@ -55,15 +85,23 @@ class LegalCommand:
                 raise ValueError(f"{self.name}: choose {key} among its domain")
         return Command(self.actor, self.name, (*self.args, *chosen.items()))
 
-    def draw(self, rng: random.Random) -> Command:
-        """A complete command, each domain's value drawn at random."""
+    def draw(self, rng: random.Random) -> Command | None:
+        """A complete command, each domain's value drawn at random (None: a domain is
+        empty after all)."""
+        if any(not values for _, values in self.domains):
+            return None
         return self.command(**{key: rng.choice(values) for key, values in self.domains})
 
 
 def draw(offered: Sequence[LegalCommand], rng: random.Random) -> Command | None:
     """A complete legal command drawn at random (one offer, then its values); None when
-    nothing is offered (the game is over)."""
-    return rng.choice(offered).draw(rng) if offered else None
+    nothing can be given (the game is over)."""
+    left = list(offered)
+    while left:
+        command = left.pop(rng.randrange(len(left))).draw(rng)
+        if command is not None:
+            return command
+    return None
 
 
 class RuleSet(Protocol):
