@@ -94,13 +94,20 @@ class LegalCommand:
 
 
 def draw(offered: Sequence[LegalCommand], rng: random.Random) -> Command | None:
-    """A complete legal command drawn at random (one offer, then its values); None when
-    nothing can be given (the game is over)."""
-    left = list(offered)
-    while left:
-        command = left.pop(rng.randrange(len(left))).draw(rng)
+    """A complete legal command drawn at random: a command name, then one of its offers,
+    then its values (so that one kind of command offered many times, a move per stack,
+    does not crowd out the others); None when nothing can be given (the game is over)."""
+    by_name: dict[str, list[LegalCommand]] = {}
+    for offer in offered:
+        by_name.setdefault(offer.name, []).append(offer)
+    while by_name:
+        name = rng.choice(sorted(by_name))
+        offers = by_name[name]
+        command = offers.pop(rng.randrange(len(offers))).draw(rng)
         if command is not None:
             return command
+        if not offers:
+            del by_name[name]
     return None
 
 

@@ -16,8 +16,9 @@ import pytest
 from warscribe.engine.dice import seeded_key
 from warscribe.engine.events import GameCreated
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
+from warscribe.engine.rulesets.divine_right.terrain import all_sea
 
-from .divine_right.board import ally, besiege, hex_of, hire, put
+from .divine_right.board import DATA, ally, besiege, hex_of, hire, put
 from .divine_right.invariants import check_invariants as dr_invariants
 from .divine_right.play import Table
 from .eu_pop.invariants import check_invariants as eu_invariants
@@ -59,10 +60,29 @@ def test_divine_right_random_games_from_the_set_up(seed: int) -> None:
 def _sieges(table: Table) -> None:
     """alice besieges Colist (Mivior's) from land and sea; Mivior-A1 holds it."""
     colist = hex_of("Colist")
+    for unit in ("Mivior-monarch", "Mivior-A2", "Mivior-A3", "Mivior-F1", "Mivior-F2"):
+        put(table, unit, (5, 21))
+    for unit in ("Mivior-F3", "Mivior-F4"):
+        put(table, unit, (3, 21))
     put(table, "Mivior-A1", colist, inside=True)
-    for unit in ("Hothior-F1", "Hothior-A1", "Hothior-A2"):
+    for unit in ("Hothior-F1", *(f"Hothior-A{n}" for n in range(1, 8))):
         put(table, unit, colist)
     besiege(table, "Colist", "alice")
+
+
+def _front(table: Table) -> None:
+    """Muetar's and Hothior's armies face each other around Pennol, with their monarchs."""
+    pennol = hex_of("Pennol")
+    land = [h for h in DATA.map.neighbours(*pennol) if not _sea(h)]
+    for n in range(1, 4):
+        put(table, f"Muetar-A{n}", pennol)
+        put(table, f"Hothior-A{n}", land[n % len(land)])
+    put(table, "Hothior-monarch", land[0])
+
+
+def _sea(hex_: tuple[int, int]) -> bool:
+    place = DATA.map.get(*hex_)
+    return place is None or all_sea(place)
 
 
 def _cargo(table: Table) -> None:
@@ -83,7 +103,9 @@ def _captive(table: Table) -> None:
     table.set_state(table.state.without_units(["Pon-monarch"]))
 
 
-@pytest.mark.parametrize(("arrange", "seed"), [(_sieges, 1), (_cargo, 2), (_captive, 3)])
+@pytest.mark.parametrize(
+    ("arrange", "seed"), [(_sieges, 1), (_front, 4), (_cargo, 2), (_captive, 3)]
+)
 def test_divine_right_random_games_from_arranged_positions(
     arrange: Callable[[Table], None], seed: int
 ) -> None:

@@ -170,7 +170,7 @@ def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
     """Each unit alone, and each space's stack, that can take a step: its domain the paths
     to every space it reaches, searched when asked for (`Deferred`)."""
     units = [u for u in _mine(state, player) if u.aboard is None]
-    stacks = {(u.id,) for u in units}
+    stacks: set[tuple[str, ...]] = {(u.id,) for u in units}
     for space in {u.hex for u in units}:
         for fleets in (True, False):
             here = tuple(u.id for u in units if u.hex == space and is_fleet(u) == fleets)
