@@ -326,12 +326,18 @@ def _displacements(state: State, data: DRData, pending: Pending) -> Candidates:
 
 
 def _vetoes(state: State, data: DRData, pending: Pending) -> Candidates:
-    """Ongoing sieges: keep the siege (the change does not happen), or lift it."""
+    """Ongoing sieges: keep the siege (the change does not happen), or lift it, the
+    besiegers going to a space next to each castle."""
     veto = state.veto
     if veto is None:
         return
     yield _command(pending.player, "siege-keep", kingdom=veto.kingdom)
+    mine = [s for s in state.sieges if s.kingdom == veto.kingdom and s.besieger == pending.player]
     yield _command(pending.player, "siege-lift", kingdom=veto.kingdom)
+    for way in range(6):  # the besiegers of each castle to one space next to it
+        spaces = [data.map.neighbours(*s.hex) for s in mine]
+        to = tuple(near[way % len(near)] for near in spaces if near)
+        yield _command(pending.player, "siege-lift", kingdom=veto.kingdom, to=to)
 
 
 def _castaway(state: State, data: DRData, pending: Pending) -> Candidates:
