@@ -103,19 +103,29 @@ def _captive(table: Table) -> None:
     table.set_state(table.state.without_units(["Pon-monarch"]))
 
 
-@pytest.mark.parametrize(
-    ("arrange", "seed"), [(_sieges, 1), (_front, 4), (_cargo, 2), (_captive, 3)]
-)
-def test_divine_right_random_games_from_arranged_positions(
-    arrange: Callable[[Table], None], seed: int
-) -> None:
+ARRANGEMENTS: dict[str, Callable[[Table], None]] = {
+    "sieges": _sieges,
+    "front": _front,
+    "cargo": _cargo,
+    "captive": _captive,
+}
+
+
+def arranged_game(name: str) -> Game:
+    """A Divine Right game with seeded dice from the arranged position `name`."""
     table = Table(dice="seeded:table-tests")
-    arrange(table)
+    ARRANGEMENTS[name](table)
     dr_invariants(table.state)
     created = table.log[0].event
     assert isinstance(created, GameCreated)
-    game = arranged("divine-right", seeded_key("table-tests"), table.head, created)
-    game = _played(game, seed, 80, dr_invariants)  # type: ignore[arg-type]
+    return arranged("divine-right", seeded_key("table-tests"), table.head, created)
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"), [("sieges", 1), ("front", 4), ("cargo", 2), ("captive", 3)]
+)
+def test_divine_right_random_games_from_arranged_positions(name: str, seed: int) -> None:
+    game = _played(arranged_game(name), seed, 80, dr_invariants)  # type: ignore[arg-type]
     assert not game.refused, game.refused[:3]
 
 
