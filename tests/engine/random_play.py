@@ -42,6 +42,7 @@ class Game:
     log: list[Entry]
     base: Head | None = None
     created: GameCreated | None = None
+    earlier: tuple[Entry, ...] = ()
     positions: list[tuple[int, Any]] = field(default_factory=list)
     commands: int = 0
     refused: list[tuple[Command, RuleError]] = field(default_factory=list)
@@ -63,11 +64,13 @@ def new_game(ruleset: str, spec: GameSpec, seed: int) -> Game:
     return Game(ruleset, key, head, list(entries), positions=[(len(entries), head.state)])
 
 
-def arranged(ruleset: str, key: bytes, head: Head, created: GameCreated) -> Game:
-    """A game from an arranged position (a test's board, `head`, of the game `created`):
-    its log is what is played from there, replayed from that head (no audit: it
-    re-decides from the start)."""
-    return Game(ruleset, key, head, [], base=head, created=created)
+def arranged(ruleset: str, key: bytes, head: Head, earlier: list[Entry]) -> Game:
+    """A game from an arranged position (a test's board, `head`, after the `earlier`
+    entries of its log): its log is what is played from there, replayed from that head
+    (no audit: it re-decides from the start)."""
+    created = earlier[0].event
+    assert isinstance(created, GameCreated)
+    return Game(ruleset, key, head, [], base=head, created=created, earlier=tuple(earlier))
 
 
 def play(game: Game, rng: random.Random, commands: int, check: Check) -> Game:
@@ -100,7 +103,8 @@ def check_record(game: Game, rng: random.Random) -> None:
         assert codec.encode(replayed) == codec.encode(state), f"position after {length} differs"
     data = logfile.write(game.head.game_id, "random", game.ruleset, game.head.players, game.log)
     assert list(logfile.read(data).entries) == game.log, "the logfile round trip differs"
-    verify(game.log, base=game.base, created=game.created, key=game.key)
+    earlier = {entry.seq: entry for entry in game.earlier}
+    verify(game.log, base=game.base, created=game.created, key=game.key, earlier=earlier.get)
     if game.base is None:
         report = audit(game.log)
         assert not report.differences, report.differences[:3]

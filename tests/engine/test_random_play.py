@@ -14,7 +14,6 @@ from importlib.resources import files
 import pytest
 
 from warscribe.engine.dice import seeded_key
-from warscribe.engine.events import GameCreated
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets.divine_right.terrain import all_sea
 
@@ -116,9 +115,7 @@ def arranged_game(name: str) -> Game:
     table = Table(dice="seeded:table-tests")
     ARRANGEMENTS[name](table)
     dr_invariants(table.state)
-    created = table.log[0].event
-    assert isinstance(created, GameCreated)
-    return arranged("divine-right", seeded_key("table-tests"), table.head, created)
+    return arranged("divine-right", seeded_key("table-tests"), table.head, table.log)
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,7 @@ from .random_events import LOSSES as EVENT_LOSSES
 from .random_events import gains
 from .state import Hex, Pending, State, Unit
 from .terrain import all_sea
-from .turn import HAND_LIMIT, answered_by
+from .turn import answered_by
 
 Decide = Callable[[State, Command, Dice], object]
 Candidates = Iterator[Command]
@@ -135,9 +135,8 @@ def _diplomacy(state: State, data: DRData, player: str) -> Candidates:
         yield _command(player, "diplomacy-force-peace", kingdom=kingdom)
     for other in state.active_players():
         yield _command(player, "diplomacy-duel", player=other)
-    if len(hand) > HAND_LIMIT or hand:
-        for card in hand:
-            yield _command(player, "discard", cards=(card,))
+    for card in hand:
+        yield _command(player, "discard", cards=(card,))
 
 
 def _sieges(state: State, data: DRData, player: str) -> Candidates:
