@@ -74,11 +74,14 @@ def arranged(ruleset: str, key: bytes, head: Head, earlier: list[Entry]) -> Game
 
 
 def play(game: Game, rng: random.Random, commands: int, check: Check) -> Game:
-    """Up to `commands` commands drawn from `legal`, or until nothing is offered."""
+    """Up to `commands` commands drawn from `legal`, or until nothing is offered (the game
+    is over: nobody's turn)."""
     ruleset = get(game.ruleset)
     for _ in range(commands):
         command = draw(ruleset.legal(game.state), rng)
         if command is None:
+            stuck = ruleset.whose_turn(game.state)
+            assert stuck is None, f"nothing is offered, yet it is {stuck}'s turn"
             break
         game.commands += 1
         try:
