@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+from uuid import UUID
 
 from warscribe.engine.codec import topic_of
 from warscribe.engine.common import RECORD_EVENTS
+from warscribe.engine.dice import Dice
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Event
 
@@ -62,6 +64,12 @@ def _next_decision(state: State) -> State:
     if progress is None or progress.pending is not None or not progress.queue:
         return state
     return state.with_progress(pending=progress.queue[0], queue=progress.queue[1:])
+
+
+def scratch_dice() -> Dice:
+    """Dice for deciding on trial, never recorded (the path finder's dry walks, `legal`
+    keeping the candidates the rules accept)."""
+    return Dice(key=bytes(32), game_id=UUID(int=0), chain=bytes(32), next_index=0)
 
 
 class Outcome:

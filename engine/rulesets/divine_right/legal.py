@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations, islice
-from uuid import UUID
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import RuleError
@@ -29,6 +28,7 @@ from warscribe.engine.events import Command
 from warscribe.engine.ruleset import Deferred, LegalCommand
 
 from .data import DRData
+from .evolving import scratch_dice
 from .fighting import fight_now
 from .forces import enemies, is_fleet, is_hero, lone_heroes
 from .movement import destinations
@@ -63,9 +63,8 @@ def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...
 
 
 def _accepted(state: State, command: Command, decide: Decide) -> bool:
-    scratch = Dice(key=bytes(32), game_id=UUID(int=0), chain=bytes(32), next_index=0)
     try:
-        decide(state, command, scratch)
+        decide(state, command, scratch_dice())
     except RuleError:
         return False
     return True

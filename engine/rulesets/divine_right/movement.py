@@ -16,7 +16,6 @@ import copy
 import dataclasses
 import heapq
 from dataclasses import dataclass, field
-from uuid import UUID
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, RuleError
@@ -27,7 +26,7 @@ from .data import DRData, MovementRule
 from .data import Hex as MapHex
 from .diplomacy import PENALTY, penalty
 from .events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
-from .evolving import Outcome, handles
+from .evolving import Outcome, handles, scratch_dice
 from .fleets import aboard, can_rescue, first_turn_limit, rescue, side_controller
 from .forces import (
     allowance,
@@ -247,32 +246,24 @@ def move(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 
 def destinations(
-    state: State,
-    data: DRData,
-    player: str,
-    units: tuple[str, ...],
-    leader: str | None = None,
-    most: int | None = None,
+    state: State, data: DRData, player: str, units: tuple[str, ...], most: int | None = None
 ) -> dict[Hex, tuple[Hex, ...]]:
     """The path finder: each space the stack may end its move in now, with one path there
     that `move` accepts (the one leaving it the most movement points found). Every step
     is checked as `move` checks it, by a dry walk; the search goes on past neither a
     hostile castle (entering it declares a siege, which stops the stack) nor a space
     where an enemy stands in the way. `most`: stop once that many spaces are found."""
-    args: tuple[tuple[str, object], ...] = (("units", units),)
-    command = Command(player, "move", (*args, *((("leader", leader),) if leader else ())))
     try:
-        moving = _stack(state, data, command, player)
+        moving = _stack(state, data, Command(player, "move", (("units", units),)), player)
     except RuleError:
         return {}
-    scratch = Dice(key=bytes(32), game_id=UUID(int=0), chain=bytes(32), next_index=0)
-    start = Walk(Outcome(state), data, scratch, moving, dry=True)
+    start = Walk(Outcome(state), data, scratch_dice(), moving, dry=True)
     found: dict[Hex, tuple[Hex, ...]] = {}
     best: dict[Hex, int] = {moving.start: _left(start)}
     queue: list[tuple[int, tuple[Hex, ...], Walk]] = [(-best[moving.start], (), start)]
     while queue:
-        left, path, walk = heapq.heappop(queue)
-        if -left < best[walk.here]:
+        negative, path, walk = heapq.heappop(queue)
+        if -negative < best[walk.here]:
             continue  # a better way here was found since
         for b in data.map.neighbours(*walk.here):
             route = (*path, b)
