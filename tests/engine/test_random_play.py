@@ -46,13 +46,13 @@ def _played(game: Game, seed: int, commands: int, check: Callable[[object], None
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_eu_pop_random_games(seed: int) -> None:
-    game = _played(new_game("eu-pop", EU_SPEC, seed), seed, 250, eu_invariants)  # type: ignore[arg-type]
-    assert game.commands == 250 and not game.refused, game.refused[:3]
+    game = _played(new_game("eu-pop", EU_SPEC, seed), seed, 300, eu_invariants)  # type: ignore[arg-type]
+    assert game.commands == 300 and not game.refused, game.refused[:3]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_divine_right_random_games_from_the_set_up(seed: int) -> None:
-    game = _played(new_game("divine-right", DR_SPEC, seed), seed, 120, dr_invariants)  # type: ignore[arg-type]
+    game = _played(new_game("divine-right", DR_SPEC, seed), seed, 500, dr_invariants)  # type: ignore[arg-type]
     assert not game.refused, game.refused[:3]
 
 
@@ -122,7 +122,7 @@ def arranged_game(name: str) -> Game:
     ("name", "seed"), [("sieges", 1), ("front", 4), ("cargo", 2), ("captive", 3)]
 )
 def test_divine_right_random_games_from_arranged_positions(name: str, seed: int) -> None:
-    game = _played(arranged_game(name), seed, 80, dr_invariants)  # type: ignore[arg-type]
+    game = _played(arranged_game(name), seed, 200, dr_invariants)  # type: ignore[arg-type]
     assert not game.refused, game.refused[:3]
 
 
