@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from functools import cached_property
+from typing import Any, Protocol, overload
 
 from .dice import Dice
 from .events import Command, DataRef, Event
@@ -33,6 +35,82 @@ class GameSpec:
 Projection = Callable[[Any], Any]
 
 
+class Deferred(Sequence[Any]):
+    """A domain whose values are found only when first asked for: the spaces a path finder
+    reaches, say, too costly to search for every stack when one move is drawn. It may turn
+    out empty (nothing reached after all)."""
+
+    def __init__(self, find: Callable[[], Sequence[Any]]) -> None:
+        self._find = find
+
+    @cached_property
+    def values(self) -> tuple[Any, ...]:
+        return tuple(self._find())
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.values[index]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __repr__(self) -> str:
+        return f"Deferred({self.values!r})"
+
+
+@dataclass(frozen=True)
+class LegalCommand:
+    """A command a player may give now, with its argument domains filled from the state.
+
+    `args` are given as they are; each argument of `domains` takes one of its values.
+    Every choice of one value per domain makes a command `decide` accepts: a rule set
+    splits a command whose arguments depend on each other into several (one `move` per
+    stack, its domain the paths to each space it reaches). A domain is never empty, but
+    a `Deferred` one, searched only when asked for, may turn out so."""
+
+    actor: str
+    name: str
+    args: tuple[tuple[str, Any], ...] = ()
+    domains: tuple[tuple[str, Sequence[Any]], ...] = ()
+
+    def command(self, **chosen: Any) -> Command:
+        """The command with `chosen` values for the domains (each one of its domain)."""
+        for key, values in self.domains:
+            if key not in chosen or chosen[key] not in values:
+                raise ValueError(f"{self.name}: choose {key} among its domain")
+        return Command(self.actor, self.name, (*self.args, *chosen.items()))
+
+    def draw(self, rng: random.Random) -> Command | None:
+        """A complete command, each domain's value drawn at random (None: a domain is
+        empty after all)."""
+        if any(not values for _, values in self.domains):
+            return None
+        return self.command(**{key: rng.choice(values) for key, values in self.domains})
+
+
+def draw(offered: Sequence[LegalCommand], rng: random.Random) -> Command | None:
+    """A complete legal command drawn at random: a command name, then one of its offers,
+    then its values (so that one kind of command offered many times, a move per stack,
+    does not crowd out the others); None when nothing can be given (the game is over)."""
+    by_name: dict[str, list[LegalCommand]] = {}
+    for offer in offered:
+        by_name.setdefault(offer.name, []).append(offer)
+    while by_name:
+        name = rng.choice(sorted(by_name))
+        offers = by_name[name]
+        command = offers.pop(rng.randrange(len(offers))).draw(rng)
+        if command is not None:
+            return command
+        if not offers:
+            del by_name[name]
+    return None
+
+
 class RuleSet(Protocol):
     """A game's rules as pure functions over an immutable state.
 
@@ -45,7 +123,11 @@ class RuleSet(Protocol):
       validates, rolls or reads a clock;
     * `position(state)` labels where the game stands (`TURN.PLAYER-TURN.PHASE`);
     * `whose_turn(state)` names the player who may act now (None when nobody can);
-    * `legal_commands(state)` lists the commands that player may give now;
+    * `legal(state)` is every command the player(s) who may act now can give, with its
+      argument domains filled from the state (`LegalCommand`; `draw` picks one at random);
+      anything it offers `decide` accepts;
+    * `legal_commands(state)` lists the names of the commands that player may give now
+      (as `status` shows them);
     * `summary(state)` is what `status` prints beyond turn and phase;
     * `projections` maps a query name to a pure function of the state.
 
@@ -68,6 +150,8 @@ class RuleSet(Protocol):
     def position(self, state: Any) -> str | None: ...
 
     def whose_turn(self, state: Any) -> str | None: ...
+
+    def legal(self, state: Any) -> tuple[LegalCommand, ...]: ...
 
     def legal_commands(self, state: Any) -> tuple[str, ...]: ...
 

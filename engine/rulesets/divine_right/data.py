@@ -294,9 +294,19 @@ class HexMap:
         except KeyError:
             raise KeyError(f"no hex is named {name!r}") from None
 
+    @cached_property
+    def _neighbours(self) -> Mapping[Coord, tuple[Coord, ...]]:
+        by_coord = self._by_coord
+        return MappingProxyType(
+            {c: tuple(n for n in hex_adjacent(*c) if n in by_coord) for c in by_coord}
+        )
+
     def neighbours(self, col: int, row: int) -> tuple[Coord, ...]:
         """The hexes on the map next to (col, row)."""
-        return tuple(c for c in hex_adjacent(col, row) if c in self._by_coord)
+        found = self._neighbours.get((col, row))
+        if found is None:
+            return tuple(c for c in hex_adjacent(col, row) if c in self._by_coord)
+        return found
 
     def step(self, col: int, row: int, direction: Direction) -> Coord | None:
         """The hex next to (col, row) in `direction`, None off the map."""

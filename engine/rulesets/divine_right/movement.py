@@ -12,11 +12,13 @@ and rescues each step brings. Also `search`, `disband`, `inside` and `outside`.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import heapq
 from dataclasses import dataclass, field
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import IllegalCommand, InvalidCommand
+from warscribe.engine.errors import IllegalCommand, InvalidCommand, RuleError
 from warscribe.engine.events import Command, Event
 
 from . import sieges
@@ -24,7 +26,7 @@ from .data import DRData, MovementRule
 from .data import Hex as MapHex
 from .diplomacy import PENALTY, penalty
 from .events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
-from .evolving import Outcome, handles
+from .evolving import Outcome, handles, scratch_dice
 from .fleets import aboard, can_rescue, first_turn_limit, rescue, side_controller
 from .forces import (
     allowance,
@@ -241,6 +243,76 @@ def move(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     out = Outcome(state)
     Walk(out, data, dice, moving, dry=False).run(path)
     return out
+
+
+def destinations(
+    state: State, data: DRData, player: str, units: tuple[str, ...], most: int | None = None
+) -> dict[Hex, tuple[Hex, ...]]:
+    """The path finder: each space the stack may end its move in now, with one path there
+    that `move` accepts (the one leaving it the most movement points found). Every step
+    is checked as `move` checks it, by a dry walk; the search goes on past neither a
+    hostile castle (entering it declares a siege, which stops the stack) nor a space
+    where an enemy stands in the way. `most`: stop once that many spaces are found."""
+    try:
+        moving = _stack(state, data, Command(player, "move", (("units", units),)), player)
+    except RuleError:
+        return {}
+    start = Walk(Outcome(state), data, scratch_dice(), moving, dry=True)
+    found: dict[Hex, tuple[Hex, ...]] = {}
+    best: dict[Hex, int] = {moving.start: _left(start)}
+    queue: list[tuple[int, tuple[Hex, ...], Walk]] = [(-best[moving.start], (), start)]
+    while queue:
+        negative, path, walk = heapq.heappop(queue)
+        if -negative < best[walk.here]:
+            continue  # a better way here was found since
+        for b in data.map.neighbours(*walk.here):
+            route = (*path, b)
+            step = _stepped(walk, len(route), b, last=True)
+            if step is None:
+                continue
+            if b not in found and b != moving.start and _ends(state, data, moving, route):
+                found[b] = route
+                if most is not None and len(found) >= most:
+                    return found
+            if moving.fleets:  # a fleet stops where a hostile fleet controls a river side
+                step = _stepped(walk, len(route), b, last=False)
+                if step is None:
+                    continue
+            left = _left(step)
+            if left > best.get(b, -1) and _passable(state, data, player, b):
+                best[b] = left
+                heapq.heappush(queue, (-left, route, step))
+    return found
+
+
+def _left(walk: Walk) -> int:
+    return sum(points for points in walk.left.values() if points is not None)
+
+
+def _stepped(walk: Walk, number: int, b: Hex, last: bool) -> Walk | None:
+    """The walk one step further (to `b`, its `last`?), or None when the rules refuse it."""
+    step = copy.copy(walk)
+    step.left, step.segment, step.paid = dict(walk.left), list(walk.segment), dict(walk.paid)
+    try:
+        step.step(number, b, last)
+    except RuleError:
+        return None
+    return step
+
+
+def _ends(state: State, data: DRData, moving: Stack, path: tuple[Hex, ...]) -> bool:
+    try:
+        _check_end(state, data, moving, path)
+    except RuleError:
+        return False
+    return True
+
+
+def _passable(state: State, data: DRData, player: str, hex_: Hex) -> bool:
+    """A space the stack may walk on through: no hostile castle, nobody else's unit."""
+    return hostile_castle(state, data, player, hex_) is None and not any(
+        state.controller(u) != player for u in state.units.values() if u.hex == hex_
+    )
 
 
 def _check_end(state: State, data: DRData, moving: Stack, path: tuple[Hex, ...]) -> None:

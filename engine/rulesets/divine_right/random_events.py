@@ -50,7 +50,7 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command, Event
 
 from .data import DRData, Location, UnitKind, UnitSpec
-from .evolving import Outcome, handles
+from .evolving import Outcome, handles, informational
 from .fleets import aboard
 from .forces import remove
 from .kingdoms import activate, crown, monarch_dies
@@ -148,6 +148,7 @@ class RandomEventVoid(Event):
     short: int = 0
 
 
+@informational
 @record("dr.RandomlyPicked")
 class RandomlyPicked(Event):
     """A random pick the table calls for: the die `roll` chose `picked` among `candidates`
@@ -350,7 +351,7 @@ def _gains_result(kind: str, count: int) -> Result:
 
 
 def _ask_gains(out: Outcome, data: DRData, player: str, kind: str, count: int) -> None:
-    options = [g.label for g in _gains(out.state, data, player, kind)]
+    options = [g.label for g in gains(out.state, data, player, kind)]
     _ask(out, player, kind, options, count, _WHY[kind].format(count=count))
 
 
@@ -453,7 +454,7 @@ class _Gain:
         return f"{self.unit or self.kind} at {self.place}"
 
 
-def _gains(state: State, data: DRData, player: str, kind: str) -> list[_Gain]:
+def gains(state: State, data: DRData, player: str, kind: str) -> list[_Gain]:
     found = []
     if kind != REINFORCEMENT:
         found += _replacements(state, data, player)
@@ -641,17 +642,17 @@ def replace_unit(state: State, command: Command, data: DRData, dice: Dice) -> Ou
     """An eliminated regular back at its deployment space."""
     pending = _pending(state, command, (REPLACEMENT, EITHER))
     unit = str(command.arg("unit", ""))
-    gains = [
+    returns = [
         g
-        for g in _gains(state, data, pending.player, pending.kind)
+        for g in gains(state, data, pending.player, pending.kind)
         if g.unit == unit and g.source == "replacement"
     ]
-    if not gains:
+    if not returns:
         raise IllegalCommand(
             f"{unit} cannot return now: {_refusal(state, data, pending.player, unit)}", REPLACEMENTS
         )
-    _check_spread(state, data, pending.player, unit, command.arg("at"), gains)
-    gain = _site(gains, data, command.arg("at"), unit, REPLACEMENTS)
+    _check_spread(state, data, pending.player, unit, command.arg("at"), returns)
+    gain = _site(returns, data, command.arg("at"), unit, REPLACEMENTS)
     out = Outcome(state)
     kingdom = data.unit(unit).kingdom
     out.add(
@@ -704,10 +705,10 @@ def reinforce(state: State, command: Command, data: DRData, dice: Dice) -> Outco
     """A common mercenary into play: from the pool, or stolen where the rules allow."""
     pending = _pending(state, command, (REINFORCEMENT, EITHER))
     player = pending.player
-    gains = _gains(state, data, player, pending.kind)
-    unit, candidates = _reinforcement(state, data, command, gains)
+    offered = gains(state, data, player, pending.kind)
+    unit, candidates = _reinforcement(state, data, command, offered)
     if not candidates:
-        allowed = ", ".join(g.label for g in gains if g.source != "replacement") or "none"
+        allowed = ", ".join(g.label for g in offered if g.source != "replacement") or "none"
         raise IllegalCommand(
             f"{unit} cannot enter now; {player} may bring in: {allowed}", MERCENARIES
         )
@@ -768,7 +769,7 @@ def _next(out: Outcome, data: DRData, pending: Pending) -> None:
 def decline(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """Decline to steal when stealing is all the reinforcement rules leave."""
     pending = _pending(state, command, (REINFORCEMENT, EITHER))
-    if any(g.source != "steal" for g in _gains(state, data, pending.player, pending.kind)):
+    if any(g.source != "steal" for g in gains(state, data, pending.player, pending.kind)):
         raise IllegalCommand(
             "only stealing may be declined; a unit can enter without it", MERCENARIES
         )

@@ -8,7 +8,7 @@ from typing import Any
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
-from warscribe.engine.ruleset import GameSpec
+from warscribe.engine.ruleset import GameSpec, LegalCommand
 
 from . import (
     battle,
@@ -16,6 +16,7 @@ from . import (
     fighting,
     fleets,
     heroes,
+    legal,
     movement,
     neutrals,
     placing,
@@ -209,6 +210,9 @@ class DivineRight:
             return None
         pending = state.turn.progress.pending
         return pending.player if pending else state.turn.player
+
+    def legal(self, state: State) -> tuple[LegalCommand, ...]:
+        return legal.legal(state, data_of(state), self.decide)
 
     def legal_commands(self, state: State) -> tuple[str, ...]:
         return turn.legal_commands(state)

@@ -58,6 +58,12 @@ def answers_pending(kind: str, prefix: str | tuple[str, ...], stands: Stands) ->
     _STANDS[kind] = stands
 
 
+def answered_by(kind: str) -> tuple[str, ...]:
+    """The prefixes of the commands answering a decision of `kind`."""
+    prefix = _PENDING_PREFIX.get(kind, ())
+    return (prefix,) if isinstance(prefix, str) else prefix
+
+
 def pending_kinds() -> tuple[str, ...]:
     """Every kind of decision the rules may ask."""
     return tuple(sorted(_STANDS))

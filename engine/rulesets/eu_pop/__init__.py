@@ -11,12 +11,14 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from warscribe.engine.codec import topic_of
+from warscribe.engine.common import RECORD_EVENTS
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import InvalidCommand
+from warscribe.engine.errors import InvalidCommand, LogError
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
-from warscribe.engine.ruleset import GameSpec, Projection
+from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
-from . import adjust, call_to_arms, income, loans, minor_actions, turns
+from . import adjust, call_to_arms, income, legal, loans, minor_actions, turns
 from .arguments import CommandSpec, check_known
 from .events import PhaseBegun, RealmEstablished, WorldSet
 from .position import bind_players, data_ref, load
@@ -39,6 +41,9 @@ APPLY: dict[type, Any] = {
     RealmEstablished: _establish,
     **{kind: apply for module in _MODULES for kind, apply in module.APPLY.items()},
 }
+
+# Events that change no eu-pop state: the record's own.
+INFORMATIONAL = RECORD_EVENTS
 
 
 def _start_text(spec: GameSpec) -> str:
@@ -81,7 +86,11 @@ class EuPop:
         if isinstance(event, GameCreated):
             return EuState()
         apply = APPLY.get(type(event))
-        return state if apply is None else apply(state, event)
+        if apply is not None:
+            return apply(state, event)
+        if isinstance(event, INFORMATIONAL):
+            return state
+        raise LogError(f"eu-pop has no evolver for {topic_of(type(event))}")
 
     def position(self, state: Any) -> str | None:
         label: str | None = state.label
@@ -95,6 +104,9 @@ class EuPop:
         name = state.turn or next(iter(turns.waiting(state)), state.order[0])
         player: str = state.realm(name).player
         return player
+
+    def legal(self, state: Any) -> tuple[LegalCommand, ...]:
+        return legal.legal(state)
 
     def legal_commands(self, state: Any) -> tuple[str, ...]:
         if state.phase == ACTION and state.turn:

@@ -13,6 +13,12 @@ plays a game, random play included (`check_invariants(state)`).
   castle gone neutral stand outside them).
 - Every decision asked or queued is still to be made: what it asks about stands and its
   player is in the game (The Game Turn: `turn.withdrawals` finds none).
+- Every unit is in one place only: on the map (aboard or inside there), in the
+  mercenary pool, eliminated from its kingdom, or still to be placed.
+- No player's victory points are below 0 (Victory: points are won; a forfeit on re-entry
+  takes back only what was won), no timer (ambassador's return, Confusion, Forced Peace)
+  is below 0, and the player whose turn it is holds no more than four cards once his
+  Diplomacy Phase is over (Diplomacy Phase › Diplomacy Cards).
 
 Not an invariant: hostile units outside an enemy or neutral castle besiege it. Units of
 a kingdom's former ally may stand outside its castle once it went neutral ("Active combat
@@ -29,9 +35,10 @@ from warscribe.engine.rulesets.divine_right.forces import (
     is_fleet,
     is_hero,
 )
+from warscribe.engine.rulesets.divine_right.kingdoms import totals
 from warscribe.engine.rulesets.divine_right.rules import data_of
 from warscribe.engine.rulesets.divine_right.state import State, Unit
-from warscribe.engine.rulesets.divine_right.turn import withdrawals
+from warscribe.engine.rulesets.divine_right.turn import HAND_LIMIT, withdrawals
 
 
 def check_invariants(state: State) -> None:
@@ -41,6 +48,8 @@ def check_invariants(state: State) -> None:
         *_cargo(state),
         *(_walls(state, data, u) for u in state.units.values()),
         *(f"{w.player} is still asked {w.kind}: {w.why}" for w in withdrawals(state)),
+        *_one_place(state),
+        *_counts(state),
     ]
     problems = [p for p in broken if p]
     assert not problems, "; ".join(problems)
@@ -86,3 +95,39 @@ def _walls(state: State, data: DRData, unit: Unit) -> str:
     if unit.inside:
         return f"{unit.id} ({owner}'s) is within the walls of {found.name} ({side or 'neutral'})"
     return ""
+
+
+def _one_place(state: State) -> list[str]:
+    places: dict[str, list[str]] = {}
+    for key, unit in state.units.items():
+        places.setdefault(key, []).append("the map" if key == unit.id else f"map as {unit.id}")
+    for unit in state.mercenary_pool:
+        places.setdefault(unit, []).append("the mercenary pool")
+    for kingdom in state.kingdoms.values():
+        for unit in kingdom.eliminated:
+            places.setdefault(unit, []).append(f"{kingdom.name}'s eliminated")
+        for unit in kingdom.unplaced:
+            places.setdefault(unit, []).append(f"{kingdom.name}'s units to place")
+    return [
+        f"{unit} is in {' and '.join(where)}" for unit, where in places.items() if len(where) > 1
+    ]
+
+
+def _counts(state: State) -> list[str]:
+    problems = [
+        f"{p} has {points} victory points" for p, points in totals(state).items() if points < 0
+    ]
+    for player in state.players:
+        if player.ambassador_back < 0:
+            problems.append(f"{player.name}'s ambassador returns on turn {player.ambassador_back}")
+    for kingdom in state.kingdoms.values():
+        for timer in ("confusion_until", "peace_until"):
+            value = getattr(kingdom, timer)
+            if value is not None and value < 0:
+                problems.append(f"{kingdom.name}'s {timer} is {value}")
+    turn = state.turn
+    if turn is not None and turn.phase in ("siege", "movement", "combat"):
+        held = len(state.player(turn.player).hand)
+        if held > HAND_LIMIT:
+            problems.append(f"{turn.player} holds {held} cards after his Diplomacy Phase")
+    return problems

@@ -23,10 +23,14 @@ KINGDOMS = {"alice": "Hothior", "bob": "Mivior", "carol": "Muetar"}
 
 
 class Table:
-    """Three players (alice Hothior, bob Mivior, carol Muetar) and table dice."""
+    """Three players (alice Hothior, bob Mivior, carol Muetar) and table dice (or
+    `dice="seeded:table-tests"`: derived rolls, for play that enters none)."""
 
     def __init__(
-        self, kingdoms: dict[str, str] | None = None, options: tuple[tuple[str, Any], ...] = ()
+        self,
+        kingdoms: dict[str, str] | None = None,
+        options: tuple[tuple[str, Any], ...] = (),
+        dice: str = "table",
     ) -> None:
         from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
@@ -35,9 +39,10 @@ class Table:
             name="t", players=tuple(PlayerSpec(n, k) for n, k in chosen.items()), options=options
         )
         self.key = seeded_key("table-tests")
-        entries = open_game(get("divine-right"), spec, UUID(int=7), "table", self.key)
+        entries = open_game(get("divine-right"), spec, UUID(int=7), dice, self.key)
         self.head: Head = fold(entries)
         self.log: list[Entry] = list(entries)
+        self.checked = True  # False: a test arranged a position the invariants forbid
         for name in self.state.kingdoms:
             if self.state.kingdoms[name].player is None:
                 self.set_kingdom(name, personality=NEUTRAL)
@@ -66,7 +71,8 @@ class Table:
         entries = record_command(self.head, command, self.key, rolls)
         self.head = fold(entries, self.head)
         self.log += entries
-        check_invariants(self.state)
+        if self.checked:
+            check_invariants(self.state)
         return [e.event for e in entries[1:]]
 
     def refuse(

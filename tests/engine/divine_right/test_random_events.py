@@ -275,6 +275,7 @@ def test_6_replacements_never_above_the_force_pool(table: Table) -> None:
     extra = Unit("Muetar-A14", "Muetar", "army", hex_of("Pennol"))  # 13 regulars again
     table.set_state(table.state.with_units([extra]))
     table.set_kingdom("Muetar", eliminated=frozenset({"Muetar-A1", "Muetar-A2"}))  # A1 on the map
+    table.checked = False  # Muetar-A1 both on the map and eliminated: impossible, on purpose
     roll(table, "Replacements")
     assert asked(table).options == ("Neuth-A1 at Ider Bolis",)
     table.refuse(IllegalCommand, "already has the 13 regulars", "events-replace", unit="Muetar-A2")

@@ -1,0 +1,85 @@
+"""Soak the rule sets with random games driven only by `legal` (issue 12, part 3).
+
+    python tools/random_play.py --games 1000 --seed 1 [--commands 400] [--ruleset divine-right]
+
+Plays GAMES seeded games of each rule set (or of the one named), each up to COMMANDS
+commands; Divine Right games start in turn from the set-up and from each arranged
+position of tests/engine/test_random_play.py (sieges, a front, cargo, a captive). The
+checks of tests/engine/random_play.py after every command and at
+the end of each game, and prints the refusal rate of the commands drawn from `legal`
+(anything `legal` offers should be accepted: the target is under 1 %), the refusals by
+reason, and every game that raised anything but a rule error, with its seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import traceback
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.engine.random_play import Game, check_record, new_game, play, refusal_rate
+from tests.engine.test_random_play import (
+    ARRANGEMENTS,
+    DR_SPEC,
+    EU_SPEC,
+    arranged_game,
+    dr_invariants,
+    eu_invariants,
+)
+
+GAMES = {
+    "divine-right": (DR_SPEC, dr_invariants),
+    "eu-pop": (EU_SPEC, eu_invariants),
+}
+
+
+def _start(ruleset: str, seed: int) -> Game:
+    """The game of `seed`: eu-pop's from its example start; Divine Right's from the set-up
+    or, in turn, from each arranged position."""
+    starts = [None, *ARRANGEMENTS] if ruleset == "divine-right" else [None]
+    start = starts[seed % len(starts)]
+    return new_game(ruleset, GAMES[ruleset][0], seed) if start is None else arranged_game(start)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--commands", type=int, default=400)
+    parser.add_argument("--ruleset", choices=sorted(GAMES))
+    options = parser.parse_args()
+    failed = 0
+    for ruleset in [options.ruleset] if options.ruleset else sorted(GAMES):
+        check = GAMES[ruleset][1]
+        played: list[Game] = []
+        for seed in range(options.seed, options.seed + options.games):
+            game = _start(ruleset, seed)
+            try:
+                play(game, random.Random(seed), options.commands, check)  # type: ignore[arg-type]
+                check_record(game, random.Random(seed))
+            except Exception:
+                failed += 1
+                position = game.head.seq
+                print(f"{ruleset} seed {seed}: failed after {game.commands} commands (#{position})")
+                traceback.print_exc()
+            played.append(game)
+        drawn = sum(g.commands for g in played)
+        refused = Counter(
+            (command.name, str(error)[:160]) for g in played for command, error in g.refused
+        )
+        print(
+            f"{ruleset}: {len(played)} games, {drawn} commands drawn, "
+            f"{sum(refused.values())} refused ({refusal_rate(played):.3%})"
+        )
+        for (name, reason), count in refused.most_common(10):
+            print(f"  {count} x {name}: {reason}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
