@@ -21,6 +21,8 @@ from .divine_right.board import DATA, ally, besiege, hex_of, hire, put
 from .divine_right.invariants import check_invariants as dr_invariants
 from .divine_right.play import Table
 from .eu_pop.invariants import check_invariants as eu_invariants
+from .eu_pop.table import position
+from .eu_pop.table import spec as eu_spec
 from .random_play import Game, arranged, check_record, new_game, play, refusal_rate
 
 EU_START = files("warscribe.engine.rulesets.eu_pop").joinpath("datafiles/example-start.json")
@@ -47,6 +49,36 @@ def _played(game: Game, seed: int, commands: int, check: Callable[[object], None
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_eu_pop_random_games(seed: int) -> None:
     game = _played(new_game("eu-pop", EU_SPEC, seed), seed, 300, eu_invariants)  # type: ignore[arg-type]
+    assert game.commands == 300 and not game.refused, game.refused[:3]
+
+
+EU_EDGES: dict[str, dict[str, object]] = {
+    # issue 18, item 2: stability -3, a ruler 0/0/0, no advisor, not the papal controller
+    "stability -3, nothing to collect": position(
+        france={"stability": -3, "ruler": {"name": "Nobody", "adm": 0, "dip": 0, "mil": 0}},
+        austria={"stability": 3},
+    ),
+    "interregnum and many interest tokens": position(
+        france={"ruler": {"name": "Interregnum", "adm": 0, "dip": 0, "mil": 0}, "loans": 5},
+        austria={"loans": 4, "ducats": 0},
+    ),
+    "papal controller and Emperor, a full treasury": position(
+        france={"ducats": 120, "stability": 3},
+        austria={"ducats": 0.5, "stability": -3},
+        papacy={"controller": "France", "catholic_prs": 5},
+        empire={"emperor": "Austria", "imperial_authority": 6},
+    ),
+}
+
+
+@pytest.mark.parametrize("edge", sorted(EU_EDGES))
+def test_eu_pop_random_games_from_positions_at_the_edges(edge: str) -> None:
+    """Issue 18: eu-pop positions at the edges (stability ±3, an Interregnum, many
+    interest tokens, the papal controller and the Emperor, treasuries near 0 and over
+    100 D) played on by `legal` for several rounds: no round gets stuck, no figure leaves
+    the ledger's limits."""
+    game = new_game("eu-pop", eu_spec(EU_EDGES[edge]), len(edge))
+    _played(game, len(edge), 300, eu_invariants)  # type: ignore[arg-type]
     assert game.commands == 300 and not game.refused, game.refused[:3]
 
 
