@@ -29,7 +29,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from common import HOUSE_ROLL, alternated, drop_pg, new_game, pg_store, report
+from common import HOUSE_ROLL, alternated, new_game, pg_pair, report
 
 from warscribe.engine.events import Command
 from warscribe.store.app import Warscribe
@@ -122,14 +122,10 @@ def main() -> None:
     bench(str(folder / "few.db"), str(folder / "many.db"), "sqlite", args)
     if args.sqlite_only:
         return
-    few, many = pg_store("few"), pg_store("many")
-    if few is not None and many is not None:
-        try:
-            bench(few, many, "postgresql", args)
-            open_head(few, args.runs)
-        finally:
-            drop_pg(few)
-            drop_pg(many)
+    with pg_pair("few", "many") as stores:
+        if stores is not None:
+            bench(*stores, "postgresql", args)
+            open_head(stores[0], args.runs)
 
 
 if __name__ == "__main__":

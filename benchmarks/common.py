@@ -28,7 +28,8 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,19 @@ def drop_pg(store: str) -> None:
     schema = store.rpartition("schema=")[2]
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextmanager
+def pg_pair(first: str, second: str) -> Iterator[tuple[str, str] | None]:
+    """Two fresh PostgreSQL stores, dropped afterwards (None when no server answers)."""
+    stores = (pg_store(first), pg_store(second))
+    try:
+        a, b = stores
+        yield (a, b) if a is not None and b is not None else None
+    finally:
+        for store in stores:
+            if store is not None:
+                drop_pg(store)
 
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin")

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from common import drop_pg, new_game, pg_store, play, play_turn, report
+from common import new_game, pg_pair, play, play_turn, report
 
 from warscribe.store import logfile
 from warscribe.store.app import Warscribe
@@ -90,13 +90,9 @@ def main() -> None:
     bench(str(folder / "host.db"), str(folder / "alice.db"), "sqlite", args)
     if args.sqlite_only:
         return
-    host, player = pg_store("mail_host"), pg_store("mail_alice")
-    if host is not None and player is not None:
-        try:
-            bench(host, player, "postgresql", args)
-        finally:
-            drop_pg(host)
-            drop_pg(player)
+    with pg_pair("mail_host", "mail_alice") as stores:
+        if stores is not None:
+            bench(*stores, "postgresql", args)
 
 
 if __name__ == "__main__":

@@ -15,18 +15,13 @@ from typing import Any
 
 import pytest
 
+from warscribe.cli.svgmap import CHROMIUM_FLAGS
+
 from .club import Club
 from .story import MOVED, play_eu_pop
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+ARGS = [flag for flag in CHROMIUM_FLAGS if flag != "--hide-scrollbars"]  # as `map --png`
 
 
 def _unavailable() -> str | None:
