@@ -32,28 +32,35 @@ send() {  # send PLAYER COMMAND...: signed orders, mailed, checked and recorded
   ws referee import-orders orders.txt
   sync
 }
-answer() {  # orders answering a random event's question with its first options
+answer() {  # orders answering the question asked (pending.json) with its first options
   python3 - <<'PY'
 import json
 p = json.load(open("pending.json"))
 opts, n, kind = p["options"], p["count"], p["kind"]
+what, _, place = opts[0].partition(" at ")
 if kind in ("storm", "mutiny", "epidemic", "desertion"):
     print("events-lose units=" + ",".join(opts[:n]))
 elif opts[0].startswith("steal"):
     print("events-decline")
+elif kind not in ("replacement", "reinforcement", "replacement-or-reinforcement"):
+    print(f"place 'at={place}'")  # a placement the rules leave to the player
+elif what in ("army", "fleet"):
+    print(f"events-reinforce kind={what} 'at={place}'")
 else:
-    what, _, place = opts[0].partition(" at ")
-    kind_ = what if what in ("army", "fleet") else None
-    print(f"events-reinforce kind={what} 'at={place}'" if kind_ else f"events-replace unit={what}")
+    print(f"events-replace unit={what}")
 PY
 }
-random_events() {  # random_events PLAYER: roll, answer what the table asks, end the phase
-  send "$1" events-roll
+answer_all() {  # whoever the table asks answers with the first options, until nobody is asked
   while ws referee status --json > status.json && \
         [ "$(field "['pending'] is not None" < status.json)" = True ]; do
     python3 -c "import json; json.dump(json.load(open('status.json'))['pending'], open('pending.json','w'))"
-    send "$1" "$(answer)"
+    send "$(field "['pending']['player']" < status.json)" "$(answer)"
   done
+}
+random_events() {  # random_events PLAYER: roll, answer what the table asks, end the phase
+  answer_all
+  send "$1" events-roll
+  answer_all
   send "$1" end-phase
 }
 quiet_turn() {  # the rest of a player turn: draw, hold the card, end each phase
