@@ -547,6 +547,8 @@ class _Checker:
         if not self.batch:
             return
         self.batch -= 1
+        if not self.pending:  # a run that starts inside a batch: its orders are earlier
+            return
         ordered = self.pending.pop(0)
         if ordered.issued != entry.event:
             raise LogError(

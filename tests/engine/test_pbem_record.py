@@ -14,7 +14,7 @@ from tests.engine.eu_pop.table import position
 from warscribe.engine.audit import DIFFERENCE, RULING, audit
 from warscribe.engine.dice import seeded_key
 from warscribe.engine.errors import LogError
-from warscribe.engine.events import Command, Disclosed, Opening, SecretDraw
+from warscribe.engine.events import Command, Disclosed, GameCreated, Opening, SecretDraw
 from warscribe.engine.hidden import check_disclosure, commit, disclose, leaf_digests, redacted
 from warscribe.engine.orders import Orders, public_key_of, sign
 from warscribe.engine.record import (
@@ -167,3 +167,17 @@ def test_a_ruling_is_reported_as_a_ruling_and_overrules_differences() -> None:
     ]
     kinds = [f.kind for f in audit(rechain(edited)).findings]
     assert kinds == [RULING, RULING], "the overruled difference and the ruling itself"
+
+
+def test_a_run_that_starts_inside_a_batch_of_orders_verifies() -> None:
+    """A tail exported from an entry inside a player's batch (`export --from`): the run
+    is checked against the head before it, whose batch of orders is still open."""
+    entries = dr_game()
+    player = get("divine-right").whose_turn(fold(entries).state)
+    assert player is not None
+    log = entries + _orders(entries, player, "roll", "roll")
+    second = max(i for i, e in enumerate(log) if type(e.event).__name__ == "CommandIssued")
+    created = log[0].event
+    assert isinstance(created, GameCreated)
+    report = verify(log[second:], base=fold(log[:second]), created=created)
+    assert report.entries == len(log) - second
