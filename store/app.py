@@ -751,10 +751,9 @@ class Warscribe(Application[UUID]):
         reported), and the head against a fingerprint given out of band."""
         entries = list(self.entries(game_id))
         report = record.verify(entries, key=self.secret(game_id))
-        head = record.fold(entries)
         if against is not None:
             _check_fingerprint(entries, against)
-        checked = self._check_snapshots(game_id, entries)
+        head, checked = self._replay_checking_snapshots(game_id, entries)
         return GameCheck(
             report=report,
             fingerprint=fingerprint(head.seq, head.chain),
@@ -810,11 +809,13 @@ class Warscribe(Application[UUID]):
         )
         return f"anchored by the host's signature at #{latest.seq}{tail}"
 
-    def _check_snapshots(self, game_id: UUID, entries: Sequence[Entry]) -> int:
-        """Compare every stored snapshot with the replay; delete and report a bad one."""
-        if self.snapshots is None:
-            return 0
-        snapshots: list[Any] = list(self.snapshots.get(game_id))
+    def _replay_checking_snapshots(
+        self, game_id: UUID, entries: Sequence[Entry]
+    ) -> tuple[Head, int]:
+        """The replay of `entries` (the head) and how many stored snapshots it checked:
+        each is compared with the replay at its version; a bad one is deleted and
+        reported."""
+        snapshots: list[Any] = [] if self.snapshots is None else list(self.snapshots.get(game_id))
         wanted = {s.originator_version: s for s in snapshots}
         bad: list[int] = []
         head: Head | None = None
@@ -833,7 +834,9 @@ class Warscribe(Application[UUID]):
                 "of the entries below it (edited?); it was deleted and will not be served",
                 bad[0],
             )
-        return len(snapshots)
+        if head is None:
+            raise LogError("the log is empty")
+        return head, len(snapshots)
 
     def _drop_snapshot(self, game_id: UUID, version: int) -> None:
         assert self.snapshots is not None
