@@ -403,6 +403,10 @@ class Warscribe(Application[UUID]):
             raise StoreError(f"no game {ref!r} in store {self.backend.describe()}")
         raise StoreError(f"{ref!r} names {len(matches)} games; give more of the id")
 
+    def listing(self, game_id: UUID) -> GameListing | None:
+        """The store's listing of `game_id`, if it holds that game."""
+        return next((g for g in self.games() if g.game_id == game_id), None)
+
     def _default(self, games: Sequence[GameListing]) -> GameListing:
         """The game chosen with `use` (or last created or imported); a fork never becomes
         the default by being made."""
@@ -766,7 +770,7 @@ class Warscribe(Application[UUID]):
         die this store can derive (LogError at the first bad entry); then, reported, not
         raised, so the audit still shows what the copy says: a copy the host's checkpoint
         does not anchor, and the first entry where it differs from this store's log."""
-        known = any(g.game_id == log.game_id for g in self.games())
+        known = self.listing(log.game_id) is not None
         record.verify(log.entries, key=self.secret(log.game_id) if known else None)
         problems: list[str] = []
         try:
@@ -882,7 +886,7 @@ class Warscribe(Application[UUID]):
             with _untrusted(log.entries):
                 listing: GameListing | None = listing_of(log.entries)
         else:
-            listing = next((g for g in self.games() if g.game_id == log.game_id), None)
+            listing = self.listing(log.game_id)
         if listing is not None:
             said = (log.name, log.ruleset, log.players)
             chained = (listing.name, listing.ruleset, listing.players)
@@ -900,7 +904,7 @@ class Warscribe(Application[UUID]):
         """Append a verified, re-decided run of entries (all or none); returns how many
         were new. A game with a host key takes only a run whose last entry the host signed
         (`checkpoint`), so a rebuilt chain or a cut tail is refused."""
-        known = any(g.game_id == game_id for g in self.games())
+        known = self.listing(game_id) is not None
         if not known:
             if not entries or entries[0].seq != 1:
                 first = entries[0].seq if entries else 1
