@@ -475,6 +475,8 @@ class _Checker:
         self.keys: dict[str, bytes] = dict(base.keys) if base else {}
         self.digests: dict[int, bytes] = {}
         self.pending: list[Command] = []
+        if base is not None and self.batch and earlier is not None:
+            self.pending = _still_to_come(base, earlier)
         self.created: GameCreated | None = None
         if created is not None:
             self._created(created, 1)
@@ -547,7 +549,7 @@ class _Checker:
         if not self.batch:
             return
         self.batch -= 1
-        if not self.pending:  # a run that starts inside a batch: its orders are earlier
+        if not self.pending:  # inside a batch whose orders this run cannot look up
             return
         ordered = self.pending.pop(0)
         if ordered.issued != entry.event:
@@ -664,6 +666,24 @@ _CHECKS: dict[type, Callable[[_Checker, Entry], None]] = {
     OrdersReceived: _Checker.orders,
     GameForked: _Checker.forked,
 }
+
+
+def _still_to_come(base: Head, earlier: Lookup) -> list[Command]:
+    """The signed commands of the batch `base` stands inside that are still to come:
+    found by walking back from `base` to the batch's OrdersReceived."""
+    issued = 0
+    seq = base.seq
+    while seq > 0:
+        entry = earlier(seq)
+        if entry is None:
+            return []
+        event = entry.event
+        if isinstance(event, OrdersReceived):
+            orders = Orders.decode(event.orders).as_commands()
+            return orders[issued : event.accepted or len(orders)]
+        issued += isinstance(event, CommandIssued)
+        seq -= 1
+    return []
 
 
 def _revealed_key(entries: Sequence[Entry], created: GameCreated | None) -> bytes | None:

@@ -181,3 +181,24 @@ def test_a_run_that_starts_inside_a_batch_of_orders_verifies() -> None:
     assert isinstance(created, GameCreated)
     report = verify(log[second:], base=fold(log[:second]), created=created)
     assert report.entries == len(log) - second
+
+
+def test_a_run_inside_a_batch_still_holds_its_commands_to_the_signed_orders() -> None:
+    """The referee cannot put words in a player's mouth by starting a tail inside the
+    player's batch: the signed orders are found in the entries before the run."""
+    entries = dr_game()
+    player = get("divine-right").whose_turn(fold(entries).state)
+    assert player is not None
+    log = entries + _orders(entries, player, "roll", "roll")
+    second = max(i for i, e in enumerate(log) if type(e.event).__name__ == "CommandIssued")
+    other = dataclasses.replace(log[second].event, name="note")
+    forged = rechain([*log[:second], dataclasses.replace(log[second], event=other)])
+    created = log[0].event
+    assert isinstance(created, GameCreated)
+    with pytest.raises(LogError, match="signed orders"):
+        verify(
+            forged[second:],
+            base=fold(forged[:second]),
+            created=created,
+            earlier=lambda seq: forged[seq - 1],
+        )
