@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.rulesets.divine_right.data import DRData, Terrain, load_custom
 from warscribe.engine.rulesets.divine_right.data import Hex as MapHex
-from warscribe.engine.rulesets.divine_right.forces import is_fleet, is_hero
+from warscribe.engine.rulesets.divine_right.movement.terrain import all_sea
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, State, Unit
-from warscribe.engine.rulesets.divine_right.terrain import all_sea
+from warscribe.engine.rulesets.divine_right.units import is_fleet, is_hero
 from warscribe.store.views import escaped
 
 SIZE = 14.0  # hex radius in SVG units

@@ -15,7 +15,7 @@ import pytest
 
 from warscribe.engine.dice import seeded_key
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
-from warscribe.engine.rulesets.divine_right.terrain import all_sea
+from warscribe.engine.rulesets.divine_right.movement.terrain import all_sea
 
 from .divine_right.board import DATA, ally, besiege, hex_of, hire, put
 from .divine_right.invariants import check_invariants as dr_invariants

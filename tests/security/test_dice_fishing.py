@@ -18,7 +18,7 @@ from warscribe.engine.orders import Orders, public_key_of, sign
 from warscribe.engine.record import Head, fold, open_game, record_command, record_orders
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets import get
-from warscribe.engine.rulesets.divine_right import rules
+from warscribe.engine.rulesets.divine_right import ruleset
 
 GAME = UUID(int=10)
 KEYS = {"alice": bytes(range(32)), "bob": bytes(range(32, 64))}
@@ -92,7 +92,7 @@ def test_a_refusal_after_a_roll_withholds_its_reason(monkeypatch: pytest.MonkeyP
         rolled = dice.roll("a roll the rules then refuse", 2)
         raise IllegalCommand(f"refused, having rolled {rolled.values}", "Random Events Phase")
 
-    monkeypatch.setitem(rules.COMMANDS, "events-roll", rolls_then_refuses)
+    monkeypatch.setitem(ruleset.COMMANDS, "events-roll", rolls_then_refuses)
     head = start()
     player = get("divine-right").whose_turn(head.state)
     assert player is not None

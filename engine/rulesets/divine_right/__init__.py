@@ -1,6 +1,6 @@
 """Divine Right, basic game."""
 
-from .rules import DivineRight
+from .ruleset import DivineRight
 
 RULESET = DivineRight()
 

@@ -22,7 +22,6 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
 
-from . import sieges
 from .data import Castle, DRData
 from .diplomacy import penalty
 from .events import (
@@ -39,7 +38,15 @@ from .events import (
     SuccessorEntered,
 )
 from .evolving import Outcome, handles
-from .forces import (
+from .kingdoms import CONFUSION, after_deactivation, eliminate, monarch_dies, score
+from .movement.terrain import all_sea, geography
+from .placement.choice import ask_place, relocation
+from .placement.deployment import monarch_id
+from .sections import CAPTURE, SHIPWRECK
+from .siege import declare as siege
+from .state import Hex, Pending, State, Unit
+from .turn import after_decision, answering, answers_pending, at_player_turn_start, current
+from .units import (
     HERO,
     at,
     castle,
@@ -51,13 +58,6 @@ from .forces import (
     nearest,
     remove,
 )
-from .kingdoms import CONFUSION, after_deactivation, eliminate, monarch_dies, score
-from .placement import monarch_id
-from .placing import ask_place, relocation
-from .sections import CAPTURE, SHIPWRECK
-from .state import Hex, Pending, State, Unit
-from .terrain import all_sea, geography
-from .turn import after_decision, answering, answers_pending, at_player_turn_start, current
 
 KILLED, CAPTURED, CASTAWAY, NO_EFFECT = "killed", "captured", "castaway", "no effect"
 TRIGGERS = {
@@ -156,7 +156,7 @@ def _captured(
 
 
 def _prisons(state: State, data: DRData, captor: str) -> list[Castle]:
-    return [c for c in friendly_castles(state, data, captor) if not sieges.besieged(state, c.hex)]
+    return [c for c in friendly_castles(state, data, captor) if not siege.besieged(state, c.hex)]
 
 
 # -- shipwreck -----------------------------------------------------------------------------
@@ -294,10 +294,10 @@ def castle_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[
     """The roll the player's lone hero makes entering or leaving the castle in `hex_`: 6
     for a castle an enemy besieges, 7 for an enemy or neutral one; none where his own
     side besieges or holds it (and who would take him)."""
-    besieger = sieges.besieger(state, hex_)
+    besieger = siege.besieger(state, hex_)
     if besieger == player:
         return 0, None
-    if castle(state, data, hex_) is not None and sieges.besieged(state, hex_):
+    if castle(state, data, hex_) is not None and siege.besieged(state, hex_):
         return 6, besieger
     found = hostile_castle(state, data, player, hex_)
     return (7, castle_side(state, found)) if found is not None else (0, None)
@@ -397,7 +397,7 @@ def release_hex(state: State, data: DRData, kingdom: str) -> Hex | None:
 
 def _refuge(state: State, data: DRData, side: str | None, origin: Hex) -> Hex | None:
     """The side's unbesieged castle nearest `origin`, else its nearest combat unit."""
-    homes = [c for c in friendly_castles(state, data, side) if not sieges.besieged(state, c.hex)]
+    homes = [c for c in friendly_castles(state, data, side) if not siege.besieged(state, c.hex)]
     found = nearest(data, origin, homes)
     if found is not None:
         return found.hex
@@ -427,7 +427,7 @@ def successor_enters(out: Outcome, data: DRData, kingdom: str) -> None:
     )
     found = _refuge(out.state, data, side, seat) if held else seat
     where = seat if found is None else found
-    inside = castle(out.state, data, where) is not None and sieges.besieged(out.state, where)
+    inside = castle(out.state, data, where) is not None and siege.besieged(out.state, where)
     out.add(SuccessorEntered(kingdom=kingdom, hex=where, inside=inside))
     if found is None and side is not None:
         ask = f"the new monarch of {kingdom} has his royal castle enemy-held: {side} places him"

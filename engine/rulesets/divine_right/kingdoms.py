@@ -26,7 +26,7 @@ from .events import (
     SiegeVetoAsked,
 )
 from .evolving import Outcome, handles
-from .placement import awaiting, deployment, monarch_id
+from .placement.deployment import awaiting, deployment, monarch_id
 from .state import MERCENARY, Deed, GameResult, State, Unit
 
 ACTIVATION = "Kingdoms › Activation of Kingdoms"

@@ -27,18 +27,18 @@ from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command
 from warscribe.engine.ruleset import Deferred, LegalCommand
 
+from .arguments import hex_arg
+from .combat.fight import fight_now
 from .data import DRData
 from .evolving import scratch_dice
-from .fighting import fight_now
-from .forces import enemies, is_fleet, is_hero, lone_heroes
-from .movement import destinations
-from .places import hex_arg
-from .placing import ANYWHERE, option_units
+from .movement.move import destinations
+from .movement.terrain import all_sea
+from .placement.choice import ANYWHERE, option_units
 from .random_events import LOSSES as EVENT_LOSSES
 from .random_events import gains
 from .state import Hex, Pending, State, Unit
-from .terrain import all_sea
 from .turn import answered_by
+from .units import enemies, is_fleet, is_hero, lone_heroes
 
 Decide = Callable[[State, Command, Dice], object]
 Candidates = Iterator[Command]

@@ -8,7 +8,7 @@ from typing import Any
 from .data import load_custom
 from .kingdoms import totals
 from .mapview import board, stacks
-from .sieges import listing as sieges
+from .siege.declare import listing as sieges
 from .state import PHASE_TITLES, State
 
 

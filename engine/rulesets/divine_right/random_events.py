@@ -27,7 +27,7 @@ decision. A result that cannot be carried out, in full or for its remaining unit
 recorded as `RandomEventVoid` with the reason ("treat the result as no event").
 
 Seams: `besieged` (sieges, recorded by a later issue) and `aboard` (fleets carrying troops
-and heroes: see `fleets`).
+and heroes: see `movement.fleets`).
 
 A fleet lost to any of these events (not only Storms) takes what it carries with it, once
 the decision is made (`heroes`: cargo dies with its fleet): the land units aboard are
@@ -49,16 +49,16 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command, Event
 
+from .arguments import hex_arg, label, names
 from .data import DRData, Location, UnitKind, UnitSpec
 from .evolving import Outcome, handles, informational
-from .fleets import aboard
-from .forces import remove
 from .kingdoms import activate, crown, monarch_dies
-from .placement import SPREAD_RULE, kin_spaces, spread_refusal, spread_spaces
-from .places import hex_arg, label, names
-from .sieges import besieged
+from .movement.fleets import aboard
+from .placement.deployment import SPREAD_RULE, kin_spaces, spread_refusal, spread_spaces
+from .siege.declare import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
 from .turn import answers_pending, current, offered_units
+from .units import remove
 
 PHASE = "random-events"
 RULE = "Random Events Phase"

@@ -10,7 +10,7 @@ from .data import DRData
 from .events import PlayerReentered, PointsForfeited
 from .evolving import Outcome, handles
 from .kingdoms import deactivate, entered_play, totals
-from .placement import awaiting, deployment
+from .placement.deployment import awaiting, deployment
 from .state import Deed, KingdomState, State, Unit
 
 RULE = "Basic Game Optional Rules › Re-entry of Eliminated Players"

@@ -18,7 +18,7 @@ from .events import (
     Placement,
     PlayerOrderDrawn,
 )
-from .placement import awaiting, deployment
+from .placement.deployment import awaiting, deployment
 
 SETUP = "Game Setup"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

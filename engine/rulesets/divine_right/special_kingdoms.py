@@ -1,6 +1,6 @@
 """Special Rules for Select Kingdoms: the Trolls' regeneration (The Face serving as their
 royal castle is in the data: kingdoms.json and castles.json), Zorn's deployment, Hothior's
-Boom, Rombune's canals around Parros. Zorn's spaces are worked out in `placement` (its
+Boom, Rombune's canals around Parros. Zorn's spaces are worked out in `placement.deployment` (its
 replacements in `random_events`); Shucassam's Obelisk is unclaimed land in map.json;
 Ghem's three holds need no rule of their own.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Event
 
-from . import sieges
+from .arguments import label
 from .data import DRData, Terrain, UnitSpec
 from .events import (
     PlacementBlocked,
@@ -31,9 +31,9 @@ from .events import (
     UnitsAwaitPlacement,
 )
 from .evolving import Outcome, handles
-from .forces import at, castle_side, enemies, enemy_land, is_hero, spent
 from .kingdoms import after_activation
-from .placement import (
+from .placement.choice import Choice, ask_place, option_units, placement_asked, placing, relocation
+from .placement.deployment import (
     SPREAD_RULE,
     deployment,
     kin_spaces,
@@ -41,12 +41,12 @@ from .placement import (
     spread_refusal,
     spread_spaces,
 )
-from .places import label
-from .placing import Choice, ask_place, option_units, placement_asked, placing, relocation
 from .random_events import UnitsLost, replacement_spaces
 from .setup import at_setup
+from .siege import declare as siege
 from .state import Hex, Pending, State, Unit
 from .turn import after_decision, at_game_turn_start
+from .units import at, castle_side, enemies, enemy_land, is_hero, spent
 
 TROLLS = "Trolls"
 HOTHIOR = "Hothior"
@@ -292,7 +292,7 @@ def boom_closed(state: State, data: DRData, player: str) -> bool:
     """Closed to fleets enemy to Hothior, unless Port Lork is besieged or enemy-held."""
     owner = state.kingdoms[HOTHIOR].controller()
     lork = data.place(PORT_LORK).hex
-    if owner == player or sieges.besieged(state, lork):
+    if owner == player or siege.besieged(state, lork):
         return False
     held = {state.controller(u) for u in at(state, lork) if not is_hero(u)} - {owner}
     return not held

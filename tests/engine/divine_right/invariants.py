@@ -29,16 +29,16 @@ leave the kingdom").
 from __future__ import annotations
 
 from warscribe.engine.rulesets.divine_right.data import DRData
-from warscribe.engine.rulesets.divine_right.forces import (
+from warscribe.engine.rulesets.divine_right.kingdoms import totals
+from warscribe.engine.rulesets.divine_right.ruleset import data_of
+from warscribe.engine.rulesets.divine_right.state import State, Unit
+from warscribe.engine.rulesets.divine_right.turn import HAND_LIMIT, withdrawals
+from warscribe.engine.rulesets.divine_right.units import (
     castle,
     castle_side,
     is_fleet,
     is_hero,
 )
-from warscribe.engine.rulesets.divine_right.kingdoms import totals
-from warscribe.engine.rulesets.divine_right.rules import data_of
-from warscribe.engine.rulesets.divine_right.state import State, Unit
-from warscribe.engine.rulesets.divine_right.turn import HAND_LIMIT, withdrawals
 
 
 def check_invariants(state: State) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from warscribe.engine.rulesets.divine_right.combat import (
+from warscribe.engine.rulesets.divine_right.combat.arithmetic import (
     amphibious_withdrawal,
     defence_bonus,
     defence_strength,

@@ -31,7 +31,7 @@ from warscribe.engine.rulesets.divine_right.data import (
     load_builtin,
     load_files,
 )
-from warscribe.engine.rulesets.divine_right.terrain import Cost, land_cost
+from warscribe.engine.rulesets.divine_right.movement.terrain import Cost, land_cost
 
 FILES = {
     "kingdoms": "kingdoms.json",

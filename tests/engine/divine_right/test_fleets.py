@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.errors import IllegalCommand
-from warscribe.engine.rulesets.divine_right import sieges, special_kingdoms
+from warscribe.engine.rulesets.divine_right import special_kingdoms
 from warscribe.engine.rulesets.divine_right.events import (
     DecisionAsked,
     StackMoved,
     UnitsDebarked,
     UnitsEmbarked,
 )
+from warscribe.engine.rulesets.divine_right.siege import declare as siege
 
 from .board import DATA, ally, hire, movement, put, spent, where
 from .play import Table, of
@@ -136,7 +137,7 @@ def test_the_boom_stops_enemy_fleets_before_port_lork(
     """Special Rules for Select Kingdoms › Hothior: in enemy turns the Boom is closed:
     enemy fleets stop in it for a turn before entering Port Lork; it is open when Port
     Lork is besieged or enemy-occupied."""
-    monkeypatch.setattr(sieges, "may_besiege", lambda *args: True)
+    monkeypatch.setattr(siege, "may_besiege", lambda *args: True)
     for unit in ("Hothior-A1", "Hothior-A2"):
         put(table, unit, (9, 16))
     for unit in ("Hothior-F1", "Hothior-F2"):
@@ -157,8 +158,8 @@ def test_the_boom_is_open_when_port_lork_is_besieged(
 ) -> None:
     """Special Rules for Select Kingdoms › Hothior: open if Port Lork is under siege."""
     lork = (9, 17)
-    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: hex_ == lork)
-    monkeypatch.setattr(sieges, "besieger", lambda state, hex_: ME if hex_ == lork else None)
+    monkeypatch.setattr(siege, "besieged", lambda state, hex_: hex_ == lork)
+    monkeypatch.setattr(siege, "besieger", lambda state, hex_: ME if hex_ == lork else None)
     for unit in ("Hothior-A1", "Hothior-A2"):
         put(table, unit, (9, 16))
     for unit in ("Hothior-F1", "Hothior-F2"):

@@ -15,7 +15,7 @@ import pytest
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import DiceError, IllegalCommand, InvalidCommand, NotYourTurn
-from warscribe.engine.rulesets.divine_right import heroes, sieges
+from warscribe.engine.rulesets.divine_right import heroes
 from warscribe.engine.rulesets.divine_right.events import (
     CaptiveFateAsked,
     DecisionAsked,
@@ -32,6 +32,7 @@ from warscribe.engine.rulesets.divine_right.events import (
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
+from warscribe.engine.rulesets.divine_right.siege import declare as siege
 
 from .board import DATA, ally, besiege, hex_of, hire, movement, put, where
 from .play import Table, of
@@ -200,8 +201,8 @@ def test_trigger_6_a_lone_hero_enters_a_besieged_castle(
 ) -> None:
     """Heroes › Hero Fate Roll 6: entering and passing the walls is one roll."""
     tadafat = hex_of("Tadafat")
-    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: hex_ == tadafat)
-    monkeypatch.setattr(sieges, "besieger", lambda state, hex_: "bob" if hex_ == tadafat else None)
+    monkeypatch.setattr(siege, "besieged", lambda state, hex_: hex_ == tadafat)
+    monkeypatch.setattr(siege, "besieger", lambda state, hex_: "bob" if hex_ == tadafat else None)
     put(table, "Muetar-monarch", (9, 14))
     events = table.do("move", 5, units="Muetar-monarch", path="Tadafat")
     assert fate_of(events) == (6, "no effect", "bob")
@@ -383,7 +384,7 @@ def test_a_captor_without_a_castle_executes_his_prisoner_for_no_points(
 ) -> None:
     """Heroes › Capture of a Monarch, Executing a Prisoner: no castle to hold him: execute
     him (no points beyond the capture's; a permanent diplomatic penalty) or free him."""
-    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: True)
+    monkeypatch.setattr(siege, "besieged", lambda state, hex_: True)
     events = capture_neuth(table, 6)
     assert of(events, CaptiveFateAsked)[0].player == ME
     table.refuse(IllegalCommand, "must first decide", "end-phase")
@@ -401,7 +402,7 @@ def test_a_prisoner_set_free_goes_to_his_nearest_friendly_castle(
     """Heroes › Freeing a Prisoner; Victory: the captor keeps the capture's points. The
     nearest castle of his alliance (alice's) is Hothior's Castle Lapspell."""
     besieged = {"on": True}
-    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: besieged["on"])
+    monkeypatch.setattr(siege, "besieged", lambda state, hex_: besieged["on"])
     capture_neuth(table, 6)
     besieged["on"] = False
     freed = of(table.do("prisoner-free", kingdom="Neuth"), PrisonerFreed)[0]
@@ -415,7 +416,7 @@ def test_a_freed_prisoner_with_nothing_friendly_near_is_placed_by_his_player(
 ) -> None:
     """Heroes › Freeing a Prisoner: "If there is no friendly combat unit, the owning
     player places the freed captive in any space that he desires"."""
-    monkeypatch.setattr(sieges, "besieged", lambda state, hex_: True)  # no castle is free
+    monkeypatch.setattr(siege, "besieged", lambda state, hex_: True)  # no castle is free
     capture_neuth(table, 6)
     owner = table.state.kingdoms["Neuth"].controller()
     assert owner == "alice"

@@ -20,12 +20,12 @@ from warscribe.engine.rulesets.divine_right.events import (
     StackMoved,
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
-from warscribe.engine.rulesets.divine_right.forces import bonuses
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
 from warscribe.engine.rulesets.divine_right.mapview import board
+from warscribe.engine.rulesets.divine_right.movement.terrain import land_cost
 from warscribe.engine.rulesets.divine_right.state import Unit
-from warscribe.engine.rulesets.divine_right.terrain import land_cost
 from warscribe.engine.rulesets.divine_right.turn import legal_commands
+from warscribe.engine.rulesets.divine_right.units import bonuses
 
 from .board import DATA, ally, hire, movement, put, spent, where
 from .play import Table, of

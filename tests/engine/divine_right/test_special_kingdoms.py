@@ -9,6 +9,7 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Event
 from warscribe.engine.rulesets.divine_right import special_kingdoms
+from warscribe.engine.rulesets.divine_right.arguments import hex_arg
 from warscribe.engine.rulesets.divine_right.data import Terrain
 from warscribe.engine.rulesets.divine_right.events import (
     DecisionAsked,
@@ -22,9 +23,8 @@ from warscribe.engine.rulesets.divine_right.events import (
     UnitsRelocated,
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
+from warscribe.engine.rulesets.divine_right.inactive_kingdoms import invaded
 from warscribe.engine.rulesets.divine_right.kingdoms import activate
-from warscribe.engine.rulesets.divine_right.neutrals import invaded
-from warscribe.engine.rulesets.divine_right.places import hex_arg
 from warscribe.engine.rulesets.divine_right.state import Hex, Pending
 
 from .board import DATA, ally, eliminate, hex_of, movement, put, spread

@@ -259,7 +259,7 @@ def test_a_player_reentering_as_zorn_places_its_goblins() -> None:
 
 def test_every_command_names_the_rule_that_decides_it() -> None:
     """The audit cites a rulebook section for every Divine Right command."""
-    from warscribe.engine.rulesets.divine_right.rules import ARGS, COMMANDS, rule_of
+    from warscribe.engine.rulesets.divine_right.ruleset import ARGS, COMMANDS, rule_of
 
     assert set(COMMANDS) == set(ARGS)
     assert {name: rule_of(name) for name in COMMANDS if rule_of(name) is None} == {}

@@ -7,7 +7,7 @@ Monarch; Shipwrecked Heroes).
 
 The fight in progress is `Progress.fight`; each decision it needs is asked of its player
 (`DecisionAsked`) and play goes on from its answer: `losses units=A,B,...` for the units
-lost (also the unit a failed siege roll costs), then the advance (see `battle`).
+lost (also the unit a failed siege roll costs), then the advance (see `resolve`).
 
 Readings (docs/divine-right.md): a personality's +1/-1 for "his regulars" counts when
 they are at least half the side's combat units; a monarch lends his combat bonus to a
@@ -26,9 +26,9 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand
 from warscribe.engine.events import Command, Event
 
-from .combat import amphibious_withdrawal, defence_bonus, defence_strength, odds, resolve
-from .data import CombatCondition, CombatModifier, CombatWho, DRData, hex_distance
-from .events import (
+from ..arguments import label, names
+from ..data import CombatCondition, CombatModifier, CombatWho, DRData, hex_distance
+from ..events import (
     AdvanceDeclined,
     AttackBegun,
     AttackEnded,
@@ -40,17 +40,17 @@ from .events import (
     UnitsRetreated,
     WithdrawalLosses,
 )
-from .evolving import Outcome, handles
-from .fleets import aboard
-from .forces import castle, castle_side, is_fleet, is_hero, remove
-from .heroes import absent_monarch_modifiers, shipwreck, stack_losses
-from .kingdoms import effects
-from .placement import monarch_id
-from .places import label, names
-from .sieges import BREAKOUT, engage
-from .special_kingdoms import canal_defence
-from .state import MERCENARY, Fight, Hex, Pending, State, Unit
-from .turn import answering, answers_pending, offered_units
+from ..evolving import Outcome, handles
+from ..heroes import absent_monarch_modifiers, shipwreck, stack_losses
+from ..kingdoms import effects
+from ..movement.fleets import aboard
+from ..placement.deployment import monarch_id
+from ..siege.declare import BREAKOUT, engage
+from ..special_kingdoms import canal_defence
+from ..state import MERCENARY, Fight, Hex, Pending, State, Unit
+from ..turn import answering, answers_pending, offered_units
+from ..units import castle, castle_side, is_fleet, is_hero, remove
+from .arithmetic import amphibious_withdrawal, defence_bonus, defence_strength, odds, resolve
 
 MAKING = "Combat Phase › Making Attacks"
 ADVANCING = "Combat Phase › Advance After Combat"

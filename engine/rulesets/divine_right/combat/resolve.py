@@ -3,9 +3,9 @@ Advance After Combat, Amphibious Attacks, Relieving Forces at Sieges; Siege Phas
 Non-siege Attacks by Besiegers).
 
 - `attack-resolve number=N [retreated=true]`: resolve declared attack N now (any order);
-  the defender is first asked whether to retreat (see `retreats`); with `retreated`,
+  the defender is first asked whether to retreat (see `retreat`); with `retreated`,
   units that retreated this phase next to its attackers are attacked too. The battle
-  itself, the losses each owner chooses (`losses`) and heroes' fates: see `fighting`.
+  itself, the losses each owner chooses (`losses`) and heroes' fates: see `fight`.
 - the defender's `sortie [units=...]` or `sortie-none`, asked first when an amphibious
   attack falls on his castle-port: its fleets within the walls come out to defend it
   (and stay out after the battle).
@@ -25,9 +25,9 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
 
-from .attacks import declare_attacks, targets
-from .data import DRData, hex_distance
-from .events import (
+from ..arguments import flag, hex_arg, label, names
+from ..data import DRData, hex_distance
+from ..events import (
     AdvanceDeclined,
     AttackBegun,
     AttackEnded,
@@ -35,8 +35,23 @@ from .events import (
     FleetsCameOut,
     UnitsAdvanced,
 )
-from .evolving import Outcome, handles
-from .fighting import (
+from ..evolving import Outcome, handles
+from ..heroes import fate
+from ..movement.fleets import aboard
+from ..siege.declare import besieger, declare, refusal
+from ..state import Attack, Fight, Hex, Pending, State, Unit
+from ..turn import answering, answers_pending, current, offered_units
+from ..units import (
+    at,
+    castle,
+    castle_side,
+    hostile_castle,
+    is_fleet,
+    is_hero,
+    lone_heroes,
+)
+from .declare import declare_attacks, targets
+from .fight import (
     ADVANCE,
     AMPHIBIOUS,
     answer_units,
@@ -46,19 +61,7 @@ from .fighting import (
     the_fight,
     vacated,
 )
-from .fleets import aboard
-from .forces import (
-    at,
-    castle,
-    castle_side,
-    hostile_castle,
-    is_fleet,
-    is_hero,
-    lone_heroes,
-)
-from .heroes import fate
-from .places import flag, hex_arg, label, names
-from .retreats import (
+from .retreat import (
     before_battle,
     first_turn,
     pursue,
@@ -67,9 +70,6 @@ from .retreats import (
     retreat_stand,
     retreat_to,
 )
-from .sieges import besieger, declare, refusal
-from .state import Attack, Fight, Hex, Pending, State, Unit
-from .turn import answering, answers_pending, current, offered_units
 
 SORTIE = "sortie"
 AMPHIBIOUS_RULE = "Combat Phase › Amphibious Attacks"

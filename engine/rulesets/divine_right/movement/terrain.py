@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from .data import Bonus, Coord, DRData, HexMap, Side, Terrain, hex_adjacent
-from .data import Hex as MapHex
+from ..data import Bonus, Coord, DRData, HexMap, Side, Terrain, hex_adjacent
+from ..data import Hex as MapHex
 
 ALL_SEA = frozenset({Terrain.SEA, Terrain.LAKE})
 SHORE = frozenset({Terrain.SEASHORE, Terrain.LAKESHORE, Terrain.PORT, Terrain.NON_CASTLE_PORT})

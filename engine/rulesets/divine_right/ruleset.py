@@ -11,26 +11,24 @@ from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.ruleset import GameSpec, LegalCommand
 
 from . import (
-    battle,
     diplomacy,
-    fighting,
-    fleets,
     heroes,
+    inactive_kingdoms,
     legal,
-    movement,
-    neutrals,
-    placing,
     projections,
     random_events,
     reentry,
-    siege,
     special_kingdoms,
     turn,
 )
+from .combat import fight, resolve
 from .data import DRData, load_custom
 from .events import DiplomacyDeckShuffled, IdentityTaken, PersonalitiesDealt
 from .evolving import Outcome, evolve, handles
+from .movement import fleets, move
+from .placement import choice
 from .setup import check_players, setup_events
+from .siege import phase
 from .state import KingdomState, Player, State
 
 Decision = Callable[[State, Command, DRData, Dice], Outcome]
@@ -47,21 +45,21 @@ COMMANDS: dict[str, Decision] = {
     "discard": diplomacy.discard,
     "rejoin": reentry.rejoin,
     **random_events.COMMANDS,
-    **movement.COMMANDS,
+    **move.COMMANDS,
     "embark": fleets.embark,
     "debark": fleets.debark,
     "prisoner-execute": heroes.execute,
     "prisoner-free": heroes.free,
     "castaway-stay": heroes.castaway_decision,
     "castaway-eliminate": heroes.castaway_decision,
-    **siege.COMMANDS,
-    **battle.COMMANDS,
-    "losses": fighting.take_losses,
-    **placing.COMMANDS,
+    **phase.COMMANDS,
+    **resolve.COMMANDS,
+    "losses": fight.take_losses,
+    **choice.COMMANDS,
 }
 
 # Modules whose rules act through hooks only (phase ends, turn starts, deactivations).
-HOOKED = (neutrals, special_kingdoms)
+HOOKED = (inactive_kingdoms, special_kingdoms)
 
 
 ARGS: dict[str, tuple[str, ...]] = {

@@ -21,14 +21,45 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, RuleError
 from warscribe.engine.events import Command, Event
 
-from . import sieges
-from .data import DRData, MovementRule
-from .data import Hex as MapHex
-from .diplomacy import PENALTY, penalty
-from .events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
-from .evolving import Outcome, handles, scratch_dice
-from .fleets import aboard, can_rescue, first_turn_limit, rescue, side_controller
-from .forces import (
+from ..arguments import label, names, path_arg
+from ..data import DRData, MovementRule
+from ..data import Hex as MapHex
+from ..diplomacy import PENALTY, penalty
+from ..events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
+from ..evolving import Outcome, handles, scratch_dice
+from ..heroes import (
+    castaway,
+    castle_trigger,
+    eliminate_voluntarily,
+    entry_trigger,
+    fate,
+    voluntary_refusal,
+)
+from ..placement.deployment import monarch_id
+from ..sections import (
+    BOOM,
+    CASTLES,
+    CHART,
+    ENEMY,
+    FATE,
+    FIRST_TURN,
+    FLEETS,
+    LEADING,
+    MOVEMENT,
+    NAVIGABLE,
+    PERSONALITY,
+    PHASE,
+    RESTRICTIONS,
+    RIVER_FLEETS,
+    SHIPWRECK,
+    TERRAIN,
+    TRANSPORT,
+)
+from ..siege import declare as siege
+from ..special_kingdoms import boom_refusal, canal_extra
+from ..state import MERCENARY, Hex, State, Unit
+from ..turn import current, phase_commands
+from ..units import (
     allowance,
     bonuses,
     bump,
@@ -48,38 +79,8 @@ from .forces import (
     spent,
     with_moves,
 )
-from .heroes import (
-    castaway,
-    castle_trigger,
-    eliminate_voluntarily,
-    entry_trigger,
-    fate,
-    voluntary_refusal,
-)
-from .placement import monarch_id
-from .places import label, names, path_arg
-from .sections import (
-    BOOM,
-    CASTLES,
-    CHART,
-    ENEMY,
-    FATE,
-    FIRST_TURN,
-    FLEETS,
-    LEADING,
-    MOVEMENT,
-    NAVIGABLE,
-    PERSONALITY,
-    PHASE,
-    RESTRICTIONS,
-    RIVER_FLEETS,
-    SHIPWRECK,
-    TERRAIN,
-    TRANSPORT,
-)
-from .special_kingdoms import boom_refusal, canal_extra
+from .fleets import aboard, can_rescue, first_turn_limit, rescue, side_controller
 from .stacks import own, stack
-from .state import MERCENARY, Hex, State, Unit
 from .terrain import (
     SHORE,
     Cost,
@@ -89,7 +90,6 @@ from .terrain import (
     is_minor_river,
     land_cost,
 )
-from .turn import current, phase_commands
 
 HALF_HOME = 2
 BESIEGED_CASTLE = 6  # the Hero Fate trigger of a lone hero leaving a besieged castle: one roll
@@ -154,9 +154,9 @@ def _check_free(state: State, data: DRData, unit: Unit) -> None:
         raise IllegalCommand(
             f"{unit.id} was transported by sea this turn: it may not move further", TRANSPORT
         )
-    held = sieges.movement_refusal(state, unit)
+    held = siege.movement_refusal(state, unit)
     if held is not None:
-        raise IllegalCommand(held, sieges.EFFECTS)
+        raise IllegalCommand(held, siege.EFFECTS)
     if MovementRule.MONARCH_STAYS_IN_ROYAL_CASTLE in rules_of(state, data, unit):
         raise IllegalCommand(f"{unit.id} may not leave his royal castle", PERSONALITY)
 
@@ -319,7 +319,7 @@ def _check_end(state: State, data: DRData, moving: Stack, path: tuple[Hex, ...])
     """Where the stack stops: fleets not with enemy land units; a Paranoid monarch's
     kingdom keeping half its regulars at home."""
     end = path[-1]
-    relief = sieges.relieving(state, data, moving.player, end)
+    relief = siege.relieving(state, data, moving.player, end)
     if moving.fleets and enemy_land(state, moving.player, end) and not relief:
         raise IllegalCommand(
             f"fleets may not stop at {label(data, end)}, where enemy land units are", ENEMY
@@ -428,14 +428,14 @@ class Walk:
 
     def check_castle(self, where: str, b: Hex, combat: list[Unit]) -> None:
         found = hostile_castle(self.state, self.data, self.player, b)
-        if found is None or sieges.besieger(self.state, b) == self.player:
+        if found is None or siege.besieger(self.state, b) == self.player:
             return
-        if not sieges.may_besiege(self.state, self.data, self.player, b, combat):
-            refused = sieges.refusal(self.state, self.data, self.player, b, combat)
+        if not siege.may_besiege(self.state, self.data, self.player, b, combat):
+            refused = siege.refusal(self.state, self.data, self.player, b, combat)
             raise IllegalCommand(
                 f"{where}: {found.name} is an unbesieged enemy or neutral castle: hostile "
                 f"units enter it only to besiege it, and {refused}",
-                sieges.DECLARING,
+                siege.DECLARING,
             )
 
     def check_first_turn(self, where: str, units: list[Unit], b: Hex) -> None:
@@ -523,7 +523,7 @@ class Walk:
         found = hostile_castle(self.state, self.data, self.player, b)
         if found is not None:
             self.check_castle(where, b, fleets)
-        besieging = sieges.besieger(self.state, b) == self.player
+        besieging = siege.besieger(self.state, b) == self.player
         if enemy_fleets(self.state, self.player, b) and not besieging:
             raise IllegalCommand(f"{where}: enemy fleets hold {label(self.data, b)}", ENEMY)
         refusal = boom_refusal(self.state, self.data, self.player, fleets, a, b, last)
@@ -612,10 +612,10 @@ class Walk:
         turns invalid at once (a neutral kingdom's units set up inside), the stack stops
         there to be displaced."""
         found = hostile_castle(self.state, self.data, self.player, b)
-        if found is None or sieges.besieger(self.state, b) == self.player:
+        if found is None or siege.besieger(self.state, b) == self.player:
             return
         self.interject()
-        sieges.declare(self.out, self.data, self.dice, self.player, b, "movement")
+        siege.declare(self.out, self.data, self.dice, self.player, b, "movement")
         if self.state.turn is not None and self.state.turn.progress.pending is not None:
             self.ids = []
 
@@ -652,8 +652,8 @@ class Walk:
         self.segment, self.paid = [], {}
 
     def record(self) -> None:
-        walled = sieges.walls_close_on(self.state, self.data, self.player, self.here)
-        relief = sieges.relieving(self.state, self.data, self.player, self.here)
+        walled = siege.walls_close_on(self.state, self.data, self.player, self.here)
+        relief = siege.relieving(self.state, self.data, self.player, self.here)
         inside = (self.moving.lone and walled) or relief
         leader = self.moving.leader
         self.out.add(
@@ -756,9 +756,9 @@ def walls(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         raise IllegalCommand(f"{found.name} is not a friendly castle", CASTLES)
     if any(is_fleet(u) for u in units) and not found.port:
         raise IllegalCommand(f"{found.name} is not a castle-port", CASTLES)
-    if sieges.relieving(state, data, player, hex_):
+    if siege.relieving(state, data, player, hex_):
         raise IllegalCommand(
-            f"{found.name} is under siege: its defenders stay within the walls", sieges.EFFECTS
+            f"{found.name} is under siege: its defenders stay within the walls", siege.EFFECTS
         )
     out = Outcome(state)
     out.add(UnitsWalled(player=player, units=tuple(u.id for u in units), inside=inside))

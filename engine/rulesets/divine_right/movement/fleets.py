@@ -18,12 +18,18 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand
 from warscribe.engine.events import Command
 
-from . import sieges
-from .data import DRData
-from .diplomacy import penalty
-from .events import DecisionAsked, HeroRescued, UnitsDebarked, UnitsEmbarked
-from .evolving import Outcome, handles
-from .forces import (
+from ..arguments import label, names
+from ..data import DRData
+from ..diplomacy import penalty
+from ..events import DecisionAsked, HeroRescued, UnitsDebarked, UnitsEmbarked
+from ..evolving import Outcome, handles
+from ..heroes import entry_trigger, fate
+from ..placement.choice import placement_asked, relocation
+from ..sections import CHART, ENEMY, FIRST_TURN, PHASE, TRANSPORT
+from ..siege import declare as siege
+from ..state import Hex, State, Unit
+from ..turn import current, due_before_phase_end
+from ..units import (
     at,
     enemies,
     enemy_fleets,
@@ -35,14 +41,8 @@ from .forces import (
     lone_heroes,
     moved,
 )
-from .heroes import entry_trigger, fate
-from .places import label, names
-from .placing import placement_asked, relocation
-from .sections import CHART, ENEMY, FIRST_TURN, PHASE, TRANSPORT
 from .stacks import own
-from .state import Hex, State, Unit
 from .terrain import all_sea, geography, is_isle, mountain_coast
-from .turn import current, due_before_phase_end
 
 CARRIES = 1
 
@@ -139,17 +139,17 @@ def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     out = Outcome(state)
     ids = tuple(u.id for u in units)
     lone = all(is_hero(u) for u in units)
-    walled = lone and sieges.walls_close_on(state, data, player, fleet.hex)
+    walled = lone and siege.walls_close_on(state, data, player, fleet.hex)
     out.add(UnitsDebarked(fleet=fleet.id, units=ids, hex=fleet.hex, inside=fleet.inside or walled))
     kingdom = data.map.get(*fleet.hex)
     if kingdom is not None and kingdom.kingdom:
         why = f"{', '.join(u.id for u in units)} landed at {label(data, fleet.hex)}"
         out.add(*penalty(out.state, player, kingdom.kingdom, why))
     if any(not is_hero(u) for u in units):
-        if hostile_castle(out.state, data, player, fleet.hex) and not sieges.besieged(
+        if hostile_castle(out.state, data, player, fleet.hex) and not siege.besieged(
             out.state, fleet.hex
         ):
-            sieges.declare(out, data, dice, player, fleet.hex, "landing")
+            siege.declare(out, data, dice, player, fleet.hex, "landing")
         for hero in lone_heroes(out.state, player, fleet.hex):
             fate(out, data, dice, hero.id, 3, player)
     trigger, by = entry_trigger(state, data, player, fleet.hex) if lone else (0, None)
@@ -174,14 +174,14 @@ def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: 
             f"{where} is a coastal space with mountains: nobody debarks there", TRANSPORT
         )
     hostile = combat and hostile_castle(state, data, player, hex_)
-    if hostile and not sieges.may_besiege(state, data, player, hex_, combat):
-        refused = sieges.refusal(state, data, player, hex_, combat)
+    if hostile and not siege.may_besiege(state, data, player, hex_, combat):
+        refused = siege.refusal(state, data, player, hex_, combat)
         raise IllegalCommand(
             f"{where} is an enemy castle-port: units debark there only to besiege it, and "
             f"{refused}",
             TRANSPORT,
         )
-    relief = fleet.inside and sieges.relieving(state, data, player, hex_)
+    relief = fleet.inside and siege.relieving(state, data, player, hex_)
     if combat and enemy_land(state, player, hex_) and not relief:
         raise IllegalCommand(f"enemy land units hold {where}", ENEMY)
     limited = first_turn_limit(state, data, units, hex_)
@@ -269,7 +269,7 @@ def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]
         and not u.inside
         and state.controller(u) == player
         and any(not e.inside for e in enemy_land(state, player, u.hex))
-        and not sieges.besieged(state, u.hex)
+        and not siege.besieged(state, u.hex)
     )
     if stuck:
         raise IllegalCommand(

@@ -22,19 +22,18 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
 
-from .data import DRData, Terrain, hex_distance
-from .events import (
+from ..arguments import hex_arg, label, path_arg
+from ..data import DRData, Terrain, hex_distance
+from ..events import (
     AttacksDeclared,
     DecisionAsked,
 )
-from .evolving import Outcome, handles
-from .fighting import (
-    AMPHIBIOUS,
-    FLEET,
-    LAND,
-)
-from .fleets import aboard
-from .forces import (
+from ..evolving import Outcome, handles
+from ..movement.fleets import aboard
+from ..siege.declare import BREAKOUT, omened, siege_at
+from ..state import Attack, Hex, State, Unit
+from ..turn import current, due_before_phase_end, phase_commands
+from ..units import (
     at,
     castle,
     castle_side,
@@ -44,10 +43,11 @@ from .forces import (
     is_fleet,
     is_hero,
 )
-from .places import hex_arg, label, path_arg
-from .sieges import BREAKOUT, omened, siege_at
-from .state import Attack, Hex, State, Unit
-from .turn import current, due_before_phase_end, phase_commands
+from .fight import (
+    AMPHIBIOUS,
+    FLEET,
+    LAND,
+)
 
 PHASE = "combat"
 COMBAT = "Combat Phase"

@@ -15,9 +15,9 @@ from collections.abc import Collection
 
 from warscribe.engine.events import Event
 
-from .data import Coord, DRData, Room, UnitSpec
-from .events import Placement, UnitsAwaitPlacement
-from .state import State
+from ..data import Coord, DRData, Room, UnitSpec
+from ..events import Placement, UnitsAwaitPlacement
+from ..state import State
 
 SPREAD_RULE = "Special Rules for Select Kingdoms › Zorn"
 MONARCH = "monarch"

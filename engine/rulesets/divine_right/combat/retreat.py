@@ -20,18 +20,31 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
 
-from .attacks import reaches
-from .combat import retreat_needs, retreating_groups
-from .data import DRData
-from .events import (
+from ..arguments import flag, hex_arg, label, names
+from ..data import DRData
+from ..events import (
     DecisionAsked,
     DefendersStood,
     RetreatedAttacked,
     RetreatRolled,
     UnitsRetreated,
 )
-from .evolving import Outcome, handles
-from .fighting import (
+from ..evolving import Outcome, handles
+from ..movement.fleets import first_turn_limit
+from ..movement.terrain import all_sea, geography, is_isle
+from ..siege.declare import besieger
+from ..state import MERCENARY, Fight, Hex, Pending, RetreatTry, State, Unit
+from ..turn import answering, answers_pending, offered_units
+from ..units import (
+    at,
+    enemies,
+    hostile_castle,
+    is_fleet,
+    is_hero,
+)
+from .arithmetic import retreat_needs, retreating_groups
+from .declare import reaches
+from .fight import (
     BEFORE,
     RETREAT,
     answer_units,
@@ -43,19 +56,6 @@ from .fighting import (
     living,
     the_fight,
 )
-from .fleets import first_turn_limit
-from .forces import (
-    at,
-    enemies,
-    hostile_castle,
-    is_fleet,
-    is_hero,
-)
-from .places import flag, hex_arg, label, names
-from .sieges import besieger
-from .state import MERCENARY, Fight, Hex, Pending, RetreatTry, State, Unit
-from .terrain import all_sea, geography, is_isle
-from .turn import answering, answers_pending, offered_units
 
 RETREATING = "Combat Phase › Retreat Before Combat"
 HUMANS = "humans"

@@ -34,10 +34,12 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
 
-from .combat import plunder_points, siege_attack
-from .data import Castle, DRData
-from .diplomacy import deactivated_by
-from .events import (
+from ..arguments import hex_arg, label, names, path_arg
+from ..combat.arithmetic import plunder_points, siege_attack
+from ..combat.fight import BREAKOUT_KIND, LOSSES, eliminate, fight, modifiers
+from ..data import Castle, DRData
+from ..diplomacy import deactivated_by
+from ..events import (
     AttackBegun,
     CastlePlundered,
     DecisionAsked,
@@ -49,9 +51,22 @@ from .events import (
     UnitsDisplaced,
     UnitsEmbarked,
 )
-from .evolving import Outcome, handles
-from .fighting import BREAKOUT_KIND, LOSSES, eliminate, fight, modifiers
-from .forces import (
+from ..evolving import Outcome, handles
+from ..heroes import castle_falls, fate, successor_enters
+from ..kingdoms import CONFUSED, DEACTIVATE, FORCED, confusion, crown, force_peace, score
+from ..movement.stacks import stack
+from ..movement.terrain import all_sea, geography, is_isle
+from ..placement.deployment import monarch_id
+from ..state import Hex, Pending, Siege, State, Unit, Veto
+from ..turn import (
+    answering,
+    answers_pending,
+    ask,
+    current,
+    due_before_phase_end,
+    phase_commands,
+)
+from ..units import (
     at,
     castle,
     castle_side,
@@ -63,11 +78,7 @@ from .forces import (
     is_hero,
     remove,
 )
-from .heroes import castle_falls, fate, successor_enters
-from .kingdoms import CONFUSED, DEACTIVATE, FORCED, confusion, crown, force_peace, score
-from .placement import monarch_id
-from .places import hex_arg, label, names, path_arg
-from .sieges import (
+from .declare import (
     BREAKOUT,
     DISPLACE,
     DISPLACEMENT,
@@ -80,17 +91,6 @@ from .sieges import (
     omened,
     siege_at,
     strengths,
-)
-from .stacks import stack
-from .state import Hex, Pending, Siege, State, Unit, Veto
-from .terrain import all_sea, geography, is_isle
-from .turn import (
-    answering,
-    answers_pending,
-    ask,
-    current,
-    due_before_phase_end,
-    phase_commands,
 )
 
 PHASE = "siege"

@@ -15,13 +15,13 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
 
-from .data import DRData
-from .events import DecisionAsked, PlacementChosen, UnitsRelocated
-from .evolving import Outcome, handles
-from .places import hex_arg, label, names
-from .state import Hex, Pending, State
-from .terrain import all_sea
-from .turn import GAME_TURN, Stands, answering, answers_pending
+from ..arguments import hex_arg, label, names
+from ..data import DRData
+from ..events import DecisionAsked, PlacementChosen, UnitsRelocated
+from ..evolving import Outcome, handles
+from ..movement.terrain import all_sea
+from ..state import Hex, Pending, State
+from ..turn import GAME_TURN, Stands, answering, answers_pending
 
 Choice = tuple[tuple[str, ...], Hex | None]
 Finish = Callable[[Outcome, DRData, str, tuple[str, ...], Hex], None]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 
-from .data import DRData
-from .forces import at
-from .places import hex_arg, label, names
-from .sections import MOVEMENT, STACKING
-from .state import State, Unit
+from ..arguments import hex_arg, label, names
+from ..data import DRData
+from ..sections import MOVEMENT, STACKING
+from ..state import State, Unit
+from ..units import at
 
 
 def own(state: State, unit_id: str, player: str, rule: str = MOVEMENT) -> Unit:

@@ -22,9 +22,10 @@ from collections.abc import Sequence
 
 from warscribe.engine.dice import Dice
 
-from .combat import siege_valid
-from .data import Castle, DRData
-from .events import (
+from ..arguments import label
+from ..combat.arithmetic import siege_valid
+from ..data import Castle, DRData
+from ..events import (
     DecisionAsked,
     SiegeDeclared,
     SiegeEnded,
@@ -32,13 +33,12 @@ from .events import (
     UnitsDisplaced,
     UnitsWalled,
 )
-from .evolving import Outcome, handles
-from .forces import at, castle, castle_side, enemies, hostile_castle, is_fleet, is_hero
-from .kingdoms import after_deactivation
-from .neutrals import invaded
-from .places import label
-from .state import MERCENARY, Hex, Siege, State, Unit
-from .turn import after_decision
+from ..evolving import Outcome, handles
+from ..inactive_kingdoms import invaded
+from ..kingdoms import after_deactivation
+from ..state import MERCENARY, Hex, Siege, State, Unit
+from ..turn import after_decision
+from ..units import at, castle, castle_side, enemies, hostile_castle, is_fleet, is_hero
 
 DECLARING = "Siege Phase › Declaring a Siege"
 EFFECTS = "Siege Phase › Effects of a Siege"

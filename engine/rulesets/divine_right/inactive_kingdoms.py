@@ -15,17 +15,17 @@ import dataclasses
 
 from warscribe.engine.dice import Dice
 
+from .arguments import label
 from .data import DRData
 from .diplomacy import penalty
 from .events import UnitsRelocated
 from .evolving import Outcome, handles
-from .forces import castle, enemies, is_fleet
 from .kingdoms import activate, crown
-from .places import label
-from .placing import ask_place, relocation
+from .movement.terrain import all_sea, geography
+from .placement.choice import ask_place, relocation
 from .state import Hex, State
-from .terrain import all_sea, geography
 from .turn import at_phase_end
+from .units import castle, enemies, is_fleet
 
 RULE = "Activation of Invaded Inactive Kingdoms"
 INVADED = "invaded-setup"
