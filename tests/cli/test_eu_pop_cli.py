@@ -176,10 +176,10 @@ def test_every_engine_command_is_a_cli_command_with_its_arguments() -> None:
         options = {opt for param in cli.commands[name].params for opt in param.opts}
         expected = {f"--{arg.replace('_', '-')}" for arg in spec.args}
         assert options == expected | {"--as"}, name
-    flags = [(name, arg) for name, spec in COMMANDS.items() for arg in spec.args]
+    flags = [(name, arg) for name, spec in COMMANDS.items() for arg in spec.arg_names]
     assert {arg for _, arg in flags} >= eu_pop.FLAGS, "every flag is an engine argument"
     for name, args in eu_pop.COMMAND_FLAGS.items():
-        assert args <= set(COMMANDS[name].args), name
+        assert args <= set(COMMANDS[name].arg_names), name
 
 
 def test_every_eu_pop_example_parses(game: Run) -> None:

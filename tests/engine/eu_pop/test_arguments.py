@@ -188,7 +188,7 @@ def decide(name: str, args: dict[str, Any]) -> None:
 def test_every_command_has_an_example_giving_every_argument() -> None:
     assert set(EXAMPLES) == set(COMMANDS)
     for name, (_, args) in EXAMPLES.items():
-        assert set(args) == set(COMMANDS[name].args), name
+        assert set(args) == set(COMMANDS[name].arg_names), name
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
@@ -209,7 +209,7 @@ JUNK = st.one_of(
     st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.text(max_size=3)), max_size=2),
     st.builds(object),
 )
-ARGUMENTS = [(name, key) for name, spec in sorted(COMMANDS.items()) for key in spec.args]
+ARGUMENTS = [(name, key) for name, spec in sorted(COMMANDS.items()) for key in spec.arg_names]
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
