@@ -86,6 +86,8 @@ class RuleBook(Generic[S]):
     evolvers: Evolvers[S]
     hooks: tuple[Hook[S], ...] = ()
     projections: Mapping[str, Projection] = {}
+    groups: Mapping[str, str] = {}
+    """The help of each command-line group its commands form (`CommandSpec.group`)."""
     new: NewSpec
 
     def spec(self, name: str) -> CommandSpec[S]:
