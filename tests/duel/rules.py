@@ -77,8 +77,9 @@ def _striker(state: DuelState, call: Call) -> int:
 
 def _strike(state: DuelState, call: Call) -> list[Event]:
     player = state.players[_striker(state, call)]
-    first, second = call.roll_dice().roll("strike", 2).values
-    return [Struck(player, first + second, first == second)]
+    rolled = call.roll_dice().roll("strike", 2)
+    first, second = rolled.values
+    return [rolled, Struck(player, first + second, first == second)]
 
 
 def strike(state: DuelState, call: Call) -> list[Event]:
