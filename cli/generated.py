@@ -59,9 +59,7 @@ def _param(arg: Arg, usage: bool = False) -> click.Parameter:
     kind = click.Path(exists=True, dir_okay=False) if arg.kind.file else None
     if usage and arg.required:
         return click.Option(declaration, type=kind, metavar=arg.shown, help=arg.help, required=True)
-    return click.Option(
-        declaration, type=kind, default=None, metavar=arg.shown, help=arg.help
-    )
+    return click.Option(declaration, type=kind, default=None, metavar=arg.shown, help=arg.help)
 
 
 def _text(arg: Arg, value: Any) -> Any:

@@ -130,7 +130,9 @@ class TopGroup(WarscribeGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         games = _game_commands()
         prefixes = [entry.prefix for entry in rulesets.registered()]
-        return sorted({*super().list_commands(ctx), *prefixes, *(c for g in games.values() for c in g)})
+        return sorted(
+            {*super().list_commands(ctx), *prefixes, *(c for g in games.values() for c in g)}
+        )
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The record's commands, the games' groups, then each game's commands."""
@@ -140,9 +142,14 @@ class TopGroup(WarscribeGroup):
         limit = formatter.width - 6 - widest
         with formatter.section("Record commands (every game)"):
             formatter.write_dl(self._rows(record, limit))
-        with formatter.section("Games (warscribe GAME COMMAND, or COMMAND alone for the current game)"):
+        with formatter.section(
+            "Games (warscribe GAME COMMAND, or COMMAND alone for the current game)"
+        ):
             formatter.write_dl(
-                [(entry.prefix, f"The commands of {entry.name} games.") for entry in rulesets.registered()]
+                [
+                    (entry.prefix, f"The commands of {entry.name} games.")
+                    for entry in rulesets.registered()
+                ]
             )
         for game, commands in games.items():
             with formatter.section(f"{game} commands"):

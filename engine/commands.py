@@ -273,7 +273,7 @@ class Call:
         found: str = self.value(name, default)
         return found
 
-    def int(self, name: str, default: int | None = None) -> int:
+    def number(self, name: str, default: int | None = None) -> int:
         found: int = self.value(name, default)
         return found
 
@@ -286,7 +286,7 @@ class Call:
 
     def at_most(self, name: str, high: int) -> int:
         """The whole number given (0 when not), refused above `high` (a limit of the state)."""
-        number = self.int(name, 0)
+        number = self.number(name, 0)
         if number > high:
             arg = self.spec.arg(name)
             raise InvalidCommand(

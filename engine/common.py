@@ -18,7 +18,6 @@ from . import codec, typecheck
 from .commands import ANYONE, REFEREE, TEXT, Arg, Call, CommandSpec, Kind, integer, table
 from .errors import InvalidCommand
 from .events import (
-    Command,
     CommandIssued,
     DiceRolled,
     Disclosed,
@@ -78,7 +77,7 @@ def free_roll(state: Any, call: Call) -> list[Event]:
 
 
 def _note(call: Call, ruling: bool) -> Note:
-    first, last = call.int("first"), call.int("last")
+    first, last = call.number("first"), call.number("last")
     if first > last:
         raise InvalidCommand("a note needs the entries it is about (first..last)", NOTES)
     position = call.get("position")

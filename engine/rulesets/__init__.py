@@ -57,9 +57,7 @@ def get(name: str) -> RuleSet:
         return loaded
     entry = _REGISTERED.get(name)
     if entry is None:
-        raise InvalidCommand(
-            f"unknown rule set {name!r}; known: {', '.join(_REGISTERED)}", "new"
-        )
+        raise InvalidCommand(f"unknown rule set {name!r}; known: {', '.join(_REGISTERED)}", "new")
     ruleset: RuleSet = import_module(entry.module).RULESET
     _LOADED[name] = ruleset
     return ruleset

@@ -3,8 +3,9 @@
     python -m tests.cli.command_index cli/commands.tsv
 
 Run it again whenever a command of a game (its specs, cli/divine_right.py, cli/eu_pop.py)
-or of cli/pbem.py is added, renamed or its help's first sentence changes (tests/cli/test_index.py fails until
-then). Needs a fresh process: it loads the modules one by one to see what each adds.
+or of cli/pbem.py is added, renamed or its help's first sentence changes
+(tests/cli/test_index.py fails until then). Needs a fresh process: it loads the modules
+one by one to see what each adds.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from warscribe.engine.codec import record
 from warscribe.engine.commands import Arg, Call, CommandSpec, integer, table
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
-from warscribe.engine.events import DataRef, Event, GameCreated
+from warscribe.engine.events import DataRef, Event
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, LegalCommand
 
@@ -173,14 +173,18 @@ def health(state: DuelState) -> dict[str, int]:
     return dict(zip(state.players, state.health, strict=True))
 
 
+PROJECTIONS = {"health": health}
+GROUPS = {"double": "After a double: press on or rest."}
+
+
 class Duel(RuleBook[DuelState]):
     name = "duel"
     rule = STRIKE
     commands = COMMANDS
     evolvers = EVOLVERS
     hooks = (Hook("victory", victory),)
-    projections = {"health": health}
-    groups = {"double": "After a double: press on or rest."}
+    projections = PROJECTIONS
+    groups = GROUPS
     new = NewSpec(
         "Two players, a pair of dice, and the health each starts with.",
         ("new duel --player alice --player bob --health 12",),

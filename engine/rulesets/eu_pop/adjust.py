@@ -61,7 +61,7 @@ def adjust(state: EuState, call: Call) -> list[Event]:
 def _figures(state: EuState, realm: Realm, call: Call, reason: str) -> list[Event]:
     deltas = merge((f, call.get(f)) for f in FIELDS if call.given(f))
     cost = -sum((Fraction(d) for f, d in deltas if f == "ducats"), Fraction(0))
-    borrow = call.int("borrow", 0)
+    borrow = call.number("borrow", 0)
     loans = cover_cost(state, realm, max(cost, Fraction(0)), borrow, f"adjustment: {reason}")
     for loan in loans:
         state = apply_loan(state, loan)
@@ -137,7 +137,7 @@ def _holder(call: Call, key: str, current: str | None) -> str | None:
 def _world(world: World, call: Call, reason: str) -> list[Event]:
     if not any(call.given(key) for key in WORLD_ARGS):
         return []
-    authority = world.imperial_authority + call.int("imperial_authority", 0)
+    authority = world.imperial_authority + call.number("imperial_authority", 0)
     if authority < 0:
         raise IllegalCommand(f"imperial authority would be {authority}, below 0", ADJUST)
     changed = World(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.commands import Call
+from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 
 from .rules import MINOR, REACTIONS
 from .state import ACTION, Ally, EuState, Realm

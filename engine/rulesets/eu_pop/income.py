@@ -288,8 +288,8 @@ def prestige_lines(realm: Realm, world: World, call: Call) -> tuple[tuple[str, i
         ("papal controller", papal),
         ("emperor", int(emperor)),
         ("absolute monarchy", int(absolute)),
-        ("crusade", call.int("crusade", 0)),
-        ("power struggle", call.int("power_struggle", 0)),
+        ("crusade", call.number("crusade", 0)),
+        ("power struggle", call.number("power_struggle", 0)),
     )
 
 

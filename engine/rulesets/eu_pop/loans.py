@@ -52,7 +52,7 @@ def take_loan(state: EuState, call: Call) -> list[LoanTaken]:
         )
     if state.phase != INCOME_UPKEEP:
         require_window(state, realm.name, LOAN)
-    return _loans(realm, call.int("count"), False, "loan")
+    return _loans(realm, call.number("count"), False, "loan")
 
 
 def cover_cost(
@@ -102,7 +102,7 @@ def repay_loan(state: EuState, call: Call) -> list[LoanRepaid]:
     if call.flag("reaction"):
         raise no_reaction("Repaying a loan")
     require_window(state, realm.name, LOAN)
-    return repayments(realm, call.int("count"))
+    return repayments(realm, call.number("count"))
 
 
 def apply_loan(state: EuState, event: LoanTaken) -> EuState:

@@ -70,10 +70,10 @@ def appoint_advisor(state: EuState, call: Call) -> list[Event]:
             ADVISOR,
         )
     advisor = Advisor(
-        name=call.text("name"), slot=slot, skill=call.int("skill"), upkeep=call.int("upkeep")
+        name=call.text("name"), slot=slot, skill=call.number("skill"), upkeep=call.number("upkeep")
     )
-    cost = call.int("cost")
-    borrow = call.int("borrow", 0)
+    cost = call.number("cost")
+    borrow = call.number("borrow", 0)
     events += cover_cost(state, realm, Fraction(cost), borrow, f"advisor {advisor.name}")
     return [*events, AdvisorAppointed(realm.name, advisor, cost)]
 
@@ -96,7 +96,7 @@ def appoint_leader(state: EuState, call: Call) -> list[Event]:
     _check_mat(realm, leader.mat, "mat", mats, LEADER)
     if realm.leader(leader.name):
         raise IllegalCommand(f"{leader.name} is already employed by {realm.name}", LEADER)
-    cost = call.int("cost")
+    cost = call.number("cost")
     if realm.power.mil < cost:
         raise IllegalCommand(
             f"{leader.name} costs {cost} military power; {realm.name} has {realm.power.mil}", LEADER
@@ -149,7 +149,7 @@ def appoint_ruler(state: EuState, call: Call) -> list[Event]:
         raise IllegalCommand(
             f"{name} leads a {realm.name} army or fleet; a new ruler comes from the hand", RULER
         )
-    skills = Power(*(call.int(kind) for kind in POWER_TYPES))
+    skills = Power(*(call.number(kind) for kind in POWER_TYPES))
     return [RulerAppointed(realm.name, Ruler(name, skills), reaction)]
 
 
@@ -158,7 +158,7 @@ def replenish_manpower(state: EuState, call: Call) -> list[Event]:
     of 3 costs a whole one)."""
     realm = actor_realm(state, call)
     _not_as_reaction(state, call, realm, MANPOWER, "Replenishing manpower")
-    units = call.int("units")
+    units = call.number("units")
     if units > realm.exhausted:
         raise IllegalCommand(
             f"{realm.name} has {realm.exhausted} exhausted units, not {units}", MANPOWER

@@ -37,7 +37,7 @@ def pass_turn(state: EuState, call: Call) -> list[Event]:
     gained: Fraction = call.get("ducats")
     passed = (*state.passed, realm.name)
     event = Passed(realm.name, gained, next_turn(state, realm.name, passed))
-    repay = call.int("repay")
+    repay = call.number("repay")
     richer = dataclasses.replace(realm, ducats=realm.ducats + gained)
     return [event, *repayments(richer, repay)]
 
