@@ -818,6 +818,12 @@ def face(game: str) -> click.Group:
     return _FACES[game]
 
 
+def forget(game: str) -> None:
+    """Drop the group and `new` of a game no longer registered (a test's own game)."""
+    _FACES.pop(game, None)
+    new.commands.pop(game, None)
+
+
 def load(module: str) -> None:
     """Add the commands of the CLI module `module` (one of _REGISTER's), or of the game
     `module` (a rule set's name), once."""

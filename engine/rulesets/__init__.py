@@ -38,6 +38,12 @@ def register(name: str, module: str, topic_prefix: str) -> None:
     _LOADED.pop(name, None)
 
 
+def unregister(name: str) -> None:
+    """Forget the rule set `name` (a test's own game, once the test is done)."""
+    _REGISTERED.pop(name, None)
+    _LOADED.pop(name, None)
+
+
 register("divine-right", f"{__name__}.divine_right", "dr")
 register("eu-pop", f"{__name__}.eu_pop", "eu")
 

@@ -12,6 +12,7 @@ from typing import cast
 import pytest
 from click.testing import CliRunner, Result
 
+from warscribe.cli import main
 from warscribe.cli.main import cli
 from warscribe.engine import rulesets
 from warscribe.engine.dice import Dice
@@ -25,6 +26,8 @@ from . import rules
 def registered() -> Iterator[None]:
     rulesets.register("duel", "tests.duel.rules", "duel")
     yield
+    rulesets.unregister("duel")
+    main.forget("duel")
 
 
 def run(store: Path, *args: str) -> Result:

@@ -229,22 +229,6 @@ def test_any_value_of_any_argument_is_accepted_or_refused_by_the_rules(
         assert error.rule in RULES, (name, key, value, error)
 
 
-@pytest.mark.parametrize(
-    ("name", "key", "value"),
-    [
-        ("cut-ties", "penalty", 2),
-        ("cut-ties", "end", 2),
-        ("income-cut-costs", "fire", 2),
-        ("income-cut-costs", "fire", True),
-        ("income-cut-costs", "fire", 2.5),
-    ],
-)
-def test_issue_12_bad_argument_types_are_invalid_commands(name: str, key: str, value: Any) -> None:
-    with pytest.raises(InvalidCommand) as info:
-        decide(name, {**EXAMPLES[name][1], key: value})
-    assert key in info.value.message and info.value.rule == COMMANDS[name].rule
-
-
 def test_issue_12_an_argument_given_as_none_is_not_given() -> None:
     """`fire=None` reads as no `fire` (a caller's unset option), and so does any None."""
     decide("income-cut-costs", {**EXAMPLES["income-cut-costs"][1], "fire": None})
