@@ -549,8 +549,21 @@ def place(ctx: Context, units: tuple[str, ...], at: str, actor: str | None) -> N
     record(ctx, "place", {"units": ",".join(units) or None, "at": at}, actor, ())
 
 
+@click.command("end-phase")
+@as_option
+@pass_ctx
+def end_phase(ctx: Context, actor: str | None) -> None:
+    """End the current phase (refused while it waits for a decision).
+
+    \b
+    Example:
+      warscribe end-phase
+    """
+    record(ctx, "end-phase", {}, actor, ())
+
+
 def register(cli: click.Group) -> None:
-    """Add the Divine Right commands and queries to the CLI."""
+    """Add the Divine Right commands and queries to its group."""
     from . import divine_right_battle as battle
     from . import pictures
 
@@ -622,6 +635,7 @@ def register(cli: click.Group) -> None:
             stacks_text,
         ),
         pictures.map_,
+        end_phase,
     ):
         if command.name in cli.commands:
             raise RuntimeError(f"Divine Right's {command.name!r} clashes with an existing command")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warscribe.engine import rulesets
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 
 from .context import (
@@ -46,10 +47,11 @@ for _line in (Path(__file__).parent / "commands.tsv").read_text(encoding="utf-8"
 class WarscribeGroup(click.Group):
     """Turns every WarscribeError into `Error: ...` with exit code 1 (usage errors exit 2).
 
-    The commands of the rule sets and of play by email are added when one of them is first
+    The commands of the games and of play by email are added when one of them is first
     asked for, not when the CLI starts (a Divine Right call never imports eu-pop, a status
-    never imports the signing code): cli/commands.tsv says which module adds each of them
-    and gives its one-line help, so `--help` lists every command without importing them."""
+    never imports the signing code): cli/commands.tsv says which module or game adds each
+    of them and gives its one-line help, so `--help` lists every command without importing
+    them."""
 
     def _lazy(self) -> Mapping[str, list[str]]:
         return _INDEX.get(self.name or "", {})
@@ -63,18 +65,10 @@ class WarscribeGroup(click.Group):
             load(lazy[cmd_name][0])
         return self.commands.get(cmd_name)
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """click's listing, with the help of a command not loaded yet from the index."""
+    def _rows(self, names: list[str], limit: int) -> list[tuple[str, str]]:
+        """Each command's one-line help, from the index when it is not loaded yet."""
         lazy = self._lazy()
-        names = [
-            name
-            for name in self.list_commands(ctx)
-            if name not in self.commands or not self.commands[name].hidden
-        ]
-        if not names:
-            return
-        limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = [
+        return [
             (
                 name,
                 self.commands[name].get_short_help_str(limit)
@@ -82,9 +76,15 @@ class WarscribeGroup(click.Group):
                 else click.Command(name, help=lazy[name][1]).get_short_help_str(limit),
             )
             for name in names
+            if name not in self.commands or not self.commands[name].hidden
         ]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, with the help of a command not loaded yet from the index."""
+        names = self.list_commands(ctx)
+        if names:
+            with formatter.section("Commands"):
+                formatter.write_dl(self._rows(names, formatter.width - 6 - max(map(len, names))))
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -96,7 +96,132 @@ class WarscribeGroup(click.Group):
             raise click.ClickException(escaped_lines(str(exc))) from exc
 
 
-@click.group(cls=WarscribeGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class NewGroup(WarscribeGroup):
+    """`new GAME`: a game's `new` is added with the game's commands (`face`)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in rulesets.names():
+            face(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for name in _unindexed():
+            face(name)
+        return super().list_commands(ctx)
+
+
+class TopGroup(WarscribeGroup):
+    """The record's commands; a group per game (`warscribe eu ...`, named by the topic
+    prefix its rule set is registered with); and each game's commands at top level, which
+    act on the current game (`--game`): a command only one game has goes to that game's
+    group, one several games have (`end-phase`) to the current game's."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            return found
+        by_prefix = {entry.prefix: entry.name for entry in rulesets.registered()}
+        if cmd_name in by_prefix:
+            return face(by_prefix[cmd_name])
+        owners = tuple(game for game, commands in _game_commands().items() if cmd_name in commands)
+        return GameCommand(cmd_name, owners) if owners else None
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        games = _game_commands()
+        prefixes = [entry.prefix for entry in rulesets.registered()]
+        return sorted(
+            {*super().list_commands(ctx), *prefixes, *(c for g in games.values() for c in g)}
+        )
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The record's commands, the games' groups, then each game's commands."""
+        record = super().list_commands(ctx)
+        games = _game_commands()
+        widest = max(len(name) for name in [*record, *(c for g in games.values() for c in g)])
+        limit = formatter.width - 6 - widest
+        with formatter.section("Record commands (every game)"):
+            formatter.write_dl(self._rows(record, limit))
+        with formatter.section(
+            "Games (warscribe GAME COMMAND, or COMMAND alone for the current game)"
+        ):
+            formatter.write_dl(
+                [
+                    (entry.prefix, f"The commands of {entry.name} games.")
+                    for entry in rulesets.registered()
+                ]
+            )
+        for game, commands in games.items():
+            with formatter.section(f"{game} commands"):
+                formatter.write_dl(_game_rows(game, commands, limit))
+
+
+class GameCommand(click.Command):
+    """A game's command typed at top level: run by the game group of the game that has it
+    (of the current game, when several games have a command of that name)."""
+
+    def __init__(self, name: str, owners: tuple[str, ...]) -> None:
+        super().__init__(
+            name,
+            callback=None,
+            add_help_option=False,
+            context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+            help=f"A command of {', '.join(owners)} games.",
+        )
+        self.owners = owners
+
+    def invoke(self, ctx: click.Context) -> Any:
+        game = self.owners[0]
+        if len(self.owners) > 1:
+            current = ctx.find_object(Context)
+            assert current is not None
+            listing = current.game()
+            if listing.ruleset not in self.owners:
+                raise WarscribeError(
+                    f"{self.name} is a command of {' and '.join(self.owners)} games; "
+                    f"{listing.name} is a game of {listing.ruleset}"
+                )
+            game = listing.ruleset
+        command = face(game).get_command(ctx, self.name or "")
+        assert command is not None
+        with command.make_context(self.name, list(ctx.args), parent=ctx.parent) as sub:
+            return command.invoke(sub)
+
+
+def _game_rows(game: str, commands: Mapping[str, str], limit: int) -> list[tuple[str, str]]:
+    loaded = _FACES.get(game)
+    return [
+        (
+            name,
+            loaded.commands[name].get_short_help_str(limit)
+            if loaded is not None and name in loaded.commands
+            else click.Command(name, help=text).get_short_help_str(limit),
+        )
+        for name, text in sorted(commands.items())
+    ]
+
+
+def _unindexed() -> list[str]:
+    """The registered games the index does not list (a game a test registers)."""
+    return [e.name for e in rulesets.registered() if e.prefix not in _INDEX]
+
+
+def _game_commands() -> dict[str, dict[str, str]]:
+    """Each game's commands, with their one-line help, from the index (or, for a game it
+    does not list, from its group)."""
+    found: dict[str, dict[str, str]] = {}
+    for entry in rulesets.registered():
+        if entry.prefix in _INDEX:
+            found[entry.name] = {name: row[1] for name, row in _INDEX[entry.prefix].items()}
+        else:
+            group = face(entry.name)
+            found[entry.name] = {
+                name: command.get_short_help_str(10_000) for name, command in group.commands.items()
+            }
+    return found
+
+
+@click.group(cls=TopGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--store",
     envvar="WARSCRIBE_STORE",
@@ -145,7 +270,7 @@ def cli(
     ctx.call_on_close(context.close)
 
 
-@cli.group(cls=WarscribeGroup)
+@cli.group(cls=NewGroup)
 def new() -> None:
     """Create a new game of a rule set.
 
@@ -212,7 +337,7 @@ def new_divine_right(
     options = ((("reentry", True),) if reentry else ()) + (
         (("data_files", files),) if files else ()
     )
-    _create(
+    create(
         ctx,
         "divine-right",
         GameSpec(name=name or "", players=specs, options=options),
@@ -222,7 +347,7 @@ def new_divine_right(
     )
 
 
-def _create(
+def create(
     ctx: Context,
     ruleset: str,
     spec: GameSpec,
@@ -662,22 +787,54 @@ def main() -> None:
 
 
 _REGISTER: dict[str, Callable[[ModuleType], None]] = {
-    "divine_right": lambda module: module.register(cli),
-    "eu_pop": lambda module: module.register(cli, new),
     "pbem": lambda module: module.register(cli),
     "viewer": lambda module: cli.add_command(module.view),
 }
 _LOADED: set[str] = set()
 
+# The CLI modules adding a game's own commands and renderers to its group (a game with
+# none has only the commands generated from its rule set's tables).
+_GAME_MODULES = {"divine-right": "divine_right", "eu-pop": "eu_pop"}
+_FACES: dict[str, click.Group] = {}
+
+
+def face(game: str) -> click.Group:
+    """The group of the game `game` (`warscribe dr ...`), made on first use: its CLI
+    module's commands, then one per command spec of its rule set, and its `new`."""
+    from warscribe.engine.rulebook import RuleBook
+
+    if game not in _FACES:
+        entry = next(e for e in rulesets.registered() if e.name == game)
+        group = click.Group(entry.prefix, help=f"The commands of {game} games.")
+        _FACES[game] = group
+        if game in _GAME_MODULES:
+            import_module(f"{__package__}.{_GAME_MODULES[game]}").register(group)
+        book = rulesets.get(game)
+        if isinstance(book, RuleBook):
+            from . import generated
+
+            generated.add_face(group, game, book)
+            new.add_command(generated.new_command(book))
+    return _FACES[game]
+
+
+def forget(game: str) -> None:
+    """Drop the group and `new` of a game no longer registered (a test's own game)."""
+    _FACES.pop(game, None)
+    new.commands.pop(game, None)
+
 
 def load(module: str) -> None:
-    """Add the commands of the CLI module `module` (one of _REGISTER's), once."""
-    if module not in _LOADED:
+    """Add the commands of the CLI module `module` (one of _REGISTER's), or of the game
+    `module` (a rule set's name), once."""
+    if module in rulesets.names():
+        face(module)
+    elif module not in _LOADED:
         _LOADED.add(module)
         _REGISTER[module](import_module(f"{__package__}.{module}"))
 
 
 def load_all() -> None:
     """Add every command (the index is checked against this in tests/cli/test_index.py)."""
-    for module in _REGISTER:
+    for module in (*_REGISTER, *rulesets.names()):
         load(module)

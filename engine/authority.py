@@ -2,7 +2,7 @@
 rule holds for a command typed at the host's store, for signed orders, and when `import`
 and `audit` re-decide a log.
 
-Every command has one of these authorities:
+Every command has one of these authorities (its `CommandSpec.authority`):
 
 * `TURN`: a player, when the rules say it is theirs to give: the player on turn, the
   player a pending decision asks, or (eu-pop) a realm reacting. The record checks that
@@ -18,26 +18,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .commands import ANYONE, REFEREE, TURN
+from .common import RECORD
 from .errors import IllegalCommand
 from .events import Command
 from .ruleset import RuleSet
 
+__all__ = ["ANYONE", "REFEREE", "REFEREE_NAME", "TURN", "authority", "check_authority"]
+
 REFEREE_NAME = "referee"
 """The actor of the referee's own commands (rulings, notes); reserved: no player's name."""
 
-TURN = "the player whose turn or decision it is"
-ANYONE = "any player or the referee"
-REFEREE = "the referee only"
-
 RULE = "warscribe authority (docs/pbem.md)"
-
-RECORD_COMMANDS: dict[str, str] = {"roll": ANYONE, "note": ANYONE, "ruling": REFEREE}
 
 
 def authority(ruleset: RuleSet, name: str) -> str:
-    """Who may give command `name` (a record command, or one of the rule set's)."""
-    if name in RECORD_COMMANDS:
-        return RECORD_COMMANDS[name]
+    """Who may give command `name`: its spec says (a record command, or one of the rule
+    set's); a command of a rule set that declares none is the player's on turn."""
+    if name in RECORD:
+        return RECORD[name].authority
     declared = getattr(ruleset, "authority", None)
     given: str | None = declared(name) if declared is not None else None
     return given or TURN

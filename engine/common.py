@@ -11,14 +11,13 @@ ruling is about are reported as overruled by it, not as errors.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import re
 from typing import Any
 
 from . import codec, typecheck
-from .dice import Dice
+from .commands import ANYONE, REFEREE, TEXT, Arg, Call, CommandSpec, Kind, integer, table
 from .errors import InvalidCommand
 from .events import (
-    Command,
     CommandIssued,
     DiceRolled,
     Disclosed,
@@ -33,6 +32,7 @@ from .events import (
 )
 
 NOTES = "warscribe notes and rulings"
+ROLLS = "roll"
 RECORD_EVENTS = (
     GameCreated,
     CommandIssued,
@@ -47,28 +47,43 @@ RECORD_EVENTS = (
 )
 
 
-def free_roll(command: Command, dice: Dice) -> list[Event]:
+_DICE = re.compile(r"(\d+)[dD](\d+)")
+
+
+def _dice(value: Any) -> str | None:
+    """`NdS`: 1 to 100 dice of 2 to 1000 sides."""
+    found = _DICE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        return None
+    count, sides = int(found[1]), int(found[2])
+    return value.strip() if 0 < count <= 100 and 1 < sides <= 1000 else None
+
+
+def _events(value: Any) -> tuple[Event, ...] | None:
+    if not isinstance(value, tuple) or not all(isinstance(e, Event) for e in value):
+        return None
+    return value
+
+
+DICE = Kind("NdS dice, e.g. 2d6 (1-100 dice of 2-1000 sides)", _dice, "NdS")
+EVENTS = Kind("events of the game", _events, "EVENT...")
+ENTRY = integer(low=1, metavar="SEQ")
+
+
+def free_roll(state: Any, call: Call) -> list[Event]:
     """`roll NdS`: a roll outside the rules (house rule, referee's ruling), recorded."""
-    text = str(command.arg("dice", "1d6"))
-    count, _, sides = text.lower().partition("d")
-    if not (
-        count.isdigit() and sides.isdigit() and 0 < int(count) <= 100 and 1 < int(sides) <= 1000
-    ):
-        raise InvalidCommand(f"bad dice {text!r}: write NdS, e.g. 2d6", "roll")
-    return [dice.roll(str(command.arg("purpose", "free roll")), int(count), int(sides))]
+    count, _, sides = call.text("dice").lower().partition("d")
+    return [call.roll_dice().roll(call.text("purpose"), int(count), int(sides))]
 
 
-def _note(command: Command, ruling: bool) -> Note:
-    text = command.arg("text")
-    first, last = command.arg("first"), command.arg("last")
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidCommand("a note needs its text", NOTES)
-    if not (isinstance(first, int) and isinstance(last, int) and 1 <= first <= last):
+def _note(call: Call, ruling: bool) -> Note:
+    first, last = call.number("first"), call.number("last")
+    if first > last:
         raise InvalidCommand("a note needs the entries it is about (first..last)", NOTES)
-    position = command.arg("position")
+    position = call.get("position")
     return Note(
-        author=command.actor,
-        text=text.strip(),
+        author=call.actor,
+        text=call.text("text"),
         first=first,
         last=last,
         position=None if position is None else str(position),
@@ -76,27 +91,63 @@ def _note(command: Command, ruling: bool) -> Note:
     )
 
 
-def note(command: Command, dice: Dice) -> list[Event]:
-    return [_note(command, ruling=False)]
+def note(state: Any, call: Call) -> list[Event]:
+    return [_note(call, ruling=False)]
 
 
-def ruling(command: Command, dice: Dice) -> list[Event]:
-    imposed = command.arg("impose", ())
-    if not isinstance(imposed, tuple) or not all(isinstance(e, Event) for e in imposed):
-        raise InvalidCommand("a ruling imposes events of the game", NOTES)
+def ruling(state: Any, call: Call) -> list[Event]:
+    imposed: tuple[Event, ...] = call.get("impose", ())
     for event in imposed:
         if isinstance(event, RECORD_EVENTS):
             raise InvalidCommand(
                 f"a ruling cannot impose a {type(event).__name__}: the record makes those", NOTES
             )
-    return [_note(command, ruling=True), *imposed]
+    return [_note(call, ruling=True), *imposed]
 
 
-COMMON: dict[str, Callable[[Command, Dice], list[Event]]] = {
-    "roll": free_roll,
-    "note": note,
-    "ruling": ruling,
-}
+_NOTE_ARGS = (
+    Arg("text", TEXT, "What the note says.", required=True),
+    Arg("first", ENTRY, "The first entry it is about.", required=True),
+    Arg("last", ENTRY, "The last entry it is about.", required=True),
+    Arg("position", TEXT, "The position it is about, as shown to its reader."),
+)
+RECORD: dict[str, CommandSpec[Any]] = table(
+    CommandSpec(
+        "roll",
+        free_roll,
+        (
+            Arg("dice", DICE, "The dice to roll.", default="1d6", positional=True),
+            Arg("purpose", TEXT, "What the roll is for (recorded).", default="free roll"),
+        ),
+        ROLLS,
+        "Record a roll outside the rules (a house rule, a referee's ruling).",
+        ('roll 2d6 --purpose "weather (house rule)"',),
+        authority=ANYONE,
+        rolls=True,
+    ),
+    CommandSpec(
+        "note",
+        note,
+        _NOTE_ARGS,
+        NOTES,
+        "Attach a comment to entries of the game.",
+        ('note --at 2.1.diplomacy "bob agreed to redo this roll"',),
+        authority=ANYONE,
+    ),
+    CommandSpec(
+        "ruling",
+        ruling,
+        (*_NOTE_ARGS, Arg("impose", EVENTS, "The events the ruling imposes.")),
+        NOTES,
+        "A referee's ruling on entries of the game, imposing events the rules would not give.",
+        (
+            "note --ruling --at '#212' \"the bribe counts: card text\" "
+            '--impose \'dr.PointsScored {"player": "alice", "deed": "ruling", "points": 1}\'',
+        ),
+        authority=REFEREE,
+    ),
+)
+"""The record's own commands, decided through the same core as a rule set's."""
 
 
 def event_from(topic: str, fields: dict[str, Any]) -> Event:

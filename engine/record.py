@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
-from . import codec, rulesets
+from . import codec, commands, rulesets
 from .authority import check_authority
 from .codec import record
-from .common import COMMON
+from .common import RECORD
 from .dice import Dice, commitment, derive, parse_mode, seeded_key
 from .errors import DiceError, IllegalCommand, InvalidCommand, LogError, WarscribeError
 from .events import (
@@ -260,11 +260,10 @@ def decide(head: Head, command: Command, dice: Dice) -> list[Event]:
     concealed rolls sealed and what they make known of earlier hidden parts disclosed.
     Who may give it is checked first, here, for every path a command takes."""
     check_authority(rulesets.get(head.ruleset), head.players, command)
-    common = COMMON.get(command.name)
-    if common is not None:
-        events = common(command, dice)
-        if command.name == "ruling":
-            _check_applies(head, events)
+    spec = RECORD.get(command.name)
+    if spec is not None:
+        events = commands.decide(spec, head.state, command, dice)
+        _check_applies(head, events)
     else:
         events = rulesets.get(head.ruleset).decide(head.state, command, dice)
     dice.finish()
@@ -276,7 +275,8 @@ def decide(head: Head, command: Command, dice: Dice) -> list[Event]:
 
 
 def _check_applies(head: Head, events: Sequence[Event]) -> None:
-    """Imposed events must fold into the state (a ruling naming no such player fails here)."""
+    """A record command's events must fold into the state (a ruling imposing events naming
+    no such player fails here)."""
     ruleset = rulesets.get(head.ruleset)
     state = head.state
     for event in events:

@@ -27,8 +27,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from warscribe.cli import eu_pop
-from warscribe.cli.main import cli
-from warscribe.engine.rulesets.eu_pop import COMMANDS
+from warscribe.cli.generated import add_face
+from warscribe.cli.main import cli, face
+from warscribe.engine.rulesets.eu_pop import COMMANDS, RULESET
 
 Run = Callable[..., Result]
 PLAYERS = ("--player", "alice=France", "--player", "bob=Austria")
@@ -172,14 +173,14 @@ def test_usage_errors_exit_2(game: Run) -> None:
 
 
 def test_every_engine_command_is_a_cli_command_with_its_arguments() -> None:
+    """Generated from its spec: an option per argument, a bare flag for a flag."""
+    group = face("eu-pop")
     for name, spec in COMMANDS.items():
-        options = {opt for param in cli.commands[name].params for opt in param.opts}
-        expected = {f"--{arg.replace('_', '-')}" for arg in spec.args}
+        options = {opt for param in group.commands[name].params for opt in param.opts}
+        expected = {f"--{arg.replace('_', '-')}" for arg in spec.arg_names}
         assert options == expected | {"--as"}, name
-    flags = [(name, arg) for name, spec in COMMANDS.items() for arg in spec.args]
-    assert {arg for _, arg in flags} >= eu_pop.FLAGS, "every flag is an engine argument"
-    for name, args in eu_pop.COMMAND_FLAGS.items():
-        assert args <= set(COMMANDS[name].args), name
+        flags = {p.name for p in group.commands[name].params if getattr(p, "is_flag", False)}
+        assert flags == {arg.name for arg in spec.args if arg.kind.flag}, name
 
 
 def test_every_eu_pop_example_parses(game: Run) -> None:
@@ -194,9 +195,9 @@ def test_every_eu_pop_example_parses(game: Run) -> None:
 
 
 def test_a_name_clash_is_found_at_registration() -> None:
-    group = click.Group("warscribe", commands=[click.Command("pass")])
-    with pytest.raises(RuntimeError, match="'pass' clashes"):
-        eu_pop.register(group, click.Group("new"))
+    group = click.Group("eu", commands=[click.Command("pass")])
+    with pytest.raises(RuntimeError, match="'pass' is defined twice"):
+        add_face(group, "eu-pop", RULESET)
 
 
 def test_eu_pop_commands_and_queries_refuse_a_divine_right_game(game: Run) -> None:

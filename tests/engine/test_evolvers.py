@@ -41,7 +41,8 @@ def test_every_divine_right_event_has_an_evolver_or_is_informational() -> None:
 
 
 def test_every_eu_pop_event_has_an_evolver_or_is_informational() -> None:
-    missing = _event_classes("eu.") - set(eu_pop.APPLY) - set(eu_pop.INFORMATIONAL)
+    evolvers = eu_pop.EVOLVERS
+    missing = _event_classes("eu.") - set(evolvers.table) - set(evolvers.informational)
     assert _event_classes("eu.") and not missing, sorted(topic_of(c) for c in missing)
 
 

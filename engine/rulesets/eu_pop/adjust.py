@@ -13,14 +13,14 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+from warscribe.engine.commands import NAMES, SWITCH, TEXT, Arg, Call, choice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Event
 
-from . import arguments as arg
-from .arguments import CommandSpec
+from .arguments import BORROW, COUNT, DELTA, DUCATS_DELTA, EuCommand
 from .events import AllyDropped, AllySet, CardDiscarded, IdeasSet, RealmAdjusted, WorldSet
 from .guards import actor_realm, known_ally, named_realm
-from .ledger import FIELDS, apply_deltas, check_deltas, read_deltas
+from .ledger import FIELDS, apply_deltas, check_deltas, merge
 from .loans import apply_loan, cover_cost
 from .rules import ADJUST
 from .state import Ally, EuState, Realm, World, drop_allies, replace_realm, update_realm
@@ -36,21 +36,20 @@ ALLY_ARGS = (
     "ally_kind", "ally_tax_value", "ally_influence", "ally_adjacent", "ally_at_peace",
     "ally_active",
 )  # fmt: skip
-CARD_ARGS = ("drop_ally", "discard", "gain_idea", "lose_idea")
 NOBODY = "none"
 
 
-def adjust(state: EuState, command: Command) -> list[Event]:
-    actor = actor_realm(state, command)
-    reason = arg.text(command, "reason", ADJUST)
-    realm = named_realm(state, arg.text(command, "realm", ADJUST, default=actor.name), ADJUST)
+def adjust(state: EuState, call: Call) -> list[Event]:
+    actor = actor_realm(state, call)
+    reason = call.text("reason")
+    realm = named_realm(state, call.text("realm", actor.name), ADJUST)
     events = [
-        *_figures(state, realm, command, reason),
-        *_discard(realm, command, reason),
-        *_ideas(realm, command, reason),
-        *_ally(realm, command, reason),
-        *_drop_ally(realm, command, reason),
-        *_world(state.world, command, reason),
+        *_figures(state, realm, call, reason),
+        *_discard(realm, call, reason),
+        *_ideas(realm, call, reason),
+        *_ally(realm, call, reason),
+        *_drop_ally(realm, call, reason),
+        *_world(state.world, call, reason),
     ]
     if not events:
         raise InvalidCommand(
@@ -59,10 +58,10 @@ def adjust(state: EuState, command: Command) -> list[Event]:
     return events
 
 
-def _figures(state: EuState, realm: Realm, command: Command, reason: str) -> list[Event]:
-    deltas = read_deltas(((f, command.arg(f)) for f in FIELDS if arg.given(command, f)), ADJUST)
+def _figures(state: EuState, realm: Realm, call: Call, reason: str) -> list[Event]:
+    deltas = merge((f, call.get(f)) for f in FIELDS if call.given(f))
     cost = -sum((Fraction(d) for f, d in deltas if f == "ducats"), Fraction(0))
-    borrow = arg.integer(command, "borrow", ADJUST, default=0)
+    borrow = call.number("borrow", 0)
     loans = cover_cost(state, realm, max(cost, Fraction(0)), borrow, f"adjustment: {reason}")
     for loan in loans:
         state = apply_loan(state, loan)
@@ -70,10 +69,10 @@ def _figures(state: EuState, realm: Realm, command: Command, reason: str) -> lis
     return [*loans, RealmAdjusted(realm.name, reason, deltas)] if deltas else [*loans]
 
 
-def _discard(realm: Realm, command: Command, reason: str) -> list[Event]:
-    if not arg.given(command, "discard"):
+def _discard(realm: Realm, call: Call, reason: str) -> list[Event]:
+    if not call.given("discard"):
         return []
-    name = arg.text(command, "discard", ADJUST)
+    name = call.text("discard")
     kinds = (
         ("ruler", realm.ruler is not None and realm.ruler.name == name),
         ("advisor", any(a.name == name for a in realm.advisors)),
@@ -87,8 +86,8 @@ def _discard(realm: Realm, command: Command, reason: str) -> list[Event]:
     return [CardDiscarded(realm.name, name, kind, reason)]
 
 
-def _ideas(realm: Realm, command: Command, reason: str) -> list[Event]:
-    gained, lost = arg.names(command, "gain_idea", ADJUST), arg.names(command, "lose_idea", ADJUST)
+def _ideas(realm: Realm, call: Call, reason: str) -> list[Event]:
+    gained, lost = call.names("gain_idea"), call.names("lose_idea")
     if not (gained or lost):
         return []
     missing = [idea for idea in lost if not realm.has_idea(idea)]
@@ -102,55 +101,50 @@ def _ideas(realm: Realm, command: Command, reason: str) -> list[Event]:
     return [IdeasSet(realm.name, ideas, reason)]
 
 
-def _ally(realm: Realm, command: Command, reason: str) -> list[Event]:
-    if not arg.given(command, "ally"):
-        if any(arg.given(command, key) for key in ALLY_ARGS):
+def _ally(realm: Realm, call: Call, reason: str) -> list[Event]:
+    if not call.given("ally"):
+        if any(call.given(key) for key in ALLY_ARGS):
             raise InvalidCommand("name the alliance to set: ally=NAME", ADJUST)
         return []
-    name = arg.text(command, "ally", ADJUST)
-    current = realm.ally(name) or Ally(name, arg.text(command, "ally_kind", ADJUST))
-    kind = arg.text(command, "ally_kind", ADJUST, default=current.kind)
-    if kind not in ("npr", "pr"):
-        raise InvalidCommand(f"ally_kind must be npr or pr, not {kind!r}", ADJUST)
+    name = call.text("ally")
+    current = realm.ally(name) or Ally(name, call.text("ally_kind"))
     ally = Ally(
         name=name,
-        kind=kind,
-        tax_value=arg.integer(command, "ally_tax_value", ADJUST, default=current.tax_value),
-        influence=arg.integer(command, "ally_influence", ADJUST, default=current.influence),
-        adjacent=arg.flag(command, "ally_adjacent", ADJUST, default=current.adjacent),
-        at_peace=arg.flag(command, "ally_at_peace", ADJUST, default=current.at_peace),
-        active=arg.flag(command, "ally_active", ADJUST, default=current.active),
+        kind=call.text("ally_kind", current.kind),
+        tax_value=call.get("ally_tax_value", current.tax_value),
+        influence=call.get("ally_influence", current.influence),
+        adjacent=call.get("ally_adjacent", current.adjacent),
+        at_peace=call.get("ally_at_peace", current.at_peace),
+        active=call.get("ally_active", current.active),
     )
     return [] if ally == realm.ally(name) else [AllySet(realm.name, ally, reason)]
 
 
-def _drop_ally(realm: Realm, command: Command, reason: str) -> list[Event]:
-    if not arg.given(command, "drop_ally"):
+def _drop_ally(realm: Realm, call: Call, reason: str) -> list[Event]:
+    if not call.given("drop_ally"):
         return []
-    name = known_ally(realm, arg.text(command, "drop_ally", ADJUST), "drop_ally", ADJUST).name
+    name = known_ally(realm, call.text("drop_ally"), "drop_ally", ADJUST).name
     return [AllyDropped(realm.name, name, reason)]
 
 
-def _holder(command: Command, key: str, current: str | None) -> str | None:
-    if not arg.given(command, key):
+def _holder(call: Call, key: str, current: str | None) -> str | None:
+    if not call.given(key):
         return current
-    name = arg.text(command, key, ADJUST)
+    name = call.text(key)
     return None if name.lower() == NOBODY else name
 
 
-def _world(world: World, command: Command, reason: str) -> list[Event]:
-    if not any(arg.given(command, key) for key in WORLD_ARGS):
+def _world(world: World, call: Call, reason: str) -> list[Event]:
+    if not any(call.given(key) for key in WORLD_ARGS):
         return []
-    authority = world.imperial_authority + arg.integer(
-        command, "imperial_authority", ADJUST, default=0, low=None
-    )
+    authority = world.imperial_authority + call.number("imperial_authority", 0)
     if authority < 0:
         raise IllegalCommand(f"imperial authority would be {authority}, below 0", ADJUST)
     changed = World(
-        papal_controller=_holder(command, "papal_controller", world.papal_controller),
-        papal_contested=arg.flag(command, "papal_contested", ADJUST, default=world.papal_contested),
-        catholic_prs=arg.integer(command, "catholic_prs", ADJUST, default=world.catholic_prs),
-        emperor=_holder(command, "emperor", world.emperor),
+        papal_controller=_holder(call, "papal_controller", world.papal_controller),
+        papal_contested=call.get("papal_contested", world.papal_contested),
+        catholic_prs=call.get("catholic_prs", world.catholic_prs),
+        emperor=_holder(call, "emperor", world.emperor),
         imperial_authority=authority,
     )
     return [WorldSet(changed, reason)]
@@ -196,13 +190,46 @@ def apply_world(state: EuState, event: WorldSet) -> EuState:
     return dataclasses.replace(state, world=event.world)
 
 
-COMMANDS = {
-    "adjust": CommandSpec(
+_REALM = "REALM|none"
+COMMANDS = (
+    EuCommand(
+        "adjust",
         adjust,
-        ("reason", "realm", "borrow", *FIELDS, *WORLD_ARGS, "ally", *ALLY_ARGS, *CARD_ARGS),
+        (
+            Arg("reason", TEXT, "Why (required): the card, war or event.", required=True),
+            Arg("realm", TEXT, "The realm changed (default: the actor's).", metavar="REALM"),
+            BORROW,
+            Arg("ducats", DUCATS_DELTA, "Change of ducats (whole or half)."),
+            *(
+                Arg(field, DELTA, f"Change of the realm's figure {field} (+N or -N).")
+                for field in FIELDS
+                if field != "ducats"
+            ),
+            Arg("papal_controller", TEXT, "The papal controller now.", metavar=_REALM),
+            Arg("papal_contested", SWITCH, "Whether the papacy is contested."),
+            Arg("catholic_prs", COUNT, "The number of Catholic PRs."),
+            Arg("emperor", TEXT, "The Emperor now.", metavar=_REALM),
+            Arg("imperial_authority", DELTA, "Change of imperial authority."),
+            Arg("ally", TEXT, "The ally to add or change (with the ally options).", metavar="NAME"),
+            Arg("ally_kind", choice("npr", "pr"), "The ally's kind (needed for a new alliance)."),
+            Arg("ally_tax_value", COUNT, "The ally's provinces' tax value."),
+            Arg("ally_influence", COUNT, "Influence in the ally's areas."),
+            Arg("ally_adjacent", SWITCH, "Whether the ally borders the realm."),
+            Arg("ally_at_peace", SWITCH, "Whether the ally is at peace."),
+            Arg("ally_active", SWITCH, "Whether the ally is Active."),
+            Arg("drop_ally", TEXT, "End an alliance without Cut Ties.", metavar="NAME"),
+            Arg("discard", TEXT, "A ruler, advisor or leader card leaves play.", metavar="NAME"),
+            Arg("gain_idea", NAMES, "An idea gained.", metavar="NAME"),
+            Arg("lose_idea", NAMES, "An idea lost.", metavar="NAME"),
+        ),
         ADJUST,
+        "Record an effect the record does not model (card, war, event), with a reason.",
+        (
+            'adjust --reason "Recruit 2 regulars" --ducats -2 --regulars 2 --manpower -2',
+            'adjust --reason "Election" --realm Austria --emperor Austria',
+        ),
     ),
-}
+)
 APPLY = {
     RealmAdjusted: apply_adjusted,
     CardDiscarded: apply_discarded,

@@ -14,11 +14,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from warscribe.engine.commands import FLAG, NAMES, TEXT, Arg, Call, choice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Event
 
-from . import arguments as arg
-from .arguments import CommandSpec
+from .arguments import REACTION, EuCommand
 from .events import AllyCalled
 from .guards import actor_realm, known_ally, require_window
 from .rules import CALL_TO_ARMS
@@ -37,29 +37,24 @@ class _Request:
     enemy: str | None
 
 
-def _read(command: Command) -> _Request:
-    mode = arg.text(command, "mode", CALL_TO_ARMS)
-    if mode not in INFLUENCE:
-        raise InvalidCommand(f"mode must be offensive or defensive, not {mode!r}", CALL_TO_ARMS)
-    accepting = arg.flag(command, "accepting", CALL_TO_ARMS)
+def _read(call: Call) -> _Request:
+    mode = call.text("mode")
+    accepting = call.flag("accepting")
     if accepting and mode != "defensive":
         raise InvalidCommand("accepting an NPR ally's CtA, you send Defensive CtAs", CALL_TO_ARMS)
-    called, near = (
-        arg.names(command, "allies", CALL_TO_ARMS),
-        arg.names(command, "near_enemy", CALL_TO_ARMS),
-    )
+    called, near = call.names("allies"), call.names("near_enemy")
     if not called or len(set(called)) != len(called):
         raise InvalidCommand("allies must name each ally called once", CALL_TO_ARMS)
     if not set(near) <= set(called):
         raise InvalidCommand("near_enemy names called allies that border a new enemy", CALL_TO_ARMS)
-    enemy = arg.text(command, "enemy", CALL_TO_ARMS) if arg.given(command, "enemy") else None
+    enemy: str | None = call.get("enemy")
     return _Request(mode, called, near, accepting, enemy)
 
 
-def call_to_arms(state: EuState, command: Command) -> list[Event]:
-    realm = actor_realm(state, command)
-    request = _read(command)
-    if request.mode == "offensive" and arg.flag(command, "reaction", CALL_TO_ARMS):
+def call_to_arms(state: EuState, call: Call) -> list[Event]:
+    realm = actor_realm(state, call)
+    request = _read(call)
+    if request.mode == "offensive" and call.flag("reaction"):
         raise IllegalCommand(
             "an Offensive CtA goes with your own DoW, on your turn, not as a Reaction", CALL_TO_ARMS
         )
@@ -132,11 +127,21 @@ def apply_ally_called(state: EuState, event: AllyCalled) -> EuState:
     return update_realm(state, event.realm, change)
 
 
-COMMANDS = {
-    "call-to-arms": CommandSpec(
+COMMANDS = (
+    EuCommand(
+        "call-to-arms",
         call_to_arms,
-        ("mode", "allies", "near_enemy", "accepting", "enemy", "reaction"),
+        (
+            Arg("mode", choice(*INFLUENCE), "The kind of Call to Arms.", required=True),
+            Arg("allies", NAMES, "The allies called (comma-separated).", required=True),
+            Arg("near_enemy", NAMES, "Called allies bordering a new enemy."),
+            Arg("accepting", FLAG, "Answering an NPR ally's Call to Arms."),
+            Arg("enemy", TEXT, "The realm attacked.", metavar="REALM"),
+            REACTION,
+        ),
         CALL_TO_ARMS,
+        "Call allies to a war: offensive with your own DoW, defensive as a Reaction.",
+        ("call-to-arms --mode offensive --allies Savoy --near-enemy Savoy --enemy Austria",),
     ),
-}
+)
 APPLY = {AllyCalled: apply_ally_called}

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
-from warscribe.engine.events import Command
 
 from .rules import MINOR, REACTIONS
 from .state import ACTION, Ally, EuState, Realm
 
 
-def actor_realm(state: EuState, command: Command) -> Realm:
+def actor_realm(state: EuState, call: Call) -> Realm:
     """The realm the command's actor plays."""
-    realm = state.realm_of_player(command.actor)
+    realm = state.realm_of_player(call.actor)
     if realm is None:
         players = ", ".join(f"{r.player} ({r.name})" for r in state.realms)
-        raise InvalidCommand(
-            f"{command.actor} plays no realm in this game; players: {players}", MINOR
-        )
+        raise InvalidCommand(f"{call.actor} plays no realm in this game; players: {players}", MINOR)
     return realm
 
 

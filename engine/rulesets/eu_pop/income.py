@@ -13,11 +13,11 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
+from warscribe.engine.commands import Arg, Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Event
 
-from . import arguments as arg
-from .arguments import CommandSpec
+from .arguments import COUNT, DELTA, DUCATS, POWER, POWER_TYPE_LIST, EuCommand
 from .events import (
     CorruptionSettled,
     CostsCut,
@@ -118,10 +118,10 @@ def statement(realm: Realm, world: World, round_: int) -> IncomeStatement:
 # A. Cut Costs
 
 
-def cut_costs(state: EuState, command: Command) -> list[Event]:
-    realm = actor_realm(state, command)
+def cut_costs(state: EuState, call: Call) -> list[Event]:
+    realm = actor_realm(state, call)
     _require_step(state, realm.name, "A")
-    fired = arg.power_types(command, "fire", CUT_COSTS)
+    fired = call.names("fire")
     for slot in fired:
         if realm.advisor(slot) is None or fired.count(slot) > 1:
             raise InvalidCommand(
@@ -132,10 +132,10 @@ def cut_costs(state: EuState, command: Command) -> list[Event]:
         realm.name,
         state.round,
         fired,
-        arg.integer(command, "disband_regulars", CUT_COSTS, default=0, high=realm.regulars),
-        arg.integer(command, "disband_mercenaries", CUT_COSTS, default=0, high=realm.mercenaries),
-        arg.integer(command, "disband_ships", CUT_COSTS, default=0, high=at_sea),
-        arg.integer(command, "recall", CUT_COSTS, default=0, high=at_sea),
+        call.at_most("disband_regulars", realm.regulars),
+        call.at_most("disband_mercenaries", realm.mercenaries),
+        call.at_most("disband_ships", at_sea),
+        call.at_most("recall", at_sea),
     )
     if event.ships + event.recalled > at_sea:
         raise InvalidCommand(
@@ -189,18 +189,18 @@ def corruption_cost(ducats: Fraction) -> int:
     return max(0, math.floor(ducats) // 10 - FREE_BANDS)
 
 
-def settle_corruption(state: EuState, command: Command) -> list[Event]:
+def settle_corruption(state: EuState, call: Call) -> list[Event]:
     """Keep some or all ducats; pay the administrative power owed, or gain an interest
     token for each unpaid one."""
-    realm = actor_realm(state, command)
+    realm = actor_realm(state, call)
     _require_step(state, realm.name, "C")
-    keep = arg.ducats(command, "keep", CORRUPTION, default=realm.ducats)
-    if not 0 <= keep <= realm.ducats:
+    keep: Fraction = call.get("keep", realm.ducats)
+    if keep > realm.ducats:
         raise IllegalCommand(
             f"{realm.name} can keep 0 to {ducats_text(realm.ducats)} ducats", CORRUPTION
         )
     owed = corruption_cost(keep)
-    paid = arg.integer(command, "pay", CORRUPTION, default=owed, high=owed)
+    paid = call.at_most("pay", owed) if call.given("pay") else owed
     if paid > realm.power.adm:
         raise IllegalCommand(
             f"{realm.name} owes {owed} administrative power and has {realm.power.adm}: pay=N pays "
@@ -214,14 +214,14 @@ def settle_corruption(state: EuState, command: Command) -> list[Event]:
 # D. Collect Monarch Power
 
 
-def power_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[str, Power], ...]:
+def power_lines(realm: Realm, world: World, call: Call) -> tuple[tuple[str, Power], ...]:
     ruler = (
         ("ruler", realm.ruler.skills)
         if realm.ruler and not realm.in_interregnum
         else ("interregnum", INTERREGNUM_SKILLS)
     )
     advisors = Power(**{a.slot: a.skill for a in realm.advisors})
-    emperor = arg.power(command, "emperor", MONARCH_POWER)
+    emperor: Power = call.get("emperor", Power())
     if emperor != Power() and world.emperor != realm.name:
         raise IllegalCommand(
             "only the Emperor collects monarch power for imperial authority", MONARCH_POWER
@@ -230,10 +230,10 @@ def power_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[str
     after = (
         ("papal controller", Power(dip=1) if world.papal_controller == realm.name else Power()),
         ("emperor", emperor),
-        ("ideas", arg.power(command, "ideas", MONARCH_POWER)),
+        ("ideas", call.get("ideas", Power())),
     )
     collected = _sum(amount for _, amount in (*before, *after))
-    return (*before, ("stability", _stability_power(realm, command, collected)), *after)
+    return (*before, ("stability", _stability_power(realm, call, collected)), *after)
 
 
 def _sum(amounts: Iterable[Power]) -> Power:
@@ -243,14 +243,13 @@ def _sum(amounts: Iterable[Power]) -> Power:
     return total
 
 
-def _stability_power(realm: Realm, command: Command, collected: Power) -> Power:
+def _stability_power(realm: Realm, call: Call, collected: Power) -> Power:
     """+3 stability: 2 more of the types named in `gain`; -3: 1 fewer of the type in `lose`.
 
     The 1 fewer stops at 0: a realm that would collect nothing at all loses nothing (it
     still names a type). While it collects something, the type named must be one it
     collects, so the 1 fewer is really taken."""
-    gain = arg.power_types(command, "gain", MONARCH_POWER)
-    lose = arg.power_types(command, "lose", MONARCH_POWER)
+    gain, lose = call.names("gain"), call.names("lose")
     needed = (2 if realm.stability == 3 else 0, 1 if realm.stability == -3 else 0)
     if (len(gain), len(lose)) != needed:
         raise InvalidCommand(
@@ -263,10 +262,10 @@ def _stability_power(realm: Realm, command: Command, collected: Power) -> Power:
     return Power(**{kind: gain.count(kind) - lose.count(kind) for kind in POWER_TYPES})
 
 
-def collect_monarch_power(state: EuState, command: Command) -> list[Event]:
-    realm = actor_realm(state, command)
+def collect_monarch_power(state: EuState, call: Call) -> list[Event]:
+    realm = actor_realm(state, call)
     _require_step(state, realm.name, "D")
-    lines = power_lines(realm, state.world, command)
+    lines = power_lines(realm, state.world, call)
     total = _sum(amount for _, amount in lines)
     if min(total.as_dict().values()) < 0:
         raise IllegalCommand(
@@ -279,7 +278,7 @@ def collect_monarch_power(state: EuState, command: Command) -> list[Event]:
 # E. Score Prestige
 
 
-def prestige_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[str, int], ...]:
+def prestige_lines(realm: Realm, world: World, call: Call) -> tuple[tuple[str, int], ...]:
     papal = 0
     if world.papal_controller == realm.name and not world.papal_contested:
         papal = min(max(world.catholic_prs - 1, 0), MAX_PAPAL_PRESTIGE)
@@ -289,15 +288,15 @@ def prestige_lines(realm: Realm, world: World, command: Command) -> tuple[tuple[
         ("papal controller", papal),
         ("emperor", int(emperor)),
         ("absolute monarchy", int(absolute)),
-        ("crusade", arg.integer(command, "crusade", PRESTIGE, default=0, low=None)),
-        ("power struggle", arg.integer(command, "power_struggle", PRESTIGE, default=0, low=None)),
+        ("crusade", call.number("crusade", 0)),
+        ("power struggle", call.number("power_struggle", 0)),
     )
 
 
-def score_prestige(state: EuState, command: Command) -> list[Event]:
-    realm = actor_realm(state, command)
+def score_prestige(state: EuState, call: Call) -> list[Event]:
+    realm = actor_realm(state, call)
     _require_step(state, realm.name, "E")
-    lines = prestige_lines(realm, state.world, command)
+    lines = prestige_lines(realm, state.world, call)
     event = PrestigeScored(realm.name, state.round, lines, sum(points for _, points in lines))
     return [event, *_closing(state, realm.name, "E")]
 
@@ -354,18 +353,70 @@ def apply_prestige(state: EuState, event: PrestigeScored) -> EuState:
     return _recorded(state, event.realm)
 
 
-COMMANDS = {
-    "income-cut-costs": CommandSpec(
+COMMANDS = (
+    EuCommand(
+        "income-cut-costs",
         cut_costs,
-        ("fire", "disband_regulars", "disband_mercenaries", "disband_ships", "recall"),
+        (
+            Arg(
+                "fire",
+                POWER_TYPE_LIST,
+                "Slots whose advisors are fired (e.g. adm,mil).",
+                metavar="SLOTS",
+            ),
+            Arg("disband_regulars", COUNT, "Regulars disbanded (back to available manpower)."),
+            Arg("disband_mercenaries", COUNT, "Mercenaries disbanded."),
+            Arg("disband_ships", COUNT, "Ships at sea disbanded."),
+            Arg("recall", COUNT, "Ships at sea recalled to port."),
+        ),
         CUT_COSTS,
+        "Phase 4 step A: fire advisors, disband units, recall ships (or cut nothing).",
+        ("income-cut-costs --disband-mercenaries 1 --recall 1 --as alice",),
     ),
-    "income-corruption": CommandSpec(settle_corruption, ("keep", "pay"), CORRUPTION),
-    "income-monarch-power": CommandSpec(
-        collect_monarch_power, ("gain", "lose", "emperor", "ideas"), MONARCH_POWER
+    EuCommand(
+        "income-corruption",
+        settle_corruption,
+        (
+            Arg("keep", DUCATS, "Ducats kept (default all); the rest goes back to the bank."),
+            Arg(
+                "pay",
+                COUNT,
+                "Administrative power paid (default all owed); each unpaid is a loan token.",
+            ),
+        ),
+        CORRUPTION,
+        "Phase 4 step C: keep ducats and pay the administrative power corruption costs.",
+        ("income-corruption --keep 49 --as alice",),
     ),
-    "income-prestige": CommandSpec(score_prestige, ("crusade", "power_struggle"), PRESTIGE),
-}
+    EuCommand(
+        "income-monarch-power",
+        collect_monarch_power,
+        (
+            Arg(
+                "gain",
+                POWER_TYPE_LIST,
+                "At stability +3: the two types gaining 1 (e.g. adm,mil or dip,dip).",
+            ),
+            Arg("lose", POWER_TYPE_LIST, "At stability -3: the type losing 1.", metavar="TYPE"),
+            Arg("emperor", POWER, "The Emperor's extra power, as entered."),
+            Arg("ideas", POWER, "Extra power from ideas, as entered."),
+        ),
+        MONARCH_POWER,
+        "Phase 4 step D: collect monarch power (choose types at stability +3 or -3).",
+        ("income-monarch-power --gain adm,mil --as alice",),
+    ),
+    EuCommand(
+        "income-prestige",
+        score_prestige,
+        (
+            Arg("crusade", DELTA, "Prestige from crusades, as entered.", metavar="N"),
+            Arg("power_struggle", DELTA, "Prestige from power struggles, as entered.", metavar="N"),
+        ),
+        PRESTIGE,
+        "Phase 4 step E: score prestige (crusades and power struggles as entered).",
+        ("income-prestige --crusade 1 --as alice",),
+    ),
+)
 APPLY = {
     CostsCut: apply_costs_cut,
     IncomeStepClosed: apply_step_closed,

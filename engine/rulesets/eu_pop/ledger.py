@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from warscribe.engine.commands import to_int
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 
-from .arguments import to_ducats, to_int
 from .events import Deltas
 from .rules import INCOME_STATEMENT
 from .state import POWER_TYPES, Power, Realm
@@ -32,22 +32,33 @@ LIMITS: dict[str, tuple[int | None, int | None]] = {
 FIELDS = tuple(LIMITS)
 
 
-def read_deltas(pairs: Iterable[tuple[str, Any]], rule: str, argument: str = "") -> Deltas:
-    """(field, delta) pairs, checked and merged: ducats in halves, the rest whole. Errors
-    name the field, after the command's `argument` holding the pairs when there is one."""
+def to_ducats(value: Any) -> Fraction | None:
+    """Whole or half ducats from an int, a Fraction, a float or text (`12`, `12.5`, `12½`)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        if isinstance(value, str):
+            value = value.replace("½", ".5")
+        amount = Fraction(value)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return amount if (amount * 2).denominator == 1 else None
+
+
+def delta(field: str, raw: Any) -> Fraction | int | None:
+    """A change of figure `field`: ducats in halves, the rest whole (None: not a figure's
+    change)."""
+    if field not in LIMITS:
+        return None
+    return to_ducats(raw) if field == "ducats" else to_int(raw)
+
+
+def merge(deltas: Iterable[tuple[str, Fraction | int]]) -> Deltas:
+    """(field, delta) pairs merged by field, the changes of nothing left out."""
     merged: dict[str, Fraction | int] = {}
-    where = f"{argument}: " if argument else ""
-    for field, raw in pairs:
-        if field not in LIMITS:
-            raise InvalidCommand(
-                f"{where}no realm figure {field!r}; figures: {', '.join(FIELDS)}", rule
-            )
-        value = to_ducats(raw) if field == "ducats" else to_int(raw)
-        if value is None:
-            kind = "whole or half ducats" if field == "ducats" else "a whole number"
-            raise InvalidCommand(f"{where}{field} changes by {kind}, not {raw!r}", rule)
-        merged[field] = merged.get(field, 0) + value
-    return tuple((field, delta) for field, delta in merged.items() if delta)
+    for field, change in deltas:
+        merged[field] = merged.get(field, 0) + change
+    return tuple((field, change) for field, change in merged.items() if change)
 
 
 def value(realm: Realm, field: str) -> Fraction | int:

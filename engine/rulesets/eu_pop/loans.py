@@ -5,11 +5,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from warscribe.engine.commands import Arg, Call, integer
 from warscribe.engine.errors import IllegalCommand
-from warscribe.engine.events import Command
 
-from . import arguments as arg
-from .arguments import CommandSpec
+from .arguments import REACTION, EuCommand
 from .events import LoanRepaid, LoanTaken
 from .guards import actor_realm, in_window, no_reaction, require_window
 from .rules import INCOME, LOAN
@@ -42,10 +41,10 @@ def _loans(realm: Realm, count: int, reaction: bool, purpose: str) -> list[LoanT
     ]
 
 
-def take_loan(state: EuState, command: Command) -> list[LoanTaken]:
+def take_loan(state: EuState, call: Call) -> list[LoanTaken]:
     """On the realm's turn, or at any step of Phase 4 (4.4 allows loans there)."""
-    realm = actor_realm(state, command)
-    if arg.flag(command, "reaction", LOAN):
+    realm = actor_realm(state, call)
+    if call.flag("reaction"):
         raise IllegalCommand(
             "a loan is taken as a Reaction to cover a cost the realm lacks the funds for: give "
             "borrow=N with the command that pays it (appoint-advisor, adjust)",
@@ -53,7 +52,7 @@ def take_loan(state: EuState, command: Command) -> list[LoanTaken]:
         )
     if state.phase != INCOME_UPKEEP:
         require_window(state, realm.name, LOAN)
-    return _loans(realm, arg.integer(command, "count", LOAN, default=1, low=1), False, "loan")
+    return _loans(realm, call.number("count"), False, "loan")
 
 
 def cover_cost(
@@ -96,14 +95,14 @@ def repayments(realm: Realm, count: int) -> list[LoanRepaid]:
     return events
 
 
-def repay_loan(state: EuState, command: Command) -> list[LoanRepaid]:
-    realm = actor_realm(state, command)
+def repay_loan(state: EuState, call: Call) -> list[LoanRepaid]:
+    realm = actor_realm(state, call)
     if state.phase == INCOME_UPKEEP:
         raise IllegalCommand("loans may be taken, but not repaid, in Phase 4", INCOME)
-    if arg.flag(command, "reaction", LOAN):
+    if call.flag("reaction"):
         raise no_reaction("Repaying a loan")
     require_window(state, realm.name, LOAN)
-    return repayments(realm, arg.integer(command, "count", LOAN, default=1, low=1))
+    return repayments(realm, call.number("count"))
 
 
 def apply_loan(state: EuState, event: LoanTaken) -> EuState:
@@ -116,8 +115,23 @@ def apply_repayment(state: EuState, event: LoanRepaid) -> EuState:
     return replace_realm(state, event.realm, loans=event.interest_tokens)
 
 
-COMMANDS = {
-    "take-loan": CommandSpec(take_loan, ("count", "reaction"), LOAN),
-    "repay-loan": CommandSpec(repay_loan, ("count", "reaction"), LOAN),
-}
+_COUNT = Arg("count", integer(low=1), "How many loans (default 1).", default=1)
+COMMANDS = (
+    EuCommand(
+        "take-loan",
+        take_loan,
+        (_COUNT, REACTION),
+        LOAN,
+        "Take loans: 5 ducats and an interest token each (refused at 5 interest tokens).",
+        ("take-loan --count 1",),
+    ),
+    EuCommand(
+        "repay-loan",
+        repay_loan,
+        (_COUNT, REACTION),
+        LOAN,
+        "Repay loans: 6 ducats each, removing an interest token (not in Phase 4).",
+        ("repay-loan --count 1",),
+    ),
+)
 APPLY = {LoanTaken: apply_loan, LoanRepaid: apply_repayment}

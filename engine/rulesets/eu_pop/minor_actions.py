@@ -11,11 +11,11 @@ import dataclasses
 import math
 from fractions import Fraction
 
+from warscribe.engine.commands import FLAG, NAMES, PAIRS, TEXT, Arg, Call, choice, integer, to_int
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Event
 
-from . import arguments as arg
-from .arguments import CommandSpec
+from .arguments import BORROW, COUNT, DELTAS, REACTION, EuCommand
 from .events import (
     AdvisorAppointed,
     AdvisorFired,
@@ -27,7 +27,7 @@ from .events import (
     TiesCut,
 )
 from .guards import actor_realm, known_ally, no_reaction, require_window
-from .ledger import apply_deltas, check_deltas, read_deltas
+from .ledger import apply_deltas, check_deltas
 from .loans import cover_cost
 from .rules import ADVISOR, CUT_TIES, LEADER, MANPOWER, RULER
 from .state import (
@@ -45,26 +45,22 @@ from .state import (
 UNITS_PER_MILITARY_POWER = 3
 
 
-def _not_as_reaction(
-    state: EuState, command: Command, realm: Realm, rule: str, action: str
-) -> None:
-    if arg.flag(command, "reaction", rule):
+def _not_as_reaction(state: EuState, call: Call, realm: Realm, rule: str, action: str) -> None:
+    if call.flag("reaction"):
         raise no_reaction(action)
     require_window(state, realm.name, rule)
 
 
-def appoint_advisor(state: EuState, command: Command) -> list[Event]:
+def appoint_advisor(state: EuState, call: Call) -> list[Event]:
     """Fire the advisor of a slot and/or hire one into it, paying its ducat cost."""
-    realm = actor_realm(state, command)
-    _not_as_reaction(state, command, realm, ADVISOR, "Appointing an advisor")
-    slot = arg.text(command, "slot", ADVISOR)
-    if slot not in POWER_TYPES:
-        raise InvalidCommand(f"slot must be one of {', '.join(POWER_TYPES)}, not {slot!r}", ADVISOR)
-    current, fire = realm.advisor(slot), arg.flag(command, "fire", ADVISOR)
+    realm = actor_realm(state, call)
+    _not_as_reaction(state, call, realm, ADVISOR, "Appointing an advisor")
+    slot = call.text("slot")
+    current, fire = realm.advisor(slot), call.flag("fire")
     if fire and current is None:
         raise IllegalCommand(f"{realm.name} has no {slot} advisor to fire", ADVISOR)
     events: list[Event] = [AdvisorFired(realm.name, slot, current.name)] if fire and current else []
-    if not arg.given(command, "name"):
+    if not call.given("name"):
         if not fire:
             raise InvalidCommand("appoint-advisor needs name=... (or fire=true alone)", ADVISOR)
         return events
@@ -74,26 +70,21 @@ def appoint_advisor(state: EuState, command: Command) -> list[Event]:
             ADVISOR,
         )
     advisor = Advisor(
-        name=arg.text(command, "name", ADVISOR),
-        slot=slot,
-        skill=arg.integer(command, "skill", ADVISOR),
-        upkeep=arg.integer(command, "upkeep", ADVISOR, low=1, high=4),
+        name=call.text("name"), slot=slot, skill=call.number("skill"), upkeep=call.number("upkeep")
     )
-    cost = arg.integer(command, "cost", ADVISOR)
-    borrow = arg.integer(command, "borrow", ADVISOR, default=0)
+    cost = call.number("cost")
+    borrow = call.number("borrow", 0)
     events += cover_cost(state, realm, Fraction(cost), borrow, f"advisor {advisor.name}")
     return [*events, AdvisorAppointed(realm.name, advisor, cost)]
 
 
-def appoint_leader(state: EuState, command: Command) -> list[Event]:
+def appoint_leader(state: EuState, call: Call) -> list[Event]:
     """Employ a general or admiral on a mat for its military power cost. As a Reaction:
     a general, to an army of the realm attacked within the realm."""
-    realm = actor_realm(state, command)
-    kind = arg.text(command, "kind", LEADER)
-    mats = {"general": realm.armies, "admiral": realm.fleets}.get(kind)
-    if mats is None:
-        raise InvalidCommand(f"kind must be general or admiral, not {kind!r}", LEADER)
-    reaction = arg.flag(command, "reaction", LEADER)
+    realm = actor_realm(state, call)
+    kind = call.text("kind")
+    mats = realm.armies if kind == "general" else realm.fleets
+    reaction = call.flag("reaction")
     if reaction and kind != "general":
         raise IllegalCommand(
             "only a General may be appointed as a Reaction (to an army attacked in your realm)",
@@ -101,11 +92,11 @@ def appoint_leader(state: EuState, command: Command) -> list[Event]:
         )
     if not reaction:
         require_window(state, realm.name, LEADER)
-    leader = Leader(arg.text(command, "name", LEADER), kind, arg.text(command, "mat", LEADER))
+    leader = Leader(call.text("name"), kind, call.text("mat"))
     _check_mat(realm, leader.mat, "mat", mats, LEADER)
     if realm.leader(leader.name):
         raise IllegalCommand(f"{leader.name} is already employed by {realm.name}", LEADER)
-    cost = arg.integer(command, "cost", LEADER)
+    cost = call.number("cost")
     if realm.power.mil < cost:
         raise IllegalCommand(
             f"{leader.name} costs {cost} military power; {realm.name} has {realm.power.mil}", LEADER
@@ -123,13 +114,13 @@ def _check_mat(realm: Realm, mat: str, key: str, mats: tuple[str, ...], rule: st
         raise IllegalCommand(f"{mat} is already led by {holder.name}", rule)
 
 
-def reassign_general(state: EuState, command: Command) -> list[Event]:
+def reassign_general(state: EuState, call: Call) -> list[Event]:
     """Move a general to another army, free; as a Reaction when that army is attacked."""
-    realm = actor_realm(state, command)
-    reaction = arg.flag(command, "reaction", LEADER)
+    realm = actor_realm(state, call)
+    reaction = call.flag("reaction")
     if not reaction:
         require_window(state, realm.name, LEADER)
-    name, army = arg.text(command, "name", LEADER), arg.text(command, "army", LEADER)
+    name, army = call.text("name"), call.text("army")
     general = realm.leader(name)
     if general is None or general.kind != "general":
         raise InvalidCommand(f"name: {realm.name} employs no general {name!r}", LEADER)
@@ -137,14 +128,14 @@ def reassign_general(state: EuState, command: Command) -> list[Event]:
     return [GeneralReassigned(realm.name, name, army, reaction)]
 
 
-def appoint_ruler(state: EuState, command: Command) -> list[Event]:
+def appoint_ruler(state: EuState, call: Call) -> list[Event]:
     """A Leader from the hand becomes ruler, free, when there is none or it is Interregnum;
     as a Reaction when the ruler was discarded without replacement."""
-    realm = actor_realm(state, command)
+    realm = actor_realm(state, call)
     ruler = realm.ruler
     if ruler is not None and not realm.in_interregnum:
         raise IllegalCommand(f"{realm.name} has a ruler, {ruler.name}", RULER)
-    reaction = arg.flag(command, "reaction", RULER)
+    reaction = call.flag("reaction")
     if reaction and realm.name not in state.rulers_discarded:
         raise IllegalCommand(
             "a new ruler is appointed as a Reaction only when the ruler was discarded "
@@ -153,21 +144,21 @@ def appoint_ruler(state: EuState, command: Command) -> list[Event]:
         )
     if not reaction:
         require_window(state, realm.name, RULER)
-    name = arg.text(command, "name", RULER)
+    name = call.text("name")
     if realm.leader(name):
         raise IllegalCommand(
             f"{name} leads a {realm.name} army or fleet; a new ruler comes from the hand", RULER
         )
-    skills = Power(*(arg.integer(command, kind, RULER) for kind in POWER_TYPES))
+    skills = Power(*(call.number(kind) for kind in POWER_TYPES))
     return [RulerAppointed(realm.name, Ruler(name, skills), reaction)]
 
 
-def replenish_manpower(state: EuState, command: Command) -> list[Event]:
+def replenish_manpower(state: EuState, call: Call) -> list[Event]:
     """Exhausted units back to available manpower: 1 military power per 3 units (a part
     of 3 costs a whole one)."""
-    realm = actor_realm(state, command)
-    _not_as_reaction(state, command, realm, MANPOWER, "Replenishing manpower")
-    units = arg.integer(command, "units", MANPOWER, low=1)
+    realm = actor_realm(state, call)
+    _not_as_reaction(state, call, realm, MANPOWER, "Replenishing manpower")
+    units = call.number("units")
     if units > realm.exhausted:
         raise IllegalCommand(
             f"{realm.name} has {realm.exhausted} exhausted units, not {units}", MANPOWER
@@ -181,18 +172,18 @@ def replenish_manpower(state: EuState, command: Command) -> list[Event]:
     return [ManpowerReplenished(realm.name, units, cost)]
 
 
-def cut_ties(state: EuState, command: Command) -> list[Event]:
+def cut_ties(state: EuState, call: Call) -> list[Event]:
     """Return influence and other tokens from the board; end alliances, with the penalty of
     'Ending an Alliance' (a section the record lacks) entered as figure deltas."""
-    realm = actor_realm(state, command)
-    _not_as_reaction(state, command, realm, CUT_TIES, "Cutting ties")
-    influence = arg.integer(command, "influence", CUT_TIES, default=0, high=realm.influence)
-    tokens = arg.integer(command, "tokens", CUT_TIES, default=0, high=realm.tokens)
-    from_allies = tuple(_ally_influence(realm, command))
-    ended = arg.names(command, "end", CUT_TIES)
+    realm = actor_realm(state, call)
+    _not_as_reaction(state, call, realm, CUT_TIES, "Cutting ties")
+    influence = call.at_most("influence", realm.influence)
+    tokens = call.at_most("tokens", realm.tokens)
+    from_allies = tuple(_ally_influence(realm, call))
+    ended = call.names("end")
     for name in ended:
         known_ally(realm, name, "end", CUT_TIES)
-    penalty = _penalty(command, bool(ended))
+    penalty = _penalty(call, bool(ended))
     if not (influence or tokens or from_allies or ended):
         raise InvalidCommand("cut-ties needs influence, ally_influence, tokens or end", CUT_TIES)
     event = TiesCut(realm.name, influence, from_allies, tokens, ended, penalty)
@@ -200,11 +191,11 @@ def cut_ties(state: EuState, command: Command) -> list[Event]:
     return [event]
 
 
-def _ally_influence(realm: Realm, command: Command) -> list[tuple[str, int]]:
+def _ally_influence(realm: Realm, call: Call) -> list[tuple[str, int]]:
     found = []
-    for name, raw in arg.pairs(command, "ally_influence", CUT_TIES):
+    for name, raw in call.get("ally_influence", ()):
         held = known_ally(realm, name, "ally_influence", CUT_TIES).influence
-        amount = arg.to_int(raw)
+        amount = to_int(raw)
         if amount is None or not 1 <= amount <= held:
             raise IllegalCommand(
                 f"{realm.name} has {held} influence in {name}'s areas, not {raw!r}", CUT_TIES
@@ -213,17 +204,15 @@ def _ally_influence(realm: Realm, command: Command) -> list[tuple[str, int]]:
     return found
 
 
-def _penalty(command: Command, ending: bool) -> Deltas:
-    raw = command.arg("penalty")
-    if ending and raw is None:
+def _penalty(call: Call, ending: bool) -> Deltas:
+    if ending and not call.given("penalty"):
         raise InvalidCommand(
             "ending an alliance: enter its penalty ('Ending an Alliance', p. 33) as "
             "penalty=FIELD=DELTA,... or penalty=none",
             CUT_TIES,
         )
-    if raw is None or str(raw).strip().lower() == "none":
-        return ()
-    return read_deltas(arg.pairs(command, "penalty", CUT_TIES), CUT_TIES, "penalty")
+    penalty: Deltas = call.get("penalty", ())
+    return penalty
 
 
 def apply_advisor_fired(state: EuState, event: AdvisorFired) -> EuState:
@@ -306,23 +295,97 @@ def apply_ties_cut(state: EuState, event: TiesCut) -> EuState:
     )
 
 
-_REACTION = ("reaction",)
-COMMANDS = {
-    "appoint-advisor": CommandSpec(
+_NAME = Arg("name", TEXT, "The card's name.")
+COMMANDS = (
+    EuCommand(
+        "appoint-advisor",
         appoint_advisor,
-        ("slot", "name", "skill", "cost", "upkeep", "fire", "borrow", *_REACTION),
+        (
+            Arg("slot", choice(*POWER_TYPES), "The advisor's slot.", required=True),
+            _NAME,
+            Arg("skill", COUNT, "The advisor's skill."),
+            Arg("cost", COUNT, "The hiring cost in ducats."),
+            Arg("upkeep", integer(1, 4, metavar="1-4"), "The advisor's upkeep."),
+            Arg("fire", FLAG, "Fire the advisor in that slot first (alone: only fire)."),
+            BORROW,
+            REACTION,
+        ),
         ADVISOR,
+        "Appoint an advisor to a slot and pay its hiring cost (one advisor per slot).",
+        (
+            'appoint-advisor --slot mil --name "Jean Bureau" --skill 2 --cost 6 --upkeep 2',
+            "appoint-advisor --slot adm --fire --as alice",
+        ),
     ),
-    "appoint-leader": CommandSpec(
-        appoint_leader, ("kind", "name", "mat", "cost", *_REACTION), LEADER
+    EuCommand(
+        "appoint-leader",
+        appoint_leader,
+        (
+            Arg("kind", choice("general", "admiral"), "The leader's kind.", required=True),
+            Arg("name", TEXT, "The card's name.", required=True),
+            Arg("mat", TEXT, "The army or fleet mat.", required=True, metavar="MAT"),
+            Arg("cost", COUNT, "The cost in military power.", required=True),
+            REACTION,
+        ),
+        LEADER,
+        "Appoint a general or an admiral to an army or fleet mat, for military power.",
+        ('appoint-leader --kind general --name "La Hire" --mat "Army II" --cost 1',),
     ),
-    "reassign-general": CommandSpec(reassign_general, ("name", "army", *_REACTION), LEADER),
-    "appoint-ruler": CommandSpec(appoint_ruler, ("name", *POWER_TYPES, *_REACTION), RULER),
-    "replenish-manpower": CommandSpec(replenish_manpower, ("units", *_REACTION), MANPOWER),
-    "cut-ties": CommandSpec(
-        cut_ties, ("influence", "ally_influence", "tokens", "end", "penalty", *_REACTION), CUT_TIES
+    EuCommand(
+        "reassign-general",
+        reassign_general,
+        (
+            Arg("name", TEXT, "The general's name.", required=True),
+            Arg("army", TEXT, "The army the general moves to.", required=True, metavar="ARMY"),
+            REACTION,
+        ),
+        LEADER,
+        "Move a general to another army (free; allowed as a Reaction).",
+        ('reassign-general --name "Jean de Dunois" --army "Army II"',),
     ),
-}
+    EuCommand(
+        "appoint-ruler",
+        appoint_ruler,
+        (
+            Arg("name", TEXT, "The new ruler's name.", required=True),
+            Arg("adm", COUNT, "Administrative skill.", required=True),
+            Arg("dip", COUNT, "Diplomatic skill.", required=True),
+            Arg("mil", COUNT, "Military skill.", required=True),
+            REACTION,
+        ),
+        RULER,
+        "Appoint a new ruler when the realm has none, or an Interregnum (free).",
+        ('appoint-ruler --name "Louis XI" --adm 2 --dip 2 --mil 1 --reaction --as alice',),
+    ),
+    EuCommand(
+        "replenish-manpower",
+        replenish_manpower,
+        (Arg("units", integer(low=1), "Manpower units to replenish.", required=True), REACTION),
+        MANPOWER,
+        "Move exhausted manpower back to available: 1 military power per 3 units.",
+        ("replenish-manpower --units 3",),
+    ),
+    EuCommand(
+        "cut-ties",
+        cut_ties,
+        (
+            Arg("influence", COUNT, "Influence tokens returned."),
+            Arg(
+                "ally_influence",
+                PAIRS,
+                "Influence returned from allies' areas.",
+                metavar="ALLY=N,...",
+            ),
+            Arg("tokens", COUNT, "Other board tokens returned."),
+            Arg("end", NAMES, "Alliances ended."),
+            Arg("penalty", DELTAS, "The penalty for ending an alliance, as entered."),
+            REACTION,
+        ),
+        CUT_TIES,
+        "Return influence and tokens from the board and end alliances.",
+        ("cut-ties --ally-influence Savoy=1 --end Savoy --penalty prestige=-1",),
+    ),
+)
 APPLY = {
     AdvisorFired: apply_advisor_fired,
     AdvisorAppointed: apply_advisor_appointed,

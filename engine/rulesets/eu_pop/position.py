@@ -18,7 +18,7 @@ from warscribe.engine.errors import DataError, InvalidCommand
 from warscribe.engine.events import DataRef
 from warscribe.engine.ruleset import PlayerSpec
 
-from .arguments import to_ducats
+from .ledger import to_ducats
 from .rules import START
 from .state import PHASES, POWER_TYPES, Advisor, Ally, Leader, Power, Realm, Ruler, World
 

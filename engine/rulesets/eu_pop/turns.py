@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+from warscribe.engine.commands import NAMES, TEXT, Arg, Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Event
 
-from . import arguments as arg
-from .arguments import CommandSpec
+from .arguments import COUNT, DUCATS, EuCommand
 from .events import Passed, PhaseBegun, TurnEnded
 from .guards import actor_realm, next_turn, require_window
 from .loans import repayments
@@ -23,23 +23,21 @@ from .rules import INCOME, LOAN, MINOR, ROUND
 from .state import ACTION, DONE, INCOME_UPKEEP, PHASES, STEPS, EuState, add_ducats
 
 
-def end_turn(state: EuState, command: Command) -> list[Event]:
-    realm = actor_realm(state, command)
+def end_turn(state: EuState, call: Call) -> list[Event]:
+    realm = actor_realm(state, call)
     require_window(state, realm.name, ROUND)
-    action = arg.text(command, "action", ROUND, default="Turn Action")
+    action = call.text("action")
     return [TurnEnded(realm.name, action, next_turn(state, realm.name, state.passed))]
 
 
-def pass_turn(state: EuState, command: Command) -> list[Event]:
+def pass_turn(state: EuState, call: Call) -> list[Event]:
     """Pass; `repay` loans at once, with the ducats gained for passing (5.2 Take/Repay Loan)."""
-    realm = actor_realm(state, command)
+    realm = actor_realm(state, call)
     require_window(state, realm.name, MINOR)
-    gained = arg.ducats(command, "ducats", ROUND, default=Fraction(0))
-    if gained < 0:
-        raise InvalidCommand("the ducats gained for passing cannot be negative", ROUND)
+    gained: Fraction = call.get("ducats")
     passed = (*state.passed, realm.name)
     event = Passed(realm.name, gained, next_turn(state, realm.name, passed))
-    repay = arg.integer(command, "repay", LOAN, default=0)
+    repay = call.number("repay")
     richer = dataclasses.replace(realm, ducats=realm.ducats + gained)
     return [event, *repayments(richer, repay)]
 
@@ -54,8 +52,8 @@ def waiting(state: EuState) -> tuple[str, ...]:
     return ()
 
 
-def end_phase(state: EuState, command: Command) -> list[Event]:
-    actor_realm(state, command)
+def end_phase(state: EuState, call: Call) -> list[Event]:
+    actor_realm(state, call)
     pending = ", ".join(waiting(state))
     if pending and state.phase == ACTION:
         raise IllegalCommand(
@@ -69,7 +67,7 @@ def end_phase(state: EuState, command: Command) -> list[Event]:
     round_, phase = (
         (state.round, PHASES[index]) if index < len(PHASES) else (state.round + 1, PHASES[0])
     )
-    order = arg.names(command, "order", ROUND) or state.order
+    order = call.names("order") or state.order
     if sorted(order) != sorted(state.order):
         raise InvalidCommand(f"order must list each realm once: {', '.join(state.order)}", ROUND)
     return [PhaseBegun(round_, phase, order)]
@@ -97,9 +95,40 @@ def apply_passed(state: EuState, event: Passed) -> EuState:
     return dataclasses.replace(state, turn=event.next, passed=(*state.passed, event.realm))
 
 
-COMMANDS = {
-    "end-turn": CommandSpec(end_turn, ("action",), ROUND),
-    "pass": CommandSpec(pass_turn, ("ducats", "repay"), MINOR),
-    "end-phase": CommandSpec(end_phase, ("order",), ROUND),
-}
+COMMANDS = (
+    EuCommand(
+        "end-turn",
+        end_turn,
+        (Arg("action", TEXT, "The Turn Action played (a note).", default="Turn Action"),),
+        ROUND,
+        "End the realm's turn in the Action phase (the Turn Action played at the table).",
+        ('end-turn --action "Recruit"',),
+    ),
+    EuCommand(
+        "pass",
+        pass_turn,
+        (
+            Arg("ducats", DUCATS, "Ducats gained for passing, as entered.", default=Fraction(0)),
+            Arg("repay", COUNT, "Loans repaid at once.", default=0, rule=LOAN),
+        ),
+        MINOR,
+        "Pass for the rest of the Action phase (ducats gained as entered).",
+        ("pass --ducats 2 --as bob",),
+    ),
+    EuCommand(
+        "end-phase",
+        end_phase,
+        (
+            Arg(
+                "order",
+                NAMES,
+                "The turn order of the new phase (comma-separated).",
+                metavar="REALMS",
+            ),
+        ),
+        ROUND,
+        "Move on to the next phase (refused until the phase is complete).",
+        ("end-phase --order Austria,France",),
+    ),
+)
 APPLY = {PhaseBegun: apply_phase, TurnEnded: apply_turn_ended, Passed: apply_passed}

@@ -1,0 +1,215 @@
+"""The command line of a rule set, made from its tables (`warscribe.engine.rulebook`).
+
+Each `CommandSpec` becomes a click command: its positional arguments (a list one takes
+several words, joined with commas), its options with their metavar and help, `--as`, and
+`--roll` when it rolls dice; its help is the spec's, with the rule and an example. A spec
+with a `group` becomes `GROUP SUB` (e.g. `attack declare`). `new GAME` comes from the
+rule set's `NewSpec`, and every projection not given its own renderer is a query printing
+it (`--at`, `--json`). Nothing here names a game: adding one adds no CLI code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from warscribe.engine.authority import REFEREE_NAME
+from warscribe.engine.commands import Arg, CommandSpec, read
+from warscribe.engine.events import Command
+from warscribe.engine.rulebook import RuleBook
+from warscribe.engine.ruleset import GameSpec, PlayerSpec, Projection
+
+from .context import (
+    Context,
+    dice_option,
+    emit,
+    json_option,
+    key_option,
+    name_option,
+    parse_player,
+    pass_ctx,
+    read_public_keys,
+)
+from .files import read_text
+from .positions import resolve_position
+
+RESERVED = frozenset({"actor", "entered", "as", "roll"})
+"""Parameter names the generator itself uses (`--as`, `--roll`)."""
+
+
+def _option_name(arg: Arg) -> str:
+    return f"--{arg.name.replace('_', '-')}"
+
+
+def _param(arg: Arg, usage: bool = False) -> click.Parameter:
+    """`arg` as a click parameter; with `usage`, click refuses it missing (exit 2), else
+    the engine does (naming the rule)."""
+    if arg.name in RESERVED:
+        raise RuntimeError(f"an argument may not be called {arg.name!r} (the CLI's own)")
+    if arg.positional:
+        many = arg.kind.many
+        return click.Argument(
+            [arg.name], nargs=-1 if many else 1, required=arg.required, metavar=arg.shown
+        )
+    declaration = [_option_name(arg), arg.name]
+    if arg.kind.flag:
+        return click.Option(declaration, is_flag=True, default=False, help=arg.help)
+    kind = click.Path(exists=True, dir_okay=False) if arg.kind.file else None
+    if usage and arg.required:
+        return click.Option(declaration, type=kind, metavar=arg.shown, help=arg.help, required=True)
+    return click.Option(declaration, type=kind, default=None, metavar=arg.shown, help=arg.help)
+
+
+def _text(arg: Arg, value: Any) -> Any:
+    """An option's value as the engine reads it: words of a list joined with commas, a
+    flag as `true`, a file as its text; None when not given."""
+    if value is None or value is False or value == ():
+        return None
+    if arg.kind.many:
+        return ",".join(value)
+    if arg.kind.flag:
+        return "true"
+    return read_text(value) if arg.kind.file else value
+
+
+def given_args(args: tuple[Arg, ...], values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The arguments given, in the spec's order, as the engine reads them."""
+    found = ((arg.name, _text(arg, values.get(arg.name))) for arg in args)
+    return tuple((name, value) for name, value in found if value is not None)
+
+
+def _help(summary: str, examples: tuple[str, ...], rule: str | None = None) -> str:
+    ruled = f"\n\nRule: {rule}." if rule else ""
+    lines = "\n".join(f"  warscribe {line}" for line in examples)
+    return f"{summary}{ruled}\n\n\b\nExample:\n{lines}"
+
+
+def _positional_help(args: tuple[Arg, ...]) -> str:
+    shown = [f"  {arg.shown}: {arg.help}" for arg in args if arg.positional]
+    return "\n\n\b\nArguments:\n" + "\n".join(shown) if shown else ""
+
+
+AS_OPTION = click.Option(
+    ["--as", "actor"],
+    default=None,
+    metavar="PLAYER",
+    help="The player giving the command (default: whoever must act now).",
+)
+ROLL_OPTION = click.Option(
+    ["--roll", "entered"],
+    type=click.IntRange(min=1),
+    multiple=True,
+    help="Table dice: a die as thrown (repeat for several).",
+)
+
+
+def spec_command(ruleset: str, spec: CommandSpec[Any]) -> click.Command:
+    """The click command recording `spec`'s command in a game of `ruleset`."""
+
+    @pass_ctx
+    def run(
+        ctx: Context, /, actor: str | None, entered: tuple[int, ...] = (), **values: Any
+    ) -> None:
+        ctx.game_of(ruleset, spec.name)
+        ctx.issue(spec.name, given_args(spec.args, values), actor, entered)
+
+    params = [_param(arg) for arg in spec.args]
+    params += [AS_OPTION, *([ROLL_OPTION] if spec.rolls else [])]
+    help_text = _help(spec.help, spec.example, spec.rule) + _positional_help(spec.args)
+    return click.Command(spec.sub or spec.name, callback=run, params=params, help=help_text)
+
+
+def query_command(ruleset: str, name: str, projection: Projection) -> click.Command:
+    """The click command printing the projection `name` of a game of `ruleset`."""
+
+    @pass_ctx
+    def run(ctx: Context, position: str | None, as_json: bool) -> None:
+        game_id = ctx.game_of(ruleset, name).game_id
+        state = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position)).state
+        emit(projection(state), as_json)
+
+    at = click.Option(
+        ["--at", "position"], default=None, metavar="POSITION", help="A position or #SEQ."
+    )
+    summary = (projection.__doc__ or f"The {name} of the game.").strip().splitlines()[0]
+    command = click.Command(
+        name, callback=run, params=[at], help=_help(summary, (f"{name} --json",))
+    )
+    return json_option(command)
+
+
+def new_command(book: RuleBook[Any]) -> click.Command:
+    """`new GAME`, from the rule set's `NewSpec`."""
+    spec = book.new
+
+    @pass_ctx
+    def run(
+        ctx: Context,
+        /,
+        players: tuple[str, ...],
+        name: str | None,
+        dice: str,
+        keys_given: tuple[str, ...],
+        as_json: bool,
+        **values: Any,
+    ) -> None:
+        from .main import create  # main adds the game groups: it imports this module
+
+        options = tuple(_read_options(book, values))
+        game = GameSpec(
+            name=name or "",
+            players=tuple(PlayerSpec(*parse_player(p)) for p in players),
+            options=options,
+        )
+        create(ctx, book.name, game, dice, as_json, read_public_keys(keys_given))
+
+    player = click.Option(
+        ["--player", "players"],
+        multiple=True,
+        required=True,
+        metavar=spec.player,
+        help=spec.player_help,
+    )
+    command = click.Command(
+        book.name,
+        callback=run,
+        params=[player, *(_param(arg, usage=True) for arg in spec.options)],
+        help=_help(spec.help, spec.example),
+    )
+    return name_option(book.name)(dice_option(key_option(json_option(command))))
+
+
+def _read_options(book: RuleBook[Any], values: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The options of `new` as values of their kinds (a bad one refused naming it)."""
+    args = book.new.options
+    spec = CommandSpec[Any]("new", lambda state, call: (), args, "new", book.new.help, ())
+    call = read(spec, Command(REFEREE_NAME, "new", given_args(args, values)))
+    found = ((arg.name, call.get(arg.name)) for arg in args)
+    return [(name, value) for name, value in found if value is not None]
+
+
+def add_face(group: click.Group, ruleset: str, book: RuleBook[Any]) -> None:
+    """Add the commands of `book` to its game's group: one per spec (in sub-groups for
+    specs with a `group`), and a query for each projection the group lacks."""
+    subgroups: dict[str, click.Group] = {}
+    for spec in book.commands.values():
+        command = spec_command(ruleset, spec)
+        if spec.group is None:
+            _add(group, command)
+            continue
+        if spec.group not in subgroups:
+            help_text = book.groups.get(spec.group, f"The {spec.group} commands.")
+            subgroups[spec.group] = click.Group(spec.group, help=help_text)
+            _add(group, subgroups[spec.group])
+        _add(subgroups[spec.group], command)
+    for name, projection in book.projections.items():
+        if name not in group.commands:
+            _add(group, query_command(ruleset, name, projection))
+
+
+def _add(group: click.Group, command: click.Command) -> None:
+    if command.name in group.commands:
+        raise RuntimeError(f"{group.name} {command.name!r} is defined twice")
+    group.add_command(command)

@@ -1,0 +1,136 @@
+"""The one core a rule set fills with tables (see docs/developing.md).
+
+A rule set is a `RuleBook[State]`: its commands (`CommandSpec`s), its complete evolver
+table (`Evolvers`), its hooks in the order they run, its projections and what `new`
+takes. `decide`, `evolve`, argument checking, the pending-decision check and "the state
+after my own events" are written here once; a rule set writes only its rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from . import commands
+from .codec import topic_of
+from .commands import TURN, Arg, CommandSpec
+from .common import RECORD_EVENTS
+from .dice import Dice
+from .errors import IllegalCommand, InvalidCommand, LogError
+from .events import Command, Event, GameCreated
+from .ruleset import Projection
+
+S = TypeVar("S")
+
+
+class Evolvers(Generic[S]):
+    """A rule set's complete evolver table: every event it meets has an evolver, or is
+    declared informational (a fact that changes no state; the record's own events always
+    are). Any other event is an error, never silently ignored."""
+
+    def __init__(
+        self,
+        ruleset: str,
+        initial: Callable[[GameCreated], S],
+        table: Mapping[type, Callable[[S, Any], S]],
+        informational: tuple[type, ...] = (),
+    ) -> None:
+        self.ruleset = ruleset
+        self.initial = initial
+        self.table = dict(table)
+        self.informational = (*RECORD_EVENTS, *informational)
+
+    def evolve(self, state: S | None, event: Event) -> S:
+        if isinstance(event, GameCreated):
+            return self.initial(event)
+        apply = self.table.get(type(event))
+        if apply is not None and state is not None:
+            return apply(state, event)
+        if isinstance(event, self.informational) and state is not None:
+            return state
+        raise LogError(f"{self.ruleset} has no evolver for {topic_of(type(event))}")
+
+
+@dataclass(frozen=True)
+class Hook(Generic[S]):
+    """A rule that acts after a command's events (a phase that ends itself, say): given
+    the state after them and the events so far, the events it adds."""
+
+    name: str
+    run: Callable[[S, Sequence[Event], Dice], Sequence[Event]]
+
+
+@dataclass(frozen=True)
+class NewSpec:
+    """What `new GAME` takes beyond the players: the options (`Arg`s), the form of a
+    `--player` value, a summary and examples."""
+
+    help: str
+    example: tuple[str, ...]
+    player: str = "NAME"
+    player_help: str = "A player (repeat for each player)."
+    options: tuple[Arg, ...] = ()
+
+
+class RuleBook(Generic[S]):
+    """A rule set made of tables, over its state type S (see `warscribe.engine.ruleset.
+    RuleSet` for the functions it answers). A subclass sets the class attributes and
+    writes `validate_spec`, `setup`, `position`, `whose_turn`, `legal`, `legal_commands`
+    and `summary`; `pending` when it asks players questions."""
+
+    name: str
+    rule: str
+    """The rule an unknown command is refused under (the game's sequence of play)."""
+    commands: Mapping[str, CommandSpec[S]]
+    evolvers: Evolvers[S]
+    hooks: tuple[Hook[S], ...] = ()
+    projections: Mapping[str, Projection] = {}
+    groups: Mapping[str, str] = {}
+    """The help of each command-line group its commands form (`CommandSpec.group`)."""
+    new: NewSpec
+
+    def spec(self, name: str) -> CommandSpec[S]:
+        found = self.commands.get(name)
+        if found is None:
+            known = ", ".join(sorted(self.commands))
+            raise InvalidCommand(f"{self.name} has no command {name!r}; it has: {known}", self.rule)
+        return found
+
+    def pending(self, state: S) -> str | None:
+        """The kind of decision the game waits for (None: it waits for none)."""
+        return None
+
+    def decide(self, state: S, command: Command, dice: Dice) -> list[Event]:
+        """The command's events, then each hook's, in the order the hooks are written."""
+        spec = self.spec(command.name)
+        self._check_pending(state, spec)
+        events = commands.decide(spec, state, command, dice)
+        for hook in self.hooks:
+            events += hook.run(self.after(state, events), tuple(events), dice)
+        return events
+
+    def _check_pending(self, state: S, spec: CommandSpec[S]) -> None:
+        waiting = self.pending(state)
+        if spec.answers is not None and spec.answers != waiting:
+            raise IllegalCommand(f"{spec.name} answers a {spec.answers}: none is asked", spec.rule)
+        if waiting is not None and spec.answers is None and spec.authority == TURN:
+            raise IllegalCommand(f"the game waits for a {waiting} first", spec.rule)
+
+    def after(self, state: S, events: Sequence[Event]) -> S:
+        """The state once `events` have happened."""
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    def evolve(self, state: S | None, event: Event) -> S:
+        return self.evolvers.evolve(state, event)
+
+    def authority(self, name: str) -> str | None:
+        found = self.commands.get(name)
+        return found.authority if found else None
+
+    def rule_of(self, name: str) -> str | None:
+        """The rule section a command is decided by (the audit cites it)."""
+        found = self.commands.get(name)
+        return found.rule if found else None

@@ -1,0 +1,229 @@
+"""Duel: a toy third game, two players and a pair of dice, registered the way the real rule
+sets are, to show that a game is tables and nothing else (docs/developing.md).
+
+The rules. Each player starts with 20 health (`new duel --health N`). On your turn you
+`strike`: roll two dice, and your opponent loses their total. A double lets you choose:
+`press` (strike again) or `rest` (the turn passes). Whoever falls to 0 or below loses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from warscribe.engine.codec import record
+from warscribe.engine.commands import Arg, Call, CommandSpec, integer, table
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from warscribe.engine.events import DataRef, Event
+from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
+from warscribe.engine.ruleset import GameSpec, LegalCommand
+
+STRIKE = "Duel › Strike"
+DOUBLES = "Duel › Doubles"
+VICTORY = "Duel › Victory"
+DOUBLE = "double"
+"""The one decision the game asks for: press or rest after a double."""
+
+
+@dataclass(frozen=True)
+class DuelState:
+    players: tuple[str, ...] = ()
+    health: tuple[int, ...] = ()
+    turn: int = 0
+    strikes: int = 0
+    pending: bool = False
+    winner: str | None = None
+
+
+# The facts
+
+
+@record("duel.DuelBegun")
+class DuelBegun(Event):
+    players: tuple[str, ...]
+    health: int
+
+
+@record("duel.Struck")
+class Struck(Event):
+    striker: str
+    damage: int
+    double: bool
+
+
+@record("duel.Rested")
+class Rested(Event):
+    player: str
+
+
+@record("duel.DuelWon")
+class DuelWon(Event):
+    winner: str
+
+
+# The rules
+
+
+def _striker(state: DuelState, call: Call) -> int:
+    if state.winner is not None:
+        raise IllegalCommand(f"the duel is over: {state.winner} won", VICTORY)
+    if call.actor != state.players[state.turn]:
+        raise NotYourTurn(f"it is {state.players[state.turn]}'s turn", STRIKE)
+    return state.turn
+
+
+def _strike(state: DuelState, call: Call) -> list[Event]:
+    player = state.players[_striker(state, call)]
+    rolled = call.roll_dice().roll("strike", 2)
+    first, second = rolled.values
+    return [rolled, Struck(player, first + second, first == second)]
+
+
+def strike(state: DuelState, call: Call) -> list[Event]:
+    return _strike(state, call)
+
+
+def press(state: DuelState, call: Call) -> list[Event]:
+    return _strike(state, call)
+
+
+def rest(state: DuelState, call: Call) -> list[Event]:
+    return [Rested(state.players[_striker(state, call)])]
+
+
+def victory(state: DuelState, events: Sequence[Event], dice: Dice) -> list[Event]:
+    """Whoever falls to 0 or below loses, at once."""
+    fallen = [p for p, health in zip(state.players, state.health, strict=True) if health <= 0]
+    if not fallen or state.winner is not None:
+        return []
+    return [DuelWon(next(p for p in state.players if p not in fallen))]
+
+
+COMMANDS: dict[str, CommandSpec[DuelState]] = table(
+    CommandSpec(
+        "strike",
+        strike,
+        (),
+        STRIKE,
+        "Roll two dice: your opponent loses their total.",
+        ("strike",),
+        rolls=True,
+    ),
+    CommandSpec(
+        "press",
+        press,
+        (),
+        DOUBLES,
+        "After a double: strike again.",
+        ("press",),
+        answers=DOUBLE,
+        rolls=True,
+        group="double",
+        sub="press",
+    ),
+    CommandSpec(
+        "rest",
+        rest,
+        (),
+        DOUBLES,
+        "After a double: rest, and the turn passes.",
+        ("rest",),
+        answers=DOUBLE,
+        group="double",
+        sub="rest",
+    ),
+)
+
+
+# The facts applied
+
+
+def _begun(state: DuelState, event: DuelBegun) -> DuelState:
+    return DuelState(players=event.players, health=(event.health,) * len(event.players))
+
+
+def _struck(state: DuelState, event: Struck) -> DuelState:
+    hit = 1 - state.players.index(event.striker)
+    health = tuple(h - event.damage if i == hit else h for i, h in enumerate(state.health))
+    turn = state.turn if event.double else hit
+    return dataclasses.replace(
+        state, health=health, turn=turn, pending=event.double, strikes=state.strikes + 1
+    )
+
+
+def _rested(state: DuelState, event: Rested) -> DuelState:
+    return dataclasses.replace(state, turn=1 - state.turn, pending=False)
+
+
+def _won(state: DuelState, event: DuelWon) -> DuelState:
+    return dataclasses.replace(state, winner=event.winner, pending=False)
+
+
+EVOLVERS = Evolvers(
+    "duel",
+    lambda event: DuelState(),
+    {DuelBegun: _begun, Struck: _struck, Rested: _rested, DuelWon: _won},
+)
+
+
+def health(state: DuelState) -> dict[str, int]:
+    return dict(zip(state.players, state.health, strict=True))
+
+
+PROJECTIONS = {"health": health}
+GROUPS = {"double": "After a double: press on or rest."}
+
+
+class Duel(RuleBook[DuelState]):
+    name = "duel"
+    rule = STRIKE
+    commands = COMMANDS
+    evolvers = EVOLVERS
+    hooks = (Hook("victory", victory),)
+    projections = PROJECTIONS
+    groups = GROUPS
+    new = NewSpec(
+        "Two players, a pair of dice, and the health each starts with.",
+        ("new duel --player alice --player bob --health 12",),
+        options=(Arg("health", integer(low=1), "The health each player starts with.", default=20),),
+    )
+
+    def validate_spec(self, spec: GameSpec) -> tuple[DataRef, ...]:
+        if len(spec.players) != 2:
+            raise InvalidCommand("a duel is fought by two players", STRIKE)
+        return ()
+
+    def setup(self, state: DuelState, spec: GameSpec, dice: Dice) -> list[Event]:
+        start = integer(low=1).read(spec.option("health", 20))
+        if start is None:
+            raise InvalidCommand("health must be a whole number, 1 or more", STRIKE)
+        return [DuelBegun(tuple(p.name for p in spec.players), start)]
+
+    def pending(self, state: DuelState) -> str | None:
+        return DOUBLE if state.pending else None
+
+    def position(self, state: DuelState) -> str | None:
+        return f"{state.strikes + 1}.{state.players[state.turn]}" if state.players else None
+
+    def whose_turn(self, state: DuelState) -> str | None:
+        return None if state.winner or not state.players else state.players[state.turn]
+
+    def legal(self, state: DuelState) -> tuple[LegalCommand, ...]:
+        player = self.whose_turn(state)
+        if player is None:
+            return ()
+        return tuple(LegalCommand(player, name) for name in self.legal_commands(state))
+
+    def legal_commands(self, state: DuelState) -> tuple[str, ...]:
+        if self.whose_turn(state) is None:
+            return ()
+        return ("press", "rest") if state.pending else ("strike",)
+
+    def summary(self, state: DuelState) -> dict[str, Any]:
+        return {"health": health(state), "winner": state.winner}
+
+
+RULESET = Duel()

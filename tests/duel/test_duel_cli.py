@@ -1,0 +1,90 @@
+"""A third game with no CLI change (issue 12, part 4): the toy duel (tests/duel/rules.py)
+is registered the way the real rule sets are, and gets `new`, its commands, `status`,
+`show --at`, `export`/`import`, `verify` and `audit` from the generated CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import cast
+
+import pytest
+from click.testing import CliRunner, Result
+
+from warscribe.cli import main
+from warscribe.cli.main import cli
+from warscribe.engine import rulesets
+from warscribe.engine.dice import Dice
+from warscribe.engine.errors import IllegalCommand
+from warscribe.engine.events import Command
+
+from . import rules
+
+
+@pytest.fixture(autouse=True)
+def registered() -> Iterator[None]:
+    rulesets.register("duel", "tests.duel.rules", "duel")
+    yield
+    rulesets.unregister("duel")
+    main.forget("duel")
+
+
+def run(store: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--store", str(store), *args])
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def test_a_duel_is_played_recorded_and_checked_through_the_cli(tmp_path: Path) -> None:
+    store = tmp_path / "duel.db"
+    # A duel is created from its NewSpec: two players, 12 health each.
+    new = ["new", "duel", "--player", "alice", "--player", "bob", "--health", "12"]
+    ok(run(store, *new, "--dice", "seeded:duel"))
+    status = json.loads(ok(run(store, "status", "--json")).stdout)
+    assert status["ruleset"] == "duel" and status["commands"] == ["strike"]
+    # Strikes until someone falls: `strike` at top level (the current game's), or in its
+    # group; a double asks the striker to press or rest (`double press`).
+    for _ in range(40):
+        status = json.loads(ok(run(store, "status", "--json")).stdout)
+        if status["winner"]:
+            break
+        if status["commands"] == ["press", "rest"]:
+            ok(run(store, "duel", "double", "rest"))
+        else:
+            ok(run(store, "strike"))
+    assert status["winner"] in ("alice", "bob")
+    assert min(status["health"].values()) <= 0
+    # The game's own health query and the record's `show --at` a position.
+    assert json.loads(ok(run(store, "health", "--json")).stdout) == status["health"]
+    shown = json.loads(ok(run(store, "show", "--at", "1.alice", "--json")).stdout)
+    assert shown["health"] == {"alice": 12, "bob": 12}
+    # The record checks it: verify, audit, export and import into another store.
+    ok(run(store, "verify"))
+    assert "0 differ from the rules" in ok(run(store, "audit")).output
+    ok(run(store, "export", "-o", str(tmp_path / "duel.wlog")))
+    other = tmp_path / "other.db"
+    ok(run(other, "import", str(tmp_path / "duel.wlog")))
+    assert json.loads(ok(run(other, "status", "--json")).stdout)["health"] == status["health"]
+
+
+def test_the_duels_help_shows_only_its_own_commands(tmp_path: Path) -> None:
+    top = ok(run(tmp_path / "x.db", "--help")).output
+    assert "duel commands:" in top and "strike" in top
+    own = ok(run(tmp_path / "x.db", "duel", "--help")).output
+    assert "strike" in own and "end-phase" not in own and "treasury" not in own
+    strike = ok(run(tmp_path / "x.db", "duel", "strike", "--help")).output
+    assert "Rule: Duel › Strike." in strike and "--roll" in strike
+
+
+def test_a_double_must_be_answered_before_anything_else() -> None:
+    """Duel › Doubles: after a double only `press` or `rest` (the core's pending check)."""
+    begun = rules.DuelState()
+    state = rules.RULESET.after(begun, [rules.DuelBegun(("alice", "bob"), 20)])
+    state = rules.RULESET.after(state, [rules.Struck("alice", 6, True)])
+    assert rules.RULESET.legal_commands(state) == ("press", "rest")
+    with pytest.raises(IllegalCommand, match="waits for a double"):
+        rules.RULESET.decide(state, Command("alice", "strike"), cast(Dice, None))
