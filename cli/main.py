@@ -529,14 +529,22 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
 @cli.command()
 @click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First entry.")
 @click.option("--to", "stop", type=click.IntRange(min=1), default=None, help="Last entry.")
+@click.option(
+    "--story",
+    "as_story",
+    is_flag=True,
+    help="One sentence per decision (rule, dice, outcome), the positions as headings.",
+)
 @json_option
 @pass_ctx
-def log(ctx: Context, start: int, stop: int | None, as_json: bool) -> None:
-    """The game's log: one line per entry with its position.
+def log(ctx: Context, start: int, stop: int | None, as_story: bool, as_json: bool) -> None:
+    """The game's log: one line per entry with its position; or, with --story, one
+    sentence per decision in the rulebook's words.
 
     \b
     Example:
       warscribe log --from 1 --to 20
+      warscribe log --story
     """
     from warscribe.engine import rulesets
     from warscribe.engine.record import fold
@@ -547,6 +555,12 @@ def log(ctx: Context, start: int, stop: int | None, as_json: bool) -> None:
     # the position before the first line comes from a snapshot: the cost is that of the
     # lines printed, not of the entries before them
     head = ctx.app.head(game_id, start - 1) if start > 1 else None
+    if as_story:
+        from warscribe.store.story import story
+
+        lines = list(story(ctx.app.entries(game_id, start, stop), head))
+        emit(lines, as_json, "\n".join(lines))
+        return
     for entry in ctx.app.entries(game_id, start, stop):
         head = fold((entry,), head)
         rs = rulesets.get(head.ruleset)
