@@ -26,11 +26,12 @@ from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr, parsedate_to_datetime
 from ipaddress import ip_address
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 from uuid import UUID, uuid5
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import AggregateNotFoundError
 
 from warscribe.engine.anchor import fingerprint
 from warscribe.engine.errors import WarscribeError
@@ -91,7 +92,10 @@ class Mailroom(Aggregate):
         return uuid5(game_id, "mailroom")
 
 
-def _without(pairs: tuple[tuple[str, object], ...], name: str) -> tuple[tuple[str, object], ...]:
+P = TypeVar("P", bound=tuple[str, object])
+
+
+def _without(pairs: tuple[P, ...], name: str) -> tuple[P, ...]:
     return tuple(pair for pair in pairs if pair[0] != name)
 
 
@@ -164,13 +168,18 @@ def letters(path: str, *, unseen: bool = False) -> Iterator[Letter]:
         mailbox.Maildir(place, create=False) if place.is_dir() else mailbox.mbox(place)
     )
     try:
-        for number, key in enumerate(sorted(box.iterkeys()), start=1):
-            if unseen and isinstance(box, mailbox.Maildir) and _SEEN in box.get_flags(key):
-                continue
+        keys = _new(place) if unseen and place.is_dir() else sorted(box.iterkeys())
+        for number, key in enumerate(keys, start=1):
             name = key if isinstance(box, mailbox.Maildir) else f"{place.name} #{number}"
             yield Letter(name, _bounded_read(box.get_file(key)))
     finally:
         box.close()
+
+
+def _new(place: Path) -> list[str]:
+    """The keys of a Maildir's new mails (those in new/: not seen, or not sent, yet)."""
+    names = (name.partition(":")[0] for name in os.listdir(place / "new"))
+    return sorted(name for name in names if not name.startswith("."))
 
 
 def _bounded_read(file: object) -> bytes | None:
@@ -307,12 +316,18 @@ def post(outbox: str, messages: Sequence[EmailMessage]) -> None:
         box.add(each)
 
 
-def send(outbox: str, url: str, environ: Mapping[str, str] = os.environ) -> list[str]:
-    """Send every message of the outbox not sent yet through the SMTP server at `url`
-    (`smtp://HOST[:PORT]` with STARTTLS, `smtps://HOST[:PORT]` with TLS from the start),
-    logging in with WARSCRIBE_SMTP_USER and WARSCRIBE_SMTP_PASSWORD when set; each message
-    sent is marked seen. Without TLS only a server on this machine is spoken to, and never
-    with credentials. Returns one line per message."""
+@dataclass(frozen=True)
+class SmtpServer:
+    """Where `send` sends: `smtp://HOST[:PORT]` (STARTTLS) or `smtps://HOST[:PORT]` (TLS)."""
+
+    tls: bool
+    host: str
+    port: int
+
+
+def smtp_server(url: str) -> SmtpServer:
+    """The server of an `--smtp` URL, refused with credentials in it (they would show in
+    the process list and the shell's history: they come from the environment)."""
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
         raise MailError(f"--smtp {url!r}: write smtp://HOST[:PORT] or smtps://HOST[:PORT]")
@@ -321,28 +336,36 @@ def send(outbox: str, url: str, environ: Mapping[str, str] = os.environ) -> list
             f"--smtp: no credentials in the URL (they would show in the process list): "
             f"set {SMTP_USER} and {SMTP_PASSWORD}"
         )
+    tls = parts.scheme == "smtps"
+    return SmtpServer(tls, parts.hostname, parts.port or (465 if tls else 587))
+
+
+def send(outbox: str, server: SmtpServer, environ: Mapping[str, str] = os.environ) -> list[str]:
+    """Send every message of the outbox not sent yet (those in new/), logging in with
+    WARSCRIBE_SMTP_USER and WARSCRIBE_SMTP_PASSWORD when set; each message sent is marked
+    seen (moved to cur/). Without TLS only a server on this machine is spoken to, and never
+    with credentials. Returns one line per message."""
     user, password = environ.get(SMTP_USER), environ.get(SMTP_PASSWORD, "")
     context = ssl.create_default_context()
-    port = parts.port or (465 if parts.scheme == "smtps" else 587)
     box = mailbox.Maildir(outbox, create=True)
-    pending = [key for key in sorted(box.iterkeys()) if _SEEN not in box.get_flags(key)]
+    pending = _new(Path(outbox))
     if not pending:
         return []
     try:
-        server: smtplib.SMTP = (
-            smtplib.SMTP_SSL(parts.hostname, port, context=context, timeout=60)
-            if parts.scheme == "smtps"
-            else smtplib.SMTP(parts.hostname, port, timeout=60)
+        connection: smtplib.SMTP = (
+            smtplib.SMTP_SSL(server.host, server.port, context=context, timeout=60)
+            if server.tls
+            else smtplib.SMTP(server.host, server.port, timeout=60)
         )
-        with server:
-            server.ehlo()
-            if parts.scheme == "smtp":
-                _start_tls(server, parts.hostname, context, user is not None)
+        with connection:
+            connection.ehlo()
+            if not server.tls:
+                _start_tls(connection, server.host, context, user is not None)
             if user is not None:
-                server.login(user, password)
-            return [_send_one(server, box, key) for key in pending]
+                connection.login(user, password)
+            return [_send_one(connection, box, key) for key in pending]
     except (OSError, smtplib.SMTPException) as exc:
-        raise MailError(f"sending through {parts.hostname}:{port} failed: {exc}") from None
+        raise MailError(f"sending through {server.host}:{server.port} failed: {exc}") from None
 
 
 def _start_tls(server: smtplib.SMTP, host: str, context: ssl.SSLContext, login: bool) -> None:

@@ -35,8 +35,13 @@ def story(entries: Iterable[Entry], head: Head | None = None) -> Iterator[str]:
     told: list[Entry] = []
     position: str | None = None
     for entry in entries:
-        if told and (
-            isinstance(entry.event, CommandIssued) or not isinstance(told[0].event, CommandIssued)
+        if (
+            head is not None
+            and told
+            and (
+                isinstance(entry.event, CommandIssued)
+                or not isinstance(told[0].event, CommandIssued)
+            )
         ):
             yield from _told(told, position, shown, head)
             shown, told = position or shown, []
