@@ -182,11 +182,3 @@ def test_replies_are_sent_through_a_local_smtp_server(
     assert all(b"-----BEGIN WARSCRIBE LOG-----" in data for _, data in handler.received)
     box = mailbox.Maildir("out")
     assert not list(Path("out/new").iterdir()) and len(box) == 3, "sent mails are marked seen"
-
-
-def test_credentials_are_never_taken_from_the_command_line(table: Table) -> None:  # noqa: F811
-    new_game(table, "seeded:1")
-    addresses(table)
-    drop("inbox")
-    said = table.refused("referee", "inbox", "--outbox", "out", "--smtp", "smtp://u:pw@127.0.0.1")
-    assert "no credentials in the URL" in said
