@@ -182,3 +182,88 @@ def test_replies_are_sent_through_a_local_smtp_server(
     assert all(b"-----BEGIN WARSCRIBE LOG-----" in data for _, data in handler.received)
     box = mailbox.Maildir("out")
     assert not list(Path("out/new").iterdir()) and len(box) == 3, "sent mails are marked seen"
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key (the test's own certificate authority)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "server.pem", folder / "server-key.pem"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+def test_starttls_and_a_login_from_the_environment(
+    table: Table,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server demands STARTTLS before AUTH; the login comes from the environment."""
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult
+
+    cert, key = self_signed(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    logins: list[tuple[bytes, bytes]] = []
+
+    def authenticator(*args: object) -> AuthResult:
+        data = args[-1]
+        logins.append((data.login, data.password))  # type: ignore[attr-defined]
+        return AuthResult(success=data.password == b"s3cret")  # type: ignore[attr-defined]
+
+    handler, port = Collect(), free_port()
+    controller = Controller(
+        handler,
+        hostname="127.0.0.1",
+        port=port,
+        tls_context=context,
+        require_starttls=True,
+        authenticator=authenticator,
+        auth_require_tls=True,
+    )
+    controller.start()
+    try:
+        new_game(table, "seeded:1")
+        addresses(table)
+        drop("inbox")
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        monkeypatch.setenv("WARSCRIBE_SMTP_USER", "ref")
+        monkeypatch.setenv("WARSCRIBE_SMTP_PASSWORD", "s3cret")
+        table.run("referee", "inbox", "--outbox", "out", "--smtp", f"smtp://127.0.0.1:{port}")
+    finally:
+        controller.stop()
+    assert logins == [(b"ref", b"s3cret")]
+    assert len(handler.received) == 3
