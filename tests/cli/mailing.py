@@ -11,9 +11,20 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from tests.security.conftest import Table
+from tests.security.conftest import Table, new_game
 
 PLAYERS = ("alice", "bob", "carol")
+
+
+def mailed_game(table: Table) -> Table:
+    """A game of three with keys and addresses; the referee's first run mails each player
+    their copy, which each imports from their mbox."""
+    new_game(table, "seeded:1")
+    addresses(table)
+    drop("inbox")
+    table.run("referee", "inbox", "--outbox", "out")
+    deliver(table)
+    return table
 
 
 def addresses(table: Table) -> None:

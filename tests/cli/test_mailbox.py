@@ -18,6 +18,7 @@ from tests.cli.mailing import (
     addresses,
     deliver,
     drop,
+    mailed_game,
     orders_text,
     outbox,
     whose_turn,
@@ -31,14 +32,7 @@ SHAPES = sorted(shape for shape in MESSAGES if shape != "binary attachment")
 
 @pytest.fixture
 def game(table: Table) -> Table:  # noqa: F811 (the fixture imported above)
-    """A game of three with keys and addresses; the referee's first run mails each player
-    their copy, which each imports from their mbox."""
-    new_game(table, "seeded:1")
-    addresses(table)
-    drop("inbox")
-    table.run("referee", "inbox", "--outbox", "out")
-    deliver(table)
-    return table
+    return mailed_game(table)
 
 
 def test_the_first_run_mails_each_player_their_copy(table: Table) -> None:  # noqa: F811

@@ -7,24 +7,18 @@ line."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
-from tests.cli.mailing import addresses, deliver, drop, orders_text, outbox, whose_turn, written
+from tests.cli.mailing import drop, mailed_game, orders_text, outbox, whose_turn, written
 from tests.security.conftest import Table, new_game
 from warscribe.store import mailbox as mb
 
 
 @pytest.fixture
-def game(table: Table) -> Iterator[Table]:
+def game(table: Table) -> Table:
     """A game of three with addresses; every player has their copy."""
-    new_game(table, "seeded:1")
-    addresses(table)
-    drop("inbox")
-    table.run("referee", "inbox", "--outbox", "out")
-    deliver(table)
-    yield table
+    return mailed_game(table)
 
 
 def log_of(table: Table) -> str:
