@@ -357,7 +357,7 @@ def test_queries_at_an_earlier_position(game: Run) -> None:
 
 def test_log_story_tells_each_decision_with_its_rule(game: Run) -> None:
     """`log --story`: the position as a heading, one sentence per decision naming the rule."""
-    ok(game("adjust", "--reason", "recount", "--set", "--ducats", "1", "--as", "alice"))
+    ok(game("adjust", "--reason", "recount", "--ducats", "1", "--as", "alice"))
     story = ok(game("log", "--story")).stdout.splitlines()
     assert story[0].startswith("set-up of ")
     assert any(line.startswith("== ") and line.endswith(" ==") for line in story)
