@@ -460,13 +460,13 @@ def status(ctx: Context, as_json: bool) -> None:
     owner = ctx.owner()
     if owner is not None:
         data["you"] = owner.player
-        data["next"] = _next_for(owner.player, data)
+        data["next"] = next_for(owner.player, data)
         text += escaped(f"{owner.player}: {data['next']}") + "\n"
     text += _status_text(rs, head.state)
     emit(data, as_json, text)
 
 
-def _next_for(player: str, status: dict[str, Any]) -> str:
+def next_for(player: str, status: dict[str, Any]) -> str:
     """`your move: …` or `waiting for carol (losses)`, for the store's owner."""
     whose = status["whose_turn"]
     if whose is None:
@@ -529,14 +529,22 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
 @cli.command()
 @click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First entry.")
 @click.option("--to", "stop", type=click.IntRange(min=1), default=None, help="Last entry.")
+@click.option(
+    "--story",
+    "as_story",
+    is_flag=True,
+    help="One sentence per decision (rule, dice, outcome), the positions as headings.",
+)
 @json_option
 @pass_ctx
-def log(ctx: Context, start: int, stop: int | None, as_json: bool) -> None:
-    """The game's log: one line per entry with its position.
+def log(ctx: Context, start: int, stop: int | None, as_story: bool, as_json: bool) -> None:
+    """The game's log: one line per entry with its position; or, with --story, one
+    sentence per decision in the rulebook's words.
 
     \b
     Example:
       warscribe log --from 1 --to 20
+      warscribe log --story
     """
     from warscribe.engine import rulesets
     from warscribe.engine.record import fold
@@ -547,6 +555,12 @@ def log(ctx: Context, start: int, stop: int | None, as_json: bool) -> None:
     # the position before the first line comes from a snapshot: the cost is that of the
     # lines printed, not of the entries before them
     head = ctx.app.head(game_id, start - 1) if start > 1 else None
+    if as_story:
+        from warscribe.store.story import story
+
+        lines = list(story(ctx.app.entries(game_id, start, stop), head))
+        emit(lines, as_json, "\n".join(lines))
+        return
     for entry in ctx.app.entries(game_id, start, stop):
         head = fold((entry,), head)
         rs = rulesets.get(head.ruleset)
@@ -625,28 +639,14 @@ def export(
     """
     from warscribe.engine.anchor import fingerprint
     from warscribe.store import logfile
-    from warscribe.store.backends import StoreError
+    from warscribe.store.mailbox import player_copy
 
     listing = ctx.game()
     if player is not None and player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "export")
-    entries = list(logfile.redact_for(ctx.app.entries(listing.game_id, start), player))
-    checkpoint = None
-    shown = "nothing"
-    if entries:
-        last = entries[-1]
-        shown = fingerprint(last.seq, last.chain)
-        checkpoint = ctx.app.checkpoint(listing.game_id, last.seq, last.chain)
-        if checkpoint is None and ctx.app.head(listing.game_id).host_key is not None:
-            raise StoreError(
-                f"no checkpoint of the host's covers {shown} in this store: only the host's "
-                "store signs a copy (with the host's key from its secrets file "
-                f"{ctx.app.secrets.path}), and a player's store passes on the one it received "
-                "(a fork made in a player's store cannot be mailed: the host did not sign it)"
-            )
-    data = logfile.write(
-        listing.game_id, listing.name, listing.ruleset, listing.players, entries, checkpoint
-    )
+    data = player_copy(ctx.app, listing, player, start)
+    entries = logfile.read(data).entries
+    shown = fingerprint(entries[-1].seq, entries[-1].chain) if entries else "nothing"
     payload: bytes = logfile.armor(data, shown).encode() if armor else data
     if output is None:
         if not armor and sys.stdout.isatty():
@@ -664,10 +664,12 @@ def export(
 
 
 @cli.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(exists=True, allow_dash=True))
 @pass_ctx
 def import_(ctx: Context, file: str) -> None:
-    """Append a log file (binary or armored) to the store: all of it or nothing.
+    """Append a log file (binary or armored, or the mail that carried it) to the store:
+    all of it or nothing. A mailbox (a Maildir, an mbox, a folder of .eml files) imports
+    every log mailed in it, in order, each all or nothing.
 
     The file must continue the store's chain and, in a game with a host key, end at the
     entry the host signed; a file of another game, or a truncated or edited one, is refused
@@ -676,11 +678,19 @@ def import_(ctx: Context, file: str) -> None:
     \b
     Example:
       warscribe --store mine.db import game.wlog
+      warscribe --store mine.db import ~/Mail/game
     """
     from warscribe.engine.anchor import fingerprint
     from warscribe.store import logfile
+    from warscribe.store.mailbox import is_mailbox
     from warscribe.store.views import escaped
 
+    if file != "-" and is_mailbox(file):
+        load("mailbox")
+        from .mailbox import import_mailbox
+
+        import_mailbox(ctx, file)
+        return
     parsed = logfile.read(read_bytes(file))
     if ctx.game_ref is not None:
         wanted = ctx.game()
@@ -788,6 +798,7 @@ def main() -> None:
 
 _REGISTER: dict[str, Callable[[ModuleType], None]] = {
     "pbem": lambda module: module.register(cli),
+    "mailbox": lambda module: module.register(cli),
     "viewer": lambda module: cli.add_command(module.view),
 }
 _LOADED: set[str] = set()

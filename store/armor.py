@@ -87,26 +87,43 @@ def _unhtml(text: str) -> str:
     return html.unescape(_HTML_TAG.sub("", _HTML_BREAK.sub("\n", text)))
 
 
-def _block(text: str, kind: str) -> list[str]:
-    """The lines between the BEGIN and END lines of `kind`, once what mail did to the text
-    is undone (in the reverse order of mail: transfer encoding, then HTML, then quoting)."""
+def _blocks(text: str, kind: str) -> list[list[str]]:
+    """The lines between each BEGIN and the next END line of `kind`, once what mail did to
+    the text is undone (in the reverse order of mail: transfer encoding, then HTML, then
+    quoting)."""
     text = _unhtml(_unmailed(text.translate(_INVISIBLE))).translate(_INVISIBLE)
     for marker in (begin(kind), end(kind)):
         text = text.replace(marker, f"\n{marker}\n")
     lines = _unquoted(text)
-    try:
-        start = lines.index(begin(kind))
-        stop = lines.index(end(kind), start)
-    except ValueError:
-        raise ArmorError(f"no {begin(kind)} ... {end(kind)} block found") from None
-    return lines[start + 1 : stop]
+    found = []
+    start = 0
+    while begin(kind) in lines[start:]:
+        first = lines.index(begin(kind), start) + 1
+        if end(kind) not in lines[first:]:
+            break
+        start = lines.index(end(kind), first)
+        found.append(lines[first:start])
+    return found
+
+
+def blocks(text: str, kind: str) -> list[bytes]:
+    """The bytes of every armored block of `kind` in `text`, in order; ArmorError if one is
+    damaged."""
+    return [_decoded(lines, kind) for lines in _blocks(text, kind)]
 
 
 def dearmor(text: str, kind: str) -> bytes:
-    """The bytes of the armored block of `kind` in `text`; ArmorError if damaged."""
+    """The bytes of the (first) armored block of `kind` in `text`; ArmorError if damaged."""
+    found = _blocks(text, kind)
+    if not found:
+        raise ArmorError(f"no {begin(kind)} ... {end(kind)} block found")
+    return _decoded(found[0], kind)
+
+
+def _decoded(block: list[str], kind: str) -> bytes:
     headers: dict[str, str] = {}
     payload = []
-    for line in _block(text, kind):
+    for line in block:
         header = _HEADER.match(line)
         if header:
             headers[header.group(1).lower()] = header.group(2)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import email
 import re
+from collections.abc import Iterator
 from email import policy
-from email.message import Message
+from email.message import EmailMessage, Message
 
 from warscribe.engine.errors import LogError
 
@@ -42,14 +43,8 @@ def unwrap(data: bytes, kind: str) -> bytes:
     (as UTF-8 text), or the first binary attachment; `data` itself if it is no message."""
     if not is_message(data):
         return data
-    message = email.message_from_bytes(data.removeprefix(_BOM), policy=policy.default)
     attachment: bytes | None = None
-    for number, part in enumerate(message.walk()):
-        if number >= MAX_PARTS:
-            raise LogError(f"the mail message has more than {MAX_PARTS} parts")
-        if part.is_multipart():
-            continue
-        content = _content(part)
+    for content in leaves(parse(data)):
         if isinstance(content, str):
             if armor.begin(kind) in content:
                 return content.encode("utf-8")
@@ -58,6 +53,23 @@ def unwrap(data: bytes, kind: str) -> bytes:
         elif attachment is None and content:
             attachment = content
     return data if attachment is None else attachment
+
+
+def parse(data: bytes) -> EmailMessage:
+    """A mail message as Python's `email` reads it (any MIME shape, CRLF or LF)."""
+    message = email.message_from_bytes(data.removeprefix(_BOM), policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+def leaves(message: Message) -> Iterator[str | bytes]:
+    """The decoded content of each leaf part in order, a message forwarded as an attachment
+    walked too: text for text parts, bytes for the others (at most MAX_PARTS parts)."""
+    for number, part in enumerate(message.walk()):
+        if number >= MAX_PARTS:
+            raise LogError(f"the mail message has more than {MAX_PARTS} parts")
+        if not part.is_multipart():
+            yield _content(part)
 
 
 def _content(part: Message) -> str | bytes:

@@ -353,3 +353,14 @@ def test_queries_at_an_earlier_position(game: Run) -> None:
     assert data(game("treasury", "--at", "1.action", "--json"))["realms"]["France"]["ducats"] == 12
     refused(game("treasury", "--at", "5.action"), "not reached")
     assert "treasury at 1.income-upkeep" in ok(game("treasury", "--at", "1.income-upkeep")).stdout
+
+
+def test_log_story_tells_each_decision_with_its_rule(game: Run) -> None:
+    """`log --story`: the position as a heading, one sentence per decision naming the rule."""
+    ok(game("adjust", "--reason", "recount", "--ducats", "1", "--as", "alice"))
+    story = ok(game("log", "--story")).stdout.splitlines()
+    assert story[0].startswith("set-up of ")
+    assert any(line.startswith("== ") and line.endswith(" ==") for line in story)
+    told = story[-1]
+    assert ", alice: warscribe adjustments (docs/eu-pop.md): adjust reason=recount" in told
+    assert "realm adjusted: realm France, reason recount, deltas" in told, told
