@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, cached_property
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
@@ -597,7 +596,9 @@ _FILES = {
     "personalities": "personalities-2024.json",
     "mercenaries": "mercenaries.json",
 }
-_PACKAGE = __name__.rpartition(".")[0]
+# beside this module (importlib.resources would import zipfile, tempfile and the compressors
+# into every call that replays a game: issue 14)
+_DATAFILES = Path(__file__).with_name("datafiles")
 _MISSING = object()
 
 
@@ -782,8 +783,7 @@ def _open(file: _File) -> _Entry:
 
 def _read(kind: str, source: Source | None) -> _File:
     if source is None:
-        builtin = resources.files(_PACKAGE) / "datafiles" / _FILES[kind]
-        return _File(kind, _FILES[kind], builtin.read_bytes())
+        return _File(kind, _FILES[kind], (_DATAFILES / _FILES[kind]).read_bytes())
     if isinstance(source, os.PathLike):
         path = Path(source)
         try:
