@@ -32,7 +32,8 @@ from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, TypeVar, dataclass_transform
+from types import CodeType, FunctionType
+from typing import Any, TypeVar, cast, dataclass_transform
 from uuid import UUID
 
 import msgpack
@@ -83,22 +84,106 @@ def record(topic: str) -> Callable[[type[T]], type[T]]:
     """Declare an immutable value type: a frozen dataclass registered under `topic`."""
 
     def decorate(cls: type[T]) -> type[T]:
-        own = {name for name in ("__eq__", "__hash__", "__repr__") if name in cls.__dict__}
-        made: Any = dataclasses.dataclass(frozen=True, repr=False, eq=False)(cls)
-        for name, method in _value_methods(dataclasses.fields(made)).items():
-            if name not in own:
-                setattr(made, name, method)
-        return register(topic)(made)
+        return register(topic)(_frozen_dataclass(cls))
 
     return decorate
 
 
+def _frozen_dataclass(cls: type[T]) -> type[T]:
+    """`cls` as a frozen dataclass, made without compiling code for it.
+
+    dataclasses compiles __init__, __setattr__, __delattr__, __eq__, __hash__ and __repr__
+    for each class (and works out a docstring with `inspect.signature` when the class has
+    none), which made defining a rule set's ~200 value types most of a CLI call's start-up
+    (issue 14). Here dataclasses only collects the fields; __init__ is a precompiled one of
+    the same arity with its parameter names set to the fields' (`_init`), the other methods
+    are shared closures. A record always refuses assignment (dataclasses' own frozen flag
+    stays unset: no record inherits from a dataclass)."""
+    own = {name for name in ("__init__", "__eq__", "__hash__", "__repr__") if name in cls.__dict__}
+    if "__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__:
+        raise TypeError(f"{cls.__qualname__}: a record cannot define __setattr__/__delattr__")
+    documented = bool(cls.__doc__)
+    if not documented:
+        cls.__doc__ = cls.__name__
+    made: Any = dataclasses.dataclass(init=False, repr=False, eq=False)(cls)
+    fields = dataclasses.fields(made)
+    if not documented:
+        made.__doc__ = f"{cls.__name__}({', '.join(f.name for f in fields)})"
+    methods = {
+        "__init__": _init(made, fields),
+        "__setattr__": _refuse_change,
+        "__delattr__": _refuse_change,
+        **_value_methods(fields),
+    }
+    for name, method in methods.items():
+        if name not in own:
+            setattr(made, name, method)
+    return cast("type[T]", made)
+
+
+def _refuse_change(self: Any, name: str, *value: Any) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+_INIT_CODES: dict[int, CodeType] = {}
+_INIT_GLOBALS = {"__builtins__": {}, "_set_dict": object.__setattr__}
+
+
+def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
+    """`cls.__init__(self, *fields)`: the instance's __dict__ set in one step, from a code
+    object compiled once per number of fields, renamed for these fields."""
+    names = tuple(f.name for f in fields)
+    defaults = tuple(f.default for f in fields if f.default is not dataclasses.MISSING)
+    for f in fields:
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__qualname__}.{f.name}: a record field takes a plain default")
+    if any(f.default is dataclasses.MISSING for f in fields[len(fields) - len(defaults) :]):
+        raise TypeError(f"{cls.__qualname__}: a field without a default follows one with one")
+    code = _INIT_CODES.get(len(names))
+    if code is None:
+        code = _INIT_CODES[len(names)] = _init_code(len(names))
+    # the keys of the __dict__ made are string constants, some of them in tuples
+    rename = dict(zip(_placeholders(len(names)), names, strict=True))
+
+    def renamed(const: Any) -> Any:
+        if type(const) is tuple:
+            return tuple(rename.get(item, item) for item in const)
+        return rename.get(const, const) if type(const) is str else const
+
+    own = "self" if "self" not in names else "__record_self__"
+    qualname = f"{cls.__qualname__}.__init__"
+    code = code.replace(
+        co_varnames=(own, *names),
+        co_consts=tuple(renamed(const) for const in code.co_consts),
+        co_qualname=qualname,
+    )
+    init: Any = FunctionType(code, _INIT_GLOBALS, "__init__", defaults or None)
+    init.__qualname__ = qualname
+    init.__module__ = cls.__module__
+    return cast("Callable[..., None]", init)
+
+
+def _placeholders(count: int) -> tuple[str, ...]:
+    return tuple(f"field{i}" for i in range(count))
+
+
+def _init_code(count: int) -> CodeType:
+    """The code of `def __init__(self, field0, ...): self.__dict__ = {"field0": field0,
+    ...}` (bypassing the frozen __setattr__) for `count` fields."""
+    names = _placeholders(count)
+    values = ", ".join(f"{name!r}: {name}" for name in names)
+    source = (
+        f"def __init__(self, {', '.join(names)}):\n    _set_dict(self, '__dict__', {{{values}}})\n"
+    )
+    scope: dict[str, Any] = {}
+    exec(compile(source, "<record __init__>", "exec"), _INIT_GLOBALS, scope)
+    code: CodeType = scope["__init__"].__code__
+    return code
+
+
 def _value_methods(fields: tuple[dataclasses.Field[Any], ...]) -> dict[str, Any]:
     """__eq__, __hash__ and __repr__ as a frozen dataclass has them (equal when of the same
-    class with equal fields, hashed on the fields), made without compiling code for each
-    class: dataclasses compiles six functions per class, which made importing a rule set's
-    events most of a CLI call's start-up (issue 14); only __init__ and the frozen
-    __setattr__/__delattr__ are still dataclasses'."""
+    class with equal fields, hashed on the fields), as closures over the fields' names."""
     names = tuple(f.name for f in fields)
     values: Callable[[Any], Any] = operator.attrgetter(*names) if names else (lambda _: ())
 

@@ -66,7 +66,8 @@ from .secrets import (
 )
 from .transcoder import MsgpackTranscoder
 
-if TYPE_CHECKING:  # log files and the audit are imported by the calls that use them
+if TYPE_CHECKING:  # log files, the audit and the rarer aggregates: by the calls that use them
+    from .anchors import Anchors
     from .logfile import LogFile
 
 SNAPSHOT_INTERVAL = 200
@@ -206,54 +207,6 @@ class Settings(Aggregate):
         self.owner: StoreOwner | None = None
 
 
-class KeptSecret(Aggregate):
-    """How versions before the secrets file kept a secret of the host's for one game in the
-    store itself: the dice secret, or the private half of the host's signing key. Only
-    read, to move such secrets out to the secrets file (`Warscribe._move_old_secrets`)."""
-
-    TOPIC = "warscribe:DiceSecret"
-
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:DiceSecret.Created"
-        key: bytes
-
-    def __init__(self, key: bytes) -> None:
-        self.key = key
-
-    @staticmethod
-    def id_for(game_id: UUID, what: str) -> UUID:
-        return uuid5(game_id, what)
-
-
-DICE_SECRET = "dice-secret"
-HOST_KEY = "host-key"
-
-
-class Anchors(Aggregate):
-    """The newest checkpoint the host signed for one game, as a player's store received it
-    (so a copy it passes on is anchored too)."""
-
-    TOPIC = "warscribe:Anchors"
-
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:Anchors.Created"
-
-    class Anchored(Aggregate.Event):
-        TOPIC = "warscribe:Anchors.Anchored"
-        checkpoint: Checkpoint
-
-        def apply(self, aggregate: Aggregate) -> None:
-            anchors: Anchors = aggregate  # type: ignore[assignment]
-            anchors.latest = self.checkpoint
-
-    def __init__(self) -> None:
-        self.latest: Checkpoint | None = None
-
-    @staticmethod
-    def id_for(game_id: UUID) -> UUID:
-        return uuid5(game_id, "anchors")
-
-
 _NO_LIMIT = 2**62
 
 
@@ -348,6 +301,8 @@ class Warscribe(Application[UUID]):
         the freed space and folds its write-ahead log back; PostgreSQL vacuums the table).
         The file is written first: a failure between the two steps leaves both, and the
         next open finishes the move. A store without such rows is not changed."""
+        from .kept_secrets import DICE_SECRET, HOST_KEY, KeptSecret
+
         kept = {
             KeptSecret.id_for(g.game_id, what): (g.game_id, what)
             for g in self.games()
@@ -567,6 +522,8 @@ class Warscribe(Application[UUID]):
 
     def latest_checkpoint(self, game_id: UUID) -> Checkpoint | None:
         """The newest checkpoint of the host's this store received (a player's store)."""
+        from .anchors import Anchors
+
         try:
             anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
         except AggregateNotFoundError:
@@ -583,6 +540,8 @@ class Warscribe(Application[UUID]):
         return latest if latest is not None and latest.seq == seq else None
 
     def _anchored(self, game_id: UUID, checkpoint: Checkpoint) -> Anchors:
+        from .anchors import Anchors
+
         try:
             anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
         except AggregateNotFoundError:

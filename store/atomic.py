@@ -7,13 +7,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import tempfile
 
 
 def write_atomically(path: str, data: bytes, mode: int, *, replace: bool) -> None:
     """Write `data` to `path` with permission bits `mode`. Without `replace` the finished
     file is hard-linked into place, so a file that already exists (even one that appeared
     meanwhile) is never replaced: FileExistsError. Any other failure: OSError."""
+    import tempfile  # here: a store opened only to read writes no file (issue 14)
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, temporary = tempfile.mkstemp(
         dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp"

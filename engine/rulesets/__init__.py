@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand
-from ..ruleset import RuleSet
+
+if TYPE_CHECKING:  # the registry is read by `--help`, which needs no engine (issue 14)
+    from ..ruleset import RuleSet
 
 
 @dataclass(frozen=True)

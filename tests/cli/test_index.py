@@ -1,6 +1,7 @@
 """Commands added on first use (issue 14): the index the CLI lists them from is current,
 `--help` reads the same as with every command loaded, and a call imports only what it
-uses (a Divine Right status: not eu-pop, not the signing code, not log files or audit)."""
+uses (a Divine Right status: not eu-pop, not the signing code, not log files or audit, not
+the aggregates of checkpoints, not the file writer; `--help`: no rule set, no store)."""
 
 from __future__ import annotations
 
@@ -44,18 +45,24 @@ def test_help_lists_every_command_as_if_all_were_loaded() -> None:
         assert "divine-right" in loaded if args[0] == "new" else "treasury" in loaded
 
 
+def loaded_by(*args: str) -> list[str]:
+    """The modules a fresh interpreter has loaded once `warscribe ARGS` is done."""
+    code = (
+        "import json, sys; from warscribe.cli.main import cli\n"
+        "try:\n    cli(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    loaded: list[str] = json.loads(fresh(code, *args).splitlines()[-1])
+    return loaded
+
+
 def test_a_divine_right_status_imports_only_what_it_uses(tmp_path: Path) -> None:
     store = str(tmp_path / "game.db")
     runner = CliRunner()
     players = ["--player", "a", "--player", "b", "--dice", "seeded:1"]
     created = runner.invoke(main.cli, ["--store", store, "new", "divine-right", *players])
     assert created.exit_code == 0, created.output
-    code = (
-        "import json, sys; from warscribe.cli.main import cli\n"
-        "try:\n    cli(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print(json.dumps(sorted(sys.modules)))"
-    )
-    loaded = json.loads(fresh(code, "--store", store, "status").splitlines()[-1])
+    loaded = loaded_by("--store", store, "status")
     assert "warscribe.engine.rulesets.divine_right" in loaded
     unwanted = (
         "warscribe.engine.rulesets.eu_pop",
@@ -63,6 +70,16 @@ def test_a_divine_right_status_imports_only_what_it_uses(tmp_path: Path) -> None
         "warscribe.cli.pbem",
         "warscribe.engine.audit",
         "warscribe.store.logfile",
+        "warscribe.store.anchors",
         "cryptography",
+        "tempfile",
     )
+    assert [m for m in loaded if m.startswith(unwanted)] == []
+
+
+def test_help_imports_neither_engine_nor_store() -> None:
+    """`--help` lists the commands from the index and the rule sets from their registry: no
+    rule set, no codec, no store, no eventsourcing."""
+    loaded = loaded_by("--help")
+    unwanted = ("warscribe.engine.rulesets.", "warscribe.store.app", "eventsourcing", "msgpack")
     assert [m for m in loaded if m.startswith(unwanted)] == []

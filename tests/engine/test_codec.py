@@ -141,3 +141,46 @@ def test_a_record_is_a_value_like_a_frozen_dataclass() -> None:
     assert Mark() == Mark() and hash(Mark()) == hash(Mark()) and repr(Mark()) == "Mark()"
     with pytest.raises(dataclasses.FrozenInstanceError):
         piece.name = "Mivior-A1"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del piece.name  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 16, 17, 30])
+def test_a_record_takes_its_fields_by_position_and_by_name(count: int) -> None:
+    """`record` makes __init__ from a code object shared by every record of the same number
+    of fields (issue 14): each record's own field names, defaults and errors, whatever the
+    number of fields (the compiler lays out the constants of a long dict differently)."""
+    names = [f"f{i}" for i in range(count)]
+    annotations = dict.fromkeys(names, "int")
+    cls = codec.record(f"test.Wide{count}")(
+        type(f"Wide{count}", (), {"__annotations__": {**annotations, "last": "int"}, "last": -1})
+    )
+    values = dict(zip(names, range(count), strict=True))
+    by_name, by_position = cls(**values), cls(*values.values())
+    assert by_name.__dict__ == by_position.__dict__ == {**values, "last": -1}
+    assert cls(*values.values(), 7).__dict__ == cls(**values, last=7).__dict__
+    assert dataclasses.replace(by_name, last=3).__dict__ == {**values, "last": 3}
+    assert [f.name for f in dataclasses.fields(cls)] == [*names, "last"]
+    with pytest.raises(TypeError, match=r"Wide\d+\.__init__\(\) got an unexpected keyword"):
+        cls(**values, other=1)
+    if count:
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'f0'"):
+            cls(**{k: v for k, v in values.items() if k != "f0"})
+
+
+def test_a_record_field_named_self() -> None:
+    cls = codec.record("test.Selfish")(type("Selfish", (), {"__annotations__": {"self": "int"}}))
+    assert cls(self=1).self == cls(2).self - 1 == 1
+
+
+def test_a_record_refuses_what_its_init_cannot_do() -> None:
+    """The shared __init__ takes plain defaults only: no factory, no keyword-only field."""
+    with pytest.raises(TypeError, match="without a default follows"):
+        codec.record("test.BadOrder")(
+            type("BadOrder", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 0})
+        )
+    factory = dataclasses.field(default_factory=tuple)
+    with pytest.raises(TypeError, match="plain default"):
+        codec.record("test.Factory")(
+            type("Factory", (), {"__annotations__": {"a": "tuple[int, ...]"}, "a": factory})
+        )

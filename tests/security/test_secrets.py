@@ -28,7 +28,8 @@ from tests.security.conftest import Table, new_game
 from warscribe.cli.main import cli
 from warscribe.engine.dice import commitment
 from warscribe.engine.events import Command
-from warscribe.store.app import DICE_SECRET, HOST_KEY, ConcurrentWrite, KeptSecret, Warscribe
+from warscribe.store.app import ConcurrentWrite, Warscribe
+from warscribe.store.kept_secrets import DICE_SECRET, HOST_KEY, KeptSecret
 from warscribe.store.secrets import GameSecrets, SecretsError, SecretsFile, default_path
 
 PASSPHRASE = "correct horse battery staple"

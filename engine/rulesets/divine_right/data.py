@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, cached_property
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
@@ -155,9 +154,15 @@ def hex_step(col: int, row: int, direction: Direction) -> Coord:
     return (col + dc, row + dr)
 
 
+_ADJACENT = (
+    tuple(_EVEN_ROW[direction] for direction in Direction),
+    tuple(_ODD_ROW[direction] for direction in Direction),
+)
+
+
 def hex_adjacent(col: int, row: int) -> tuple[Coord, ...]:
-    """The six coordinates around (col, row), on or off the map."""
-    return tuple(hex_step(col, row, direction) for direction in Direction)
+    """The six coordinates around (col, row), on or off the map, in `Direction`'s order."""
+    return tuple((col + dc, row + dr) for dc, dr in _ADJACENT[row % 2])
 
 
 def hex_distance(a: Coord, b: Coord) -> int:
@@ -597,7 +602,9 @@ _FILES = {
     "personalities": "personalities-2024.json",
     "mercenaries": "mercenaries.json",
 }
-_PACKAGE = __name__.rpartition(".")[0]
+# beside this module (importlib.resources would import zipfile, tempfile and the compressors
+# into every call that replays a game: issue 14)
+_DATAFILES = Path(__file__).with_name("datafiles")
 _MISSING = object()
 
 
@@ -782,8 +789,7 @@ def _open(file: _File) -> _Entry:
 
 def _read(kind: str, source: Source | None) -> _File:
     if source is None:
-        builtin = resources.files(_PACKAGE) / "datafiles" / _FILES[kind]
-        return _File(kind, _FILES[kind], builtin.read_bytes())
+        return _File(kind, _FILES[kind], (_DATAFILES / _FILES[kind]).read_bytes())
     if isinstance(source, os.PathLike):
         path = Path(source)
         try:
@@ -1008,11 +1014,11 @@ def _hex(file: str, index: int, row: object) -> Hex:
     if unknown:
         where = f"hex {index} {list(coord)}"
         raise _error(file, where, None, f"unknown terrain flag {_show(unknown[0])}")
-    terrain = frozenset(Terrain(f) for f in flags)
+    terrain = frozenset(_TERRAIN_NAMES[f] for f in flags)
     return Hex(coord[0], coord[1], terrain, name, kingdom, kingdom)
 
 
-_TERRAIN_NAMES = frozenset(t.value for t in Terrain)
+_TERRAIN_NAMES = {t.value: t for t in Terrain}  # a lookup: Terrain(name) for each of ~1,000 hexes
 
 
 def _optional_strings(*values: object) -> bool:
