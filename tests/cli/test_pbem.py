@@ -269,10 +269,12 @@ def test_replayed_orders_are_refused(started: tuple[Callable[..., Result], Plan]
 
 
 def test_stale_orders_are_refused(started: tuple[Callable[..., Result], Plan]) -> None:
+    """Orders written before the player's own last orders were recorded are stale (a note
+    in between would not make them so: see tests/security/test_stale_orders.py)."""
     run, steps = started
     player, commands = steps[0]
-    write_orders(run, player, *commands)
-    run("note", "--at", "1.1.random-events", "the referee wrote first")
+    assert send_orders(run, player, commands[:1]).exit_code == 0
+    write_orders(run, player, *commands[1:])
     refused(run, "stale")
 
 
