@@ -99,7 +99,7 @@ def test_orders_written_before_the_senders_own_last_ones_are_stale() -> None:
     log = start()
     log += received(log, written(log, "alice", PLACE))
     first = written(log, "bob", TURN[:1])
-    again = written(log, "bob", TURN)
+    again = written(log, "bob", TURN[1:])
     recorded = received(log, first)
     log += recorded
     assert reason(log, again) == (
