@@ -364,7 +364,7 @@ class Refused:
 
     index: int
     commands: tuple[Command, ...]
-    reason: WarscribeError
+    reason: Exception
 
 
 MOST_ANSWERS = 100
@@ -402,9 +402,11 @@ def _batch(
     signature: bytes,
     key: bytes | None,
     accepted: int,
+    tolerated: type[Exception] = WarscribeError,
 ) -> tuple[list[Entry], Refused | None]:
     """OrdersReceived with `accepted` commands, then the first `accepted` commands decided
-    in turn, up to the first refused one, with the standing answers due before each."""
+    in turn, up to the first refused one (a `tolerated` error), with the standing answers
+    due before each."""
     commands = orders.as_commands()
     received = OrdersReceived(
         player=orders.player, orders=signed, signature=signature, accepted=accepted
@@ -419,7 +421,7 @@ def _batch(
             break
         try:
             decided = record_command(head, command, key)
-        except WarscribeError as exc:
+        except tolerated as exc:
             return entries, Refused(index, tuple(commands[index:]), exc)
         head = fold(decided, head)
         entries += decided
@@ -498,10 +500,49 @@ def stale_reason(start: Head, entries: Iterable[Entry], player: str) -> str | No
     return None
 
 
+@dataclasses.dataclass(frozen=True)
+class DryRun:
+    """What orders would do at a head, as far as that copy can tell: the commands that
+    would run (`line` of the orders; None for a standing answer, given for `answered`),
+    and where they would stop (`stop`: the command's line and why), if they would;
+    `waiting` is who the rules ask to act then."""
+
+    ran: tuple[tuple[int | None, Command, str | None], ...]
+    stop: tuple[int, Exception] | None
+    waiting: str | None
+
+
+def dry_run(head: Head, orders: Orders, key: bytes | None) -> DryRun:
+    """Decide the orders at `head` as the referee would (standing answers included),
+    recording nothing; dice a store without the secret cannot roll, and hidden parts it
+    lacks, stop the run there (`stop`, the error saying why)."""
+    steps = orders.steps()
+    entries, refused = _batch(
+        head, orders, orders.encode(), b"", key, len(steps), tolerated=Exception
+    )
+    ran: list[tuple[int | None, Command, str | None]] = []
+    answering: str | None = None
+    step = 0
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, AnswerApplied):
+            answering = event.player
+        elif isinstance(event, CommandIssued):
+            command = Command(event.actor, event.name, event.args)
+            line = None if answering else steps[step][0]
+            step += answering is None
+            ran.append((line, command, answering))
+            answering = None
+    stop = (steps[refused.index][0], refused.reason) if refused is not None else None
+    waiting = rulesets.get(head.ruleset).whose_turn(fold(entries, head).state)
+    return DryRun(tuple(ran), stop, waiting)
+
+
 def _refusal(refused: Refused) -> WarscribeError:
     """The first command of a batch refused: its reason, naming the command."""
     command = refused.commands[0]
     reason = refused.reason
+    assert isinstance(reason, WarscribeError)
     if isinstance(reason, LogError):
         return reason
     return type(reason)(
