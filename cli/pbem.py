@@ -254,6 +254,7 @@ def import_orders(ctx: Context, file: str) -> None:
     entries, refused = orders_file.receive(ctx.app, received)
     for entry in entries:
         say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+    say(_who_acts(ctx, received.orders.game_id))
     if refused is not None:
         total = len(received.orders.commands)
         returned = "; ".join(
@@ -264,6 +265,20 @@ def import_orders(ctx: Context, file: str) -> None:
             f"orders; command {refused.index + 1} (`{refused.commands[0].name}`) was refused: "
             f"{refused.reason}. Returned unrecorded: {returned}"
         )
+
+
+def _who_acts(ctx: Context, game_id: Any) -> str:
+    """Who must act now, and on what (the decision asked, when one is): the reply's line
+    the players read first."""
+    head = ctx.app.head(game_id)
+    ruleset = rulesets.get(head.ruleset)
+    whose = ruleset.whose_turn(head.state)
+    pending = ruleset.summary(head.state).get("pending")
+    if whose is None:
+        return "now: nobody can act"
+    if isinstance(pending, dict) and pending.get("player") == whose:
+        return f"now: {whose} must answer {pending.get('kind')}: {pending.get('why')}"
+    return f"now: {whose} to play ({ruleset.position(head.state)})"
 
 
 # -- audit --------------------------------------------------------------------------------
