@@ -14,49 +14,30 @@ from uuid import UUID
 
 import pytest
 
-from warscribe.engine.dice import seeded_key
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Command, DiceRolled
-from warscribe.engine.orders import Orders, public_key_of, sign
+from warscribe.engine.orders import Orders
 from warscribe.engine.record import (
     Entry,
     fold,
-    open_game,
     record_command,
-    record_orders,
     stale_reason,
     verify,
 )
-from warscribe.engine.ruleset import GameSpec, PlayerSpec
-from warscribe.engine.rulesets import get
 
-GAME = UUID(int=14)
-KEYS = {"alice": bytes(range(32)), "bob": bytes(range(32, 64))}
-SEED = "s1"
-KEY = seeded_key(SEED)
-PLACE = (("answer", (("troll-monarch", "first"),)),)
+from .trolls import PLACE, TrollGame
+
+GAME = TrollGame(UUID(int=14), "s1")
+KEY = GAME.key
 TURN = (("events-roll", ()), ("end-phase", ()))
+written, received = GAME.written, GAME.received
 
 
 def start() -> list[Entry]:
-    spec = GameSpec("t", (PlayerSpec("alice", "Trolls"), PlayerSpec("bob", "Mivior")))
-    keys = tuple((n, public_key_of(k)) for n, k in KEYS.items())
-    log = open_game(get("divine-right"), spec, GAME, f"seeded:{SEED}", KEY, keys)
+    log = GAME.start()
     turn = fold(log).state.turn
     assert turn is not None and turn.player == "bob" and turn.progress.pending is not None
     return log
-
-
-def written(log: list[Entry], player: str, commands: tuple[tuple[str, tuple], ...]) -> Orders:
-    head = fold(log)
-    return Orders(GAME, player, None, head.seq, head.chain, commands)
-
-
-def received(log: list[Entry], orders: Orders) -> list[Entry]:
-    """The orders recorded at the end of `log` (the referee's checks aside)."""
-    signed = orders.encode()
-    entries, _ = record_orders(fold(log), orders, signed, sign(KEYS[orders.player], signed), KEY)
-    return entries
 
 
 def reason(log: list[Entry], orders: Orders) -> str | None:

@@ -13,44 +13,33 @@ from uuid import UUID
 import pytest
 
 from warscribe.engine.audit import STANDING, audit
-from warscribe.engine.dice import seeded_key
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import AnswerApplied, Command, CommandIssued, OrdersReceived
-from warscribe.engine.orders import Orders, public_key_of, sign
+from warscribe.engine.orders import Orders
 from warscribe.engine.record import (
     Entry,
     advance,
     chain_events,
     fold,
-    open_game,
     record_command,
-    record_orders,
     verify,
 )
-from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets import get
 from warscribe.store.orders import check_answers
 
-GAME = UUID(int=13)
-KEYS = {"alice": bytes(range(32)), "bob": bytes(range(32, 64))}
-SEED = "a"
-KEY = seeded_key(SEED)
-PLACE = (("answer", (("troll-monarch", "first"),)),)
+from .trolls import PLACE, Commands, TrollGame
+
+GAME = TrollGame(UUID(int=13), "a")
+KEY = GAME.key
 
 
 def start() -> list[Entry]:
-    spec = GameSpec("t", (PlayerSpec("alice", "Trolls"), PlayerSpec("bob", "Mivior")))
-    keys = tuple((n, public_key_of(k)) for n, k in KEYS.items())
-    return open_game(get("divine-right"), spec, GAME, f"seeded:{SEED}", KEY, keys)
+    return GAME.start()
 
 
-def send(log: list[Entry], player: str, commands: tuple[tuple[str, tuple], ...]) -> list[Entry]:
+def send(log: list[Entry], player: str, commands: Commands) -> list[Entry]:
     """`player`'s signed orders, written against the end of `log`, recorded there."""
-    head = fold(log)
-    orders = Orders(GAME, player, None, head.seq, head.chain, commands)
-    signed = orders.encode()
-    entries, _ = record_orders(head, orders, signed, sign(KEYS[player], signed), KEY)
-    return entries
+    return GAME.received(log, GAME.written(log, player, commands))
 
 
 def test_the_troll_monarch_is_placed_from_alices_standing_answer() -> None:
@@ -76,7 +65,7 @@ def _forge(log: list[Entry], applied: AnswerApplied, command: Command) -> list[E
     chain rebuilt and every outcome decided by the rules."""
     entries = send(log, "alice", PLACE)
     head = fold(entries[:1], fold(log))
-    marked = chain_events(head.seq, head.chain, [applied], KEY, GAME)
+    marked = chain_events(head.seq, head.chain, [applied], KEY, GAME.game_id)
     decided = record_command(advance(head, marked[0]), command, KEY)
     return [*log, entries[0], *marked, *decided]
 
@@ -123,7 +112,7 @@ def test_a_standing_answer_that_does_not_fit_is_refused_naming_its_line() -> Non
         ((("losess", "cheapest"),), "no decision 'losess'"),
         ((("attack", "2"),), "an answer names a decision"),
     ):
-        orders = Orders(GAME, "alice", None, 1, b"", (("end-phase", ()), ("answer", bad)))
+        orders = Orders(GAME.game_id, "alice", None, 1, b"", (("end-phase", ()), ("answer", bad)))
         with pytest.raises(Exception, match="line 2 \\(`answer`\\)") as refused:
             check_answers("divine-right", orders)
         assert said in str(refused.value)
