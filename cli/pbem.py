@@ -14,9 +14,16 @@ from warscribe.engine import rulesets
 from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.common import event_from
-from warscribe.engine.errors import InvalidCommand, WarscribeError
+from warscribe.engine.errors import (
+    DiceError,
+    InvalidCommand,
+    NotYourTurn,
+    RuleError,
+    WarscribeError,
+)
+from warscribe.engine.events import Command
 from warscribe.engine.orders import Orders, new_key_pair
-from warscribe.engine.record import Entry
+from warscribe.engine.record import Entry, Head, dry_run
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
 from warscribe.store.views import describe, escaped, event_name, jsonable, printable
@@ -121,6 +128,11 @@ def parse_command(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     help="Commands one per line (# starts a comment), after those given as arguments.",
 )
 @click.option("-o", "--output", default=None, help="File to write (default: standard output).")
+@click.option(
+    "--unchecked",
+    is_flag=True,
+    help="Sign without the dry run against your copy (the referee checks them anyway).",
+)
 @force_option
 @pass_ctx
 def orders(
@@ -130,15 +142,22 @@ def orders(
     key_path: str | None,
     command_file: Any,
     output: str | None,
+    unchecked: bool,
     force: bool,
 ) -> None:
     """Write signed orders against your copy of the log, to mail to the referee. Each
-    command is `NAME key=value ...` as the rule set names it.
+    command is `NAME key=value ...` as the rule set names it; `answer KIND=POLICY`
+    lines are standing answers to the decisions the rules may ask of you (see
+    docs/pbem.md). The orders are first run against your copy: a command the rules
+    refuse there is named (line and text) and nothing is signed; what would run, and
+    where it would stop (another player's decision, dice only the referee rolls), is
+    printed.
 
     \b
     Example:
       warscribe orders --as alice --key alice.key -o orders.txt \\
-        diplomacy-draw 'diplomacy-activate kingdom=Neuth card=bribe+1#1' end-phase
+        diplomacy-draw 'diplomacy-activate kingdom=Neuth card=bribe+1#1' end-phase \\
+        'answer losses=cheapest retreat=stand'
     """
     lines = list(commands)
     if command_file is not None:
@@ -168,15 +187,51 @@ def orders(
         commands=tuple(parse_command(line) for line in lines),
     )
     private = orders_file.read_key(read_bytes(key_path), "private")
+    orders_file.check_answers(head.ruleset, written)
+    plan = [] if unchecked else _dry_run(ctx, head, written, lines)
     text = orders_file.write_orders(written, private)
+    if output is not None:
+        write_file(Output(output, text.encode()), force=force, store=ctx.store)
+    for said in plan:
+        click.echo(said, err=True)
     if output is None:
         click.echo(text, nl=False)
         return
-    write_file(Output(output, text.encode()), force=force, store=ctx.store)
     click.echo(
         f"{len(lines)} orders of {player} at #{head.seq} ({written.position}) signed into {output}",
         err=True,
     )
+
+
+def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> list[str]:
+    """Run the orders against the player's copy before they are signed: refuse (naming the
+    line) what the rules refuse there; otherwise what would run and where it would stop."""
+    run = dry_run(head, written, ctx.app.secret(written.game_id))
+    plan = [
+        f"  {answered}'s standing answer: {_command_text(command)}"
+        if line is None
+        else f"  line {line + 1}: {lines[line]}"
+        for line, command, answered in run.ran
+    ]
+    if run.stop is None:
+        return [*plan, "  the orders run to their end in this copy"]
+    line, reason = run.stop
+    where = f"line {line + 1} (`{lines[line]}`)"
+    if isinstance(reason, NotYourTurn):
+        return [*plan, f"  would stop at {where}: waiting for {run.waiting}: {reason.message}"]
+    if isinstance(reason, RuleError):
+        raise type(reason)(f"{where} of the orders: {reason.message}", reason.rule)
+    return [*plan, f"  not checked from {where} on: this copy cannot tell ({_unknown(reason)})"]
+
+
+def _unknown(reason: Exception) -> str:
+    if isinstance(reason, DiceError):
+        return "it rolls dice only the referee can roll"
+    return "it depends on hidden information this copy lacks"
+
+
+def _command_text(command: Command) -> str:
+    return f"{command.name} {' '.join(f'{k}={v}' for k, v in command.args)}".strip()
 
 
 @click.command("import-orders")
@@ -199,6 +254,7 @@ def import_orders(ctx: Context, file: str) -> None:
     entries, refused = orders_file.receive(ctx.app, received)
     for entry in entries:
         say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
+    say(_who_acts(ctx, received.orders.game_id))
     if refused is not None:
         total = len(received.orders.commands)
         returned = "; ".join(
@@ -209,6 +265,20 @@ def import_orders(ctx: Context, file: str) -> None:
             f"orders; command {refused.index + 1} (`{refused.commands[0].name}`) was refused: "
             f"{refused.reason}. Returned unrecorded: {returned}"
         )
+
+
+def _who_acts(ctx: Context, game_id: Any) -> str:
+    """Who must act now, and on what (the decision asked, when one is): the reply's line
+    the players read first."""
+    head = ctx.app.head(game_id)
+    ruleset = rulesets.get(head.ruleset)
+    whose = ruleset.whose_turn(head.state)
+    pending = ruleset.summary(head.state).get("pending")
+    if whose is None:
+        return "now: nobody can act"
+    if isinstance(pending, dict) and pending.get("player") == whose:
+        return f"now: {whose} must answer {pending.get('kind')}: {pending.get('why')}"
+    return f"now: {whose} to play ({ruleset.position(head.state)})"
 
 
 # -- audit --------------------------------------------------------------------------------

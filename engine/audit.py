@@ -30,6 +30,7 @@ from . import rulesets
 from .dice import Dice
 from .errors import DiceError, WarscribeError
 from .events import (
+    AnswerApplied,
     Command,
     CommandIssued,
     DiceRolled,
@@ -43,10 +44,18 @@ from .events import (
     SecretRevealed,
 )
 from .hidden import split
-from .record import Entry, Head, advance, decide
+from .record import Entry, Head, advance, decide, standing_answer
 
 DIFFERENCE, RULING, HIDDEN = "difference", "ruling", "hidden"
-_BOUNDARIES = (CommandIssued, OrdersReceived, SecretRevealed, GameForked, KeysRecorded)
+_BOUNDARIES = (
+    CommandIssued,
+    OrdersReceived,
+    AnswerApplied,
+    SecretRevealed,
+    GameForked,
+    KeysRecorded,
+)
+STANDING = "Play by email › standing answers"
 
 
 @dataclass(frozen=True)
@@ -143,13 +152,19 @@ def audit(
     report = AuditReport(complete=all(e.salt is not None for e in log if e.digest is not None))
     rulings = [(e.seq, e.event) for e in log if isinstance(e.event, Note) and e.event.ruling]
     head: Head | None = base
+    answered: tuple[Head, Entry] | None = None  # the head before an AnswerApplied, and it
     i = 0
     while i < len(log):
         entry = log[i]
         if head is None or not isinstance(entry.event, CommandIssued):
+            if head is not None and isinstance(entry.event, AnswerApplied):
+                answered = (head, entry)
             head = advance(head, entry)
             i += 1
             continue
+        if answered is not None and answered[1].seq == entry.seq - 1:
+            report.findings += _audit_answer(*answered, entry)
+        answered = None
         j = i + 1
         while j < len(log) and not isinstance(log[j].event, _BOUNDARIES):
             j += 1
@@ -160,6 +175,30 @@ def audit(
             head = advance(head, decided)
         i = j
     return report
+
+
+def _audit_answer(head: Head, applied: Entry, issued: Entry) -> list[Finding]:
+    """A command given by a standing answer must be the one the signed answer gives at
+    the position it was given in (`record.standing_answer`): a referee cannot make up an
+    answer, nor give one where the player's answers give none."""
+    event = issued.event
+    assert isinstance(event, CommandIssued)
+    command = Command(event.actor, event.name, event.args)
+    due = standing_answer(head)
+    if due is not None and due[0] == applied.event and due[1].issued == event:
+        return []
+    return [
+        Finding(
+            DIFFERENCE,
+            issued.seq,
+            issued.seq,
+            command,
+            STANDING,
+            recorded=event,
+            expected=due[1].issued if due is not None else None,
+            refusal=None if due is not None else "the standing answers give no answer here",
+        )
+    ]
 
 
 def _in_range(head: Head, seq: int, first: int, last: int | None, turn: int | None) -> bool:

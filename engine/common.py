@@ -18,6 +18,7 @@ from . import codec, typecheck
 from .commands import ANYONE, REFEREE, TEXT, Arg, Call, CommandSpec, Kind, integer, table
 from .errors import InvalidCommand
 from .events import (
+    AnswerApplied,
     CommandIssued,
     DiceRolled,
     Disclosed,
@@ -42,6 +43,7 @@ RECORD_EVENTS = (
     Disclosed,
     KeysRecorded,
     OrdersReceived,
+    AnswerApplied,
     GameForked,
     Note,
 )

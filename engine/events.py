@@ -208,6 +208,18 @@ class OrdersReceived(Event):
     accepted: int | None = added(None)
 
 
+@record("warscribe.AnswerApplied")
+class AnswerApplied(Event):
+    """The next command is `player`'s decision, given for them by the standing answer on
+    line `line` (counted from 0) of their signed orders recorded at entry `orders`: the
+    decision the rules asked of them was answered from what they signed, and `audit`
+    (so `import`) re-derives the command from that answer and the state before it."""
+
+    player: str
+    orders: int
+    line: int
+
+
 @record("warscribe.GameForked")
 class GameForked(Event):
     """A new line of play: the entries before this one are game `parent`'s log up to

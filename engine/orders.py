@@ -5,6 +5,11 @@ The signed bytes are the canonical encoding of a map: ``{"format": "warscribe-or
 "version", "game_id", "player", "position", "seq", "chain", "commands"}``, where `seq` and
 `chain` are the last entry of the player's copy of the log when they wrote the orders and
 `commands` is a tuple of ``(name, args)``. Keys are raw 32-byte Ed25519 keys.
+
+A command named `answer` is not played: it is a *standing answer*, `answer KIND=POLICY
+[...]`, which the record gives for the player when the rules ask them a decision of that
+kind and nothing else in the orders answers it (see `record.record_orders`). A player's
+standing answers stand until their next orders are recorded.
 """
 
 from __future__ import annotations
@@ -22,6 +27,12 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 FORMAT = "warscribe-orders"
+ANSWER = "answer"
+"""The name of a standing-answer line of orders."""
+
+Args = tuple[tuple[str, Any], ...]
+Answers = tuple[tuple[int, Args], ...]
+"""Standing answers: (line of the orders, counted from 0; the line's arguments)."""
 VERSION = 1
 
 
@@ -112,4 +123,19 @@ class Orders:
             raise OrdersError(f"the orders cannot be read: {exc}") from None
 
     def as_commands(self) -> list[Command]:
-        return [Command(actor=self.player, name=name, args=args) for name, args in self.commands]
+        """The commands to play, in order (standing answers are not played)."""
+        return [command for _, command in self.steps()]
+
+    def steps(self) -> list[tuple[int, Command]]:
+        """(line, command) of each command to play, in order."""
+        return [
+            (line, Command(actor=self.player, name=name, args=args))
+            for line, (name, args) in enumerate(self.commands)
+            if name != ANSWER
+        ]
+
+    def answers(self) -> Answers:
+        """The standing answers, with their lines."""
+        return tuple(
+            (line, args) for line, (name, args) in enumerate(self.commands) if name == ANSWER
+        )

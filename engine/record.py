@@ -23,6 +23,7 @@ from .common import RECORD
 from .dice import Dice, commitment, derive, parse_mode, seeded_key
 from .errors import DiceError, IllegalCommand, InvalidCommand, LogError, WarscribeError
 from .events import (
+    AnswerApplied,
     Command,
     CommandIssued,
     DiceRolled,
@@ -37,11 +38,11 @@ from .events import (
     SecretRevealed,
 )
 from .hidden import LEAVES, WHOLE, check_disclosure, commit, disclosures, private_names, split
-from .orders import Orders, signature_ok
+from .orders import Answers, Orders, OrdersError, signature_ok
 from .ruleset import GameSpec, RuleSet
 
 GENESIS = bytes(32)
-HEAD_FORMAT = 1
+HEAD_FORMAT = 2
 """The shape of `Head`: a stored snapshot of another shape is never served (rebuilt)."""
 
 
@@ -63,7 +64,10 @@ class Head:
 
     `opener` is the chain a roll of the current decision is bound to (see `dice`); while
     `batch` > 0 the next CommandIssued entries are commands of the signed orders just
-    received, whose rolls stay bound to the head the orders were written against."""
+    received, whose rolls stay bound to the head the orders were received at. `standing`
+    holds each player's standing answers, from their last signed orders: (player, entry
+    of the orders, answers); `answering` names the player between an AnswerApplied and
+    the command it gives for them."""
 
     game_id: UUID
     ruleset: str
@@ -81,6 +85,8 @@ class Head:
     batch: int = 0
     host_key: bytes | None = None
     format: int = 0
+    standing: tuple[tuple[str, int, Answers], ...] = ()
+    answering: str | None = None
 
 
 def canonical_bytes(entry: Entry) -> bytes:
@@ -151,8 +157,11 @@ def advance(head: Head | None, entry: Entry) -> Head:
     elif cls is CommandIssued or cls is OrdersReceived:
         if cls is CommandIssued:
             values["opener"], values["batch"] = opener(head, entry.chain)
-        elif event.accepted is not None:  # type: ignore[attr-defined]
-            values["opener"], values["batch"] = head.chain, event.accepted  # type: ignore[attr-defined]
+            values["answering"] = None
+        else:
+            values["standing"] = _standing(head, entry.seq, event)
+            if event.accepted is not None:  # type: ignore[attr-defined]
+                values["opener"], values["batch"] = head.chain, event.accepted  # type: ignore[attr-defined]
         label = ruleset.position(head.state)
         if label is not None and label not in head.marks:
             values["marks"] = {**head.marks, label: head.seq}
@@ -173,14 +182,34 @@ def advance(head: Head | None, entry: Entry) -> Head:
 def opener(head: Head, issued_chain: bytes) -> tuple[bytes, int]:
     """(opener, batch) once a CommandIssued with chain `issued_chain` follows `head`: the
     chain its rolls are bound to. A command of signed orders (recorded with `accepted`)
-    rolls from the head the orders were written against, which the stale-orders rule makes
-    the head before their OrdersReceived entry: nothing in the batch's bytes, which the
-    player may vary between tries, changes a roll. Any other command rolls from its own
-    CommandIssued (typed at the host's store, one at a time: recorded, or refused with
-    its reason withheld once it drew a roll)."""
+    rolls from the head the orders were received at (the entry before their
+    OrdersReceived): nothing in the batch's bytes, which the player may vary between
+    tries, changes a roll. A command given by a standing answer (after AnswerApplied)
+    rolls from the same opener as the batch it was given in, and counts for no command of
+    the batch. Any other command rolls from its own CommandIssued (typed at the host's
+    store, one at a time: recorded, or refused with its reason withheld once it drew a
+    roll)."""
+    if head.answering is not None:
+        return head.opener, head.batch
     if head.batch:
         return head.opener, head.batch - 1
     return issued_chain, 0
+
+
+def _standing(head: Head, seq: int, event: Any) -> tuple[tuple[str, int, Answers], ...]:
+    """The standing answers once `event` (OrdersReceived at `seq`) is folded: the sender's
+    are those of these orders, whatever they held before."""
+    try:
+        answers = Orders.decode(event.orders).answers()
+    except OrdersError:  # verify refuses such an entry; the fold never validates
+        answers = ()
+    kept = tuple(s for s in head.standing if s[0] != event.player)
+    return (*kept, (event.player, seq, answers)) if answers else kept
+
+
+def standing_of(head: Head, player: str) -> tuple[int, Answers] | None:
+    """(entry of the orders, answers): the standing answers of `player` at `head`."""
+    return next(((seq, a) for name, seq, a in head.standing if name == player), None)
 
 
 def _unsealed(head: Head, event: Any) -> dict[str, Any]:
@@ -191,6 +220,7 @@ def _unsealed(head: Head, event: Any) -> dict[str, Any]:
 
 _RECORD_FOLDS: dict[type, Callable[[Head, Any], dict[str, Any]]] = {
     SecretDraw: lambda head, event: {"dice_next": event.index + 1},
+    AnswerApplied: lambda head, event: {"answering": event.player},
     SecretRevealed: lambda head, event: {"secret": event.secret},
     KeysRecorded: lambda head, event: {"keys": event.keys},
     GameForked: lambda head, event: {"game_id": event.game_id},
@@ -334,7 +364,11 @@ class Refused:
 
     index: int
     commands: tuple[Command, ...]
-    reason: WarscribeError
+    reason: Exception
+
+
+MOST_ANSWERS = 100
+"""The most standing answers one batch of orders gives (a bound: each must move the game)."""
 
 
 def record_orders(
@@ -342,14 +376,19 @@ def record_orders(
 ) -> tuple[list[Entry], Refused | None]:
     """A player's signed orders: OrdersReceived, then each of its commands, decided in turn.
 
-    The batch is recorded up to the first command the rules refuse (or that must wait for
-    another player's decision) and the rest is returned with the reason, so every roll a
+    Before each command, and after the last, a decision the rules ask of a player who has
+    a standing answer for it (the sender's are the ones of these orders; another player's,
+    those of their last orders) is answered from it: AnswerApplied, then the command the
+    answer gives (`standing_answer`), unless the sender's next command answers it. The
+    batch is recorded up to the first command the rules refuse (or that must wait for a
+    decision nobody answered) and the rest is returned with the reason, so every roll a
     player was shown is in the log; the rolls do not depend on the batch's bytes, so a
     variant of a refused batch rolls the same dice (see `opener`)."""
-    entries, refused = _batch(head, orders, signed, signature, key, len(orders.commands))
+    steps = len(orders.as_commands())
+    entries, refused = _batch(head, orders, signed, signature, key, steps)
     if refused is None:
         return entries, None
-    if refused.index == 0:
+    if refused.index == 0 and not any(isinstance(e.event, AnswerApplied) for e in entries):
         raise _refusal(refused)
     entries, again = _batch(head, orders, signed, signature, key, refused.index)
     assert again is None
@@ -363,29 +402,147 @@ def _batch(
     signature: bytes,
     key: bytes | None,
     accepted: int,
+    tolerated: type[Exception] = WarscribeError,
 ) -> tuple[list[Entry], Refused | None]:
     """OrdersReceived with `accepted` commands, then the first `accepted` commands decided
-    in turn, up to the first refused one."""
-    commands = orders.as_commands()[:accepted]
+    in turn, up to the first refused one (a `tolerated` error), with the standing answers
+    due before each."""
+    commands = orders.as_commands()
     received = OrdersReceived(
         player=orders.player, orders=signed, signature=signature, accepted=accepted
     )
     entries = chain_events(head.seq, head.chain, [received], key, head.game_id)
     head = advance(head, entries[0])
-    for index, command in enumerate(commands):
+    for index in range(accepted + 1):
+        command = commands[index] if index < accepted else None
+        head, answered = _answered(head, command, key)
+        entries += answered
+        if command is None:
+            break
         try:
             decided = record_command(head, command, key)
-        except WarscribeError as exc:
-            return entries, Refused(index, tuple(orders.as_commands()[index:]), exc)
+        except tolerated as exc:
+            return entries, Refused(index, tuple(commands[index:]), exc)
         head = fold(decided, head)
         entries += decided
     return entries, None
+
+
+def _answered(head: Head, following: Command | None, key: bytes | None) -> tuple[Head, list[Entry]]:
+    """The standing answers given at `head`, one decision after another, before the
+    sender's command `following` (None: after their last): the head after them and
+    their entries. An answer the rules refuse leaves the decision asked."""
+    entries: list[Entry] = []
+    for _ in range(MOST_ANSWERS):
+        found = standing_answer(head, following)
+        if found is None:
+            break
+        applied, command = found
+        marked = chain_events(head.seq, head.chain, [applied], key, head.game_id)
+        try:
+            decided = record_command(advance(head, marked[0]), command, key)
+        except WarscribeError:
+            break
+        head = fold([*marked, *decided], head)
+        entries += [*marked, *decided]
+    return head, entries
+
+
+def standing_answer(
+    head: Head, following: Command | None = None
+) -> tuple[AnswerApplied, Command] | None:
+    """The standing answer due at `head`: the player the rules ask a decision of has a
+    standing answer for it (and `following`, the sender's next command, does not answer
+    it): the AnswerApplied entry and the command it gives. None when no answer is due, or
+    the rule set has no standing answers."""
+    ruleset = rulesets.get(head.ruleset)
+    answer = getattr(ruleset, "standing_answer", None)
+    player = ruleset.whose_turn(head.state)
+    held = standing_of(head, player) if player is not None else None
+    if answer is None or held is None:
+        return None
+    assert player is not None
+    seq, answers = held
+    given = answer(head.state, player, answers, following)
+    if given is None:
+        return None
+    line, command = given
+    return AnswerApplied(player=player, orders=seq, line=line), command
+
+
+STATE_NEUTRAL = ("note", "roll")
+"""Commands that change nothing orders depend on: a comment, a free roll."""
+
+
+def stale_reason(start: Head, entries: Iterable[Entry], player: str) -> str | None:
+    """Why orders `player` wrote against `start` are stale once `entries` follow it, or
+    None while they still hold. They hold when, since `start`, the game is at the same
+    position (turn, player turn and phase), nothing was recorded of `player` (no orders
+    of theirs, no command they gave, no standing answer given for them), and every other
+    command was a note or a free roll, or was given by the player the rules asked to act
+    at that point: another player answering a decision asked of them."""
+    ruleset = rulesets.get(start.ruleset)
+    position = ruleset.position(start.state)
+    head = start
+    for entry in entries:
+        event = entry.event
+        whose = ruleset.whose_turn(head.state)
+        if isinstance(event, OrdersReceived | AnswerApplied) and event.player == player:
+            return f"{player}'s own orders or answers were recorded since (#{entry.seq})"
+        if isinstance(event, CommandIssued) and event.name not in STATE_NEUTRAL:
+            if event.actor == player:
+                return f"{player} gave a command since (#{entry.seq})"
+            if event.actor != whose:
+                return f"{event.actor} gave `{event.name}` at #{entry.seq}, unasked"
+        head = advance(head, entry)
+    if ruleset.position(head.state) != position:
+        return f"the game has moved on to {ruleset.position(head.state)}"
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class DryRun:
+    """What orders would do at a head, as far as that copy can tell: the commands that
+    would run (`line` of the orders; None for a standing answer, given for `answered`),
+    and where they would stop (`stop`: the command's line and why), if they would;
+    `waiting` is who the rules ask to act then."""
+
+    ran: tuple[tuple[int | None, Command, str | None], ...]
+    stop: tuple[int, Exception] | None
+    waiting: str | None
+
+
+def dry_run(head: Head, orders: Orders, key: bytes | None) -> DryRun:
+    """Decide the orders at `head` as the referee would (standing answers included),
+    recording nothing; dice a store without the secret cannot roll, and hidden parts it
+    lacks, stop the run there (`stop`, the error saying why)."""
+    steps = orders.steps()
+    entries, refused = _batch(
+        head, orders, orders.encode(), b"", key, len(steps), tolerated=Exception
+    )
+    ran: list[tuple[int | None, Command, str | None]] = []
+    answering: str | None = None
+    step = 0
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, AnswerApplied):
+            answering = event.player
+        elif isinstance(event, CommandIssued):
+            command = Command(event.actor, event.name, event.args)
+            line = None if answering else steps[step][0]
+            step += answering is None
+            ran.append((line, command, answering))
+            answering = None
+    stop = (steps[refused.index][0], refused.reason) if refused is not None else None
+    waiting = rulesets.get(head.ruleset).whose_turn(fold(entries, head).state)
+    return DryRun(tuple(ran), stop, waiting)
 
 
 def _refusal(refused: Refused) -> WarscribeError:
     """The first command of a batch refused: its reason, naming the command."""
     command = refused.commands[0]
     reason = refused.reason
+    assert isinstance(reason, WarscribeError)
     if isinstance(reason, LogError):
         return reason
     return type(reason)(
@@ -477,6 +634,12 @@ class _Checker:
         self.pending: list[Command] = []
         if base is not None and self.batch and earlier is not None:
             self.pending = _still_to_come(base, earlier)
+        self.standing = {
+            p: (seq, {line for line, _ in a}) for p, seq, a in (base.standing if base else ())
+        }
+        self.answering: str | None = base.answering if base else None
+        self.chains: dict[int, bytes] = {base.seq: base.chain} if base else {}
+        self.last_of: dict[str, int] = {}
         self.created: GameCreated | None = None
         if created is not None:
             self._created(created, 1)
@@ -516,6 +679,7 @@ class _Checker:
             if handler is not None:
                 handler(self, entry)
         self.chain = entry.chain
+        self.chains[seq] = entry.chain
         self.expected += 1
         self.report.entries += 1
 
@@ -544,6 +708,16 @@ class _Checker:
         self.report.private_checked += 1
 
     def command(self, entry: Entry) -> None:
+        actor = entry.event.actor  # type: ignore[attr-defined]
+        self.last_of[actor] = entry.seq
+        if self.answering is not None:
+            if actor != self.answering:
+                raise LogError(
+                    f"a standing answer of {self.answering} is given as {actor}'s command",
+                    entry.seq,
+                )
+            self.answering = None
+            return
         if not (self.batch and self.anchored):
             self.opener = entry.chain
         if not self.batch:
@@ -631,22 +805,53 @@ class _Checker:
         if self.batch:
             raise LogError("the commands of the orders before these are missing", entry.seq)
         commands = orders.as_commands()
+        answers = orders.answers()
         accepted = event.accepted
         self.anchored = accepted is not None
         if accepted is not None:
-            if type(accepted) is not int or not 1 <= accepted <= len(commands):
+            least = 0 if answers else 1
+            if type(accepted) is not int or not least <= accepted <= len(commands):
                 raise LogError(
                     "the orders entry does not say how many of their commands follow", entry.seq
                 )
-            if orders.seq != entry.seq - 1 or orders.chain != self.chain:
-                raise LogError(
-                    "the orders were not written against the entry before them", entry.seq
-                )
+            self._written_against(orders, entry.seq)
             commands = commands[:accepted]
             self.opener = self.chain
+        self.standing[event.player] = (entry.seq, {line for line, _ in answers})
+        self.last_of[event.player] = entry.seq
         self.pending = commands
         self.batch = len(commands)
         self.report.orders_checked += 1
+
+    def _written_against(self, orders: Orders, seq: int) -> None:
+        """Orders are written against an entry of this log before them, and after the
+        sender's own last entry (the stale-orders rule; `store.orders` checks the rest)."""
+        named = self.chains.get(orders.seq)
+        if named is None and self.earlier is not None and 0 < orders.seq < seq:
+            found = self.earlier(orders.seq)
+            named = found.chain if found else None
+        if not 0 < orders.seq < seq or named not in (None, orders.chain):
+            raise LogError("the orders were not written against an entry before them", seq)
+        if self.last_of.get(orders.player, 0) > orders.seq:
+            raise LogError(
+                f"stale orders: {orders.player} gave a command or orders after the entry "
+                f"#{orders.seq} they were written against",
+                seq,
+            )
+
+    def answer(self, entry: Entry) -> None:
+        """A standing answer names a standing-answer line of the player's last orders."""
+        event = entry.event
+        assert isinstance(event, AnswerApplied)
+        held = self.standing.get(event.player)
+        if held is None or held[0] != event.orders or event.line not in held[1]:
+            raise LogError(
+                f"no standing answer of {event.player} on line {event.line + 1} of their "
+                f"last orders (#{event.orders}): an answer nobody signed",
+                entry.seq,
+            )
+        self.answering = event.player
+        self.last_of[event.player] = entry.seq
 
     def forked(self, entry: Entry) -> None:
         event = entry.event
@@ -664,6 +869,7 @@ _CHECKS: dict[type, Callable[[_Checker, Entry], None]] = {
     Disclosed: _Checker.disclosed,
     KeysRecorded: _Checker.keyed,
     OrdersReceived: _Checker.orders,
+    AnswerApplied: _Checker.answer,
     GameForked: _Checker.forked,
 }
 
@@ -682,6 +888,7 @@ def _still_to_come(base: Head, earlier: Lookup) -> list[Command]:
             orders = Orders.decode(event.orders).as_commands()
             return orders[issued : event.accepted or len(orders)]
         issued += isinstance(event, CommandIssued)
+        issued -= isinstance(event, AnswerApplied)  # the command after it is not the batch's
         seq -= 1
     return []
 

@@ -8,10 +8,12 @@ A key file is ``{"format": "warscribe-key", "kind": "public"|"private", "player"
 Receiving orders checks, in this order, and refuses with the reason (nothing recorded):
 the game is in the store; the player has a recorded key and the signature is theirs
 (else *forged*); the orders were not recorded already (else *replayed*); they were written
-against this log (the entry they name has the chain hash they name) and against its last
-entry (else *stale*); it is that player's turn (else *out of turn*). Then the rules decide
-the commands in turn, with dice derived by the record: recorded up to the first one refused,
-which is returned with the rest and the reason (see `record.record_orders`).
+against this log (the entry they name has the chain hash they name) and nothing since
+makes them stale (else *stale*: `record.stale_reason`); it is that player's turn (else
+*out of turn*); their standing answers are ones the rule set knows. Then the rules decide
+the commands in turn, with dice derived by the record and the standing answers due given:
+recorded up to the first one refused, which is returned with the rest and the reason (see
+`record.record_orders`).
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from uuid import UUID
 
 from warscribe.engine import codec, rulesets
 from warscribe.engine.anchor import fingerprint
+from warscribe.engine.errors import WarscribeError
 from warscribe.engine.events import OrdersReceived
 from warscribe.engine.orders import Orders, OrdersError, sign, signature_ok
-from warscribe.engine.record import Entry, Head, Refused
+from warscribe.engine.record import Entry, Head, Refused, stale_reason
 
 from . import armor, mail
 from .app import Warscribe
@@ -131,6 +134,7 @@ def receive(app: Warscribe, received: SignedOrders) -> tuple[list[Entry], Refuse
     _check_not_replayed(app, game_id, head, received)
     _check_position(app, game_id, head, orders)
     _check_turn(head, orders)
+    check_answers(head.ruleset, orders)
     return app.record_orders(game_id, orders, received.signed, received.signature)
 
 
@@ -171,12 +175,28 @@ def _check_position(app: Warscribe, game_id: UUID, head: Head, orders: Orders) -
             "orders name (another line of play, or an altered copy)"
         )
     if orders.seq < head.seq:
-        position = rulesets.get(head.ruleset).position(head.state)
-        raise OrdersError(
-            f"stale: written at #{orders.seq} ({orders.position}), but the game has moved on "
-            f"to #{head.seq} ({position}); the player must write them again against the "
-            "current log"
-        )
+        start = app.head(game_id, version=orders.seq)
+        reason = stale_reason(start, app.entries(game_id, orders.seq + 1), orders.player)
+        if reason is not None:
+            raise OrdersError(
+                f"stale: written at #{orders.seq} ({orders.position}), but {reason} (the log "
+                f"is at #{head.seq}); the player must write them again against the current log"
+            )
+
+
+def check_answers(ruleset_name: str, orders: Orders) -> None:
+    """Each standing answer of the orders is one the rule set knows, or an error naming
+    its line."""
+    check = getattr(rulesets.get(ruleset_name), "check_answer", None)
+    for line, args in orders.answers():
+        if check is None:
+            raise OrdersError(f"line {line + 1}: {ruleset_name} takes no standing answers")
+        try:
+            check(args)
+        except WarscribeError as exc:
+            raise type(exc)(
+                f"line {line + 1} (`answer`) of the orders: {exc.message}", exc.rule
+            ) from None
 
 
 def _check_turn(head: Head, orders: Orders) -> None:

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from warscribe.engine import codec
 from warscribe.engine.events import (
+    AnswerApplied,
     CommandIssued,
     DiceRolled,
     Disclosed,
@@ -138,6 +139,9 @@ _RECORD_LINES: dict[type, Callable[[Any], str]] = {
     Disclosed: _disclosed,
     SecretDraw: lambda e: f"roll {e.index}, {e.purpose}: hidden numbers",
     OrdersReceived: lambda e: f"signed orders of {e.player} received",
+    AnswerApplied: lambda e: (
+        f"{e.player}'s standing answer (orders #{e.orders}, line {e.line + 1})"
+    ),
     GameForked: lambda e: f"{e.name}: fork of {e.parent} at #{e.at_seq} ({e.at_position})",
     KeysRecorded: lambda e: "public keys of " + ", ".join(name for name, _ in e.keys),
 }

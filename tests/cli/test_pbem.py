@@ -151,11 +151,15 @@ def sync(run: Callable[..., Result]) -> None:
         run("import", str(path), store=f"{name}.db")
 
 
-def write_orders(run: Callable[..., Result], player: str, *commands: str, key: str = "") -> None:
+def write_orders(
+    run: Callable[..., Result], player: str, *commands: str, key: str = "", checked: bool = True
+) -> None:
     """The player writes signed orders (with their own key unless `key` names another)
-    against their copy, to orders.txt (replacing the last ones)."""
+    against their copy, to orders.txt (replacing the last ones); `checked=False` signs
+    them without the dry run (orders the referee must refuse)."""
     key = key or f"{player}.key"
-    written = ("-o", "orders.txt", "--force", *commands)
+    unchecked = () if checked else ("--unchecked",)
+    written = ("-o", "orders.txt", "--force", *unchecked, *commands)
     run("orders", "--as", player, "--key", key, *written, store=f"{player}.db")
 
 
@@ -269,10 +273,12 @@ def test_replayed_orders_are_refused(started: tuple[Callable[..., Result], Plan]
 
 
 def test_stale_orders_are_refused(started: tuple[Callable[..., Result], Plan]) -> None:
+    """Orders written before the player's own last orders were recorded are stale (a note
+    in between would not make them so: see tests/security/test_stale_orders.py)."""
     run, steps = started
     player, commands = steps[0]
-    write_orders(run, player, *commands)
-    run("note", "--at", "1.1.random-events", "the referee wrote first")
+    assert send_orders(run, player, commands[:1]).exit_code == 0
+    write_orders(run, player, *commands[1:], checked=False)
     refused(run, "stale")
 
 
@@ -305,7 +311,7 @@ def test_orders_the_rules_refuse_from_their_first_command_record_nothing(
 ) -> None:
     run, steps = started
     player = steps[0][0]
-    write_orders(run, player, "diplomacy-draw", "events-roll")
+    write_orders(run, player, "diplomacy-draw", "events-roll", checked=False)
     refused(run, "Random Events Phase")
 
 
@@ -316,7 +322,7 @@ def test_orders_are_recorded_up_to_the_first_command_the_rules_refuse(
     reason (exit 1), naming the command."""
     run, steps = started
     player = steps[0][0]
-    write_orders(run, player, "events-roll", "diplomacy-draw", "end-phase")
+    write_orders(run, player, "events-roll", "diplomacy-draw", "end-phase", checked=False)
     result = run("import-orders", "orders.txt", ok=False)
     assert result.exit_code == 1
     assert "recorded 1 of 3 commands" in result.stderr and "Random Events Phase" in result.stderr
@@ -431,3 +437,26 @@ def test_notes_and_rulings_are_recorded_and_the_audit_names_rulings(
     assert "envoy" in run("audit").stdout
     bad = run("note", "--ruling", "--at", "#2", "x", "--impose", "dr.Nothing {}", ok=False)
     assert bad.exit_code == 1 and "cannot make" in bad.stderr
+
+
+def test_orders_are_dry_run_before_signing_and_a_refusal_names_the_line(
+    started: tuple[Callable[..., Result], Plan],
+) -> None:
+    """A typo or an illegal command is refused in the player's own store, naming its line
+    and text, and nothing is signed or written; good orders print what they would do."""
+    run, steps = started
+    player = steps[0][0]
+    Path("orders.txt").unlink(missing_ok=True)
+    for commands, said in (
+        (("events-roll", "mvoe units=x"), "line 2 (`mvoe units=x`) of the orders: unknown"),
+        (("end-phase",), "line 1 (`end-phase`) of the orders: roll the random events first"),
+        (("events-roll", "answer retreat=cheapest"), "line 2 (`answer`) of the orders"),
+    ):
+        result = run(
+            "orders", "--as", player, "--key", f"{player}.key", "-o", "orders.txt", *commands,
+            store=f"{player}.db", ok=False,
+        )  # fmt: skip
+        assert result.exit_code == 1 and said in result.stderr, result.output
+        assert not Path("orders.txt").exists(), "nothing is written"
+    write_orders(run, player, "events-roll", "answer storm=cheapest mutiny=cheapest")
+    assert Path("orders.txt").exists()

@@ -55,14 +55,20 @@ def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...
         candidates = _answers(state, data, pending)
     else:
         candidates = _phase(state, data, turn.player, turn.phase)
-    kept = [c for c in candidates if _accepted(state, c, decide)]
+    kept = [c for c in candidates if accepted(state, c, decide)]
     offers = _grouped(kept)
     if pending is None and turn.phase == "movement":
         offers += _moves(state, data, turn.player)
-    return (*offers, *_grouped(c for c in _rejoin(state) if _accepted(state, c, decide)))
+    return (*offers, *_grouped(c for c in _rejoin(state) if accepted(state, c, decide)))
 
 
-def _accepted(state: State, command: Command, decide: Decide) -> bool:
+def answers(state: State, data: DRData, pending: Pending, decide: Decide) -> list[Command]:
+    """The answers `pending` allows now, in the order they are offered."""
+    return [c for c in _answers(state, data, pending) if accepted(state, c, decide)]
+
+
+def accepted(state: State, command: Command, decide: Decide) -> bool:
+    """Whether the rules accept `command` now (decided on scratch dice: nothing recorded)."""
     try:
         decide(state, command, scratch_dice())
     except RuleError:

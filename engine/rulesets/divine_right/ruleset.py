@@ -8,9 +8,11 @@ from typing import Any
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
+from warscribe.engine.orders import Answers
 from warscribe.engine.ruleset import GameSpec, LegalCommand
 
 from . import (
+    answers,
     diplomacy,
     heroes,
     inactive_kingdoms,
@@ -220,6 +222,14 @@ class DivineRight:
 
     def rule_of(self, command: str) -> str | None:
         return rule_of(command)
+
+    def check_answer(self, args: tuple[tuple[str, Any], ...]) -> None:
+        answers.check(args)
+
+    def standing_answer(
+        self, state: State, player: str, given: Answers, following: Command | None
+    ) -> tuple[int, Command] | None:
+        return answers.standing_answer(state, data_of(state), self.decide, player, given, following)
 
 
 def _custom(options: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, str], ...]:
