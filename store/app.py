@@ -56,6 +56,7 @@ from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
+from .index import Index, IndexedPostgresRecorder, IndexedSQLiteRecorder
 from .secrets import (
     GameSecrets,
     Passphrase,
@@ -306,22 +307,47 @@ class Warscribe(Application[UUID]):
         self.secrets = SecretsFile(secrets or default_path(self.backend), passphrase)
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
-        env["CREATE_TABLE"] = "n"  # see _create_tables
+        env["CREATE_TABLE"] = "n"  # see _open_tables
+        recorder = IndexedSQLiteRecorder if self.backend.kind == "sqlite" else IndexedPostgresRecorder
+        env["APPLICATION_RECORDER_TOPIC"] = f"{recorder.__module__}:{recorder.__qualname__}"
         self._heads: OrderedDict[UUID, Any] = OrderedDict()
         self._cache = cache
         sqlite_file = env.get("SQLITE_DBNAME")
         self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
         try:
             super().__init__(env=env)
-            self._create_tables()
+            self.index = Index(self.recorder, CATALOG_ID)
+            self._open_tables()
             fd = _lock_fd(self._lock_file) if self._lock_file else None
             if fd is not None:  # there from the first open on, not only from the first write
                 os.close(fd)
-            self._move_old_secrets()
         except Exception as exc:
             if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
                 raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
             raise
+
+    def _open_tables(self) -> None:
+        """One query on an open that finds the store in step: the catalog's index exists
+        (it is made after every other table) and covers the catalog, and no secret is
+        left to move out. Otherwise the missing tables are made, the index is rebuilt
+        from the catalog and the secrets an older version kept are moved out."""
+        state = self.index.state()
+        if state is None:
+            self._create_tables()
+            self.index.create_tables()
+            state = (False, True)
+        in_step, kept = state
+        if not in_step:
+            catalog = self._catalog()
+            try:
+                self.index.rebuild(catalog.games if catalog else ())
+            except IntegrityError:  # another open rebuilt it at the same time
+                if self.index.state() is None:
+                    raise
+            kept = True
+        if kept:
+            self._move_old_secrets()
+            self.index.secrets_moved()
 
     def _create_tables(self) -> None:
         """Run eventsourcing's schema statements only for a table that is missing, not on
@@ -382,38 +408,36 @@ class Warscribe(Application[UUID]):
         return catalog
 
     def games(self) -> tuple[GameListing, ...]:
-        catalog = self._catalog()
-        return catalog.games if catalog else ()
+        """Every game of the store, in the order it arrived (from the catalog's index)."""
+        return tuple(self.index.all())
 
     def find(self, ref: str | None) -> GameListing:
-        """A game by id, id prefix or name; without `ref`, the store's default game."""
-        games = self.games()
-        if not games:
+        """A game by id, id prefix or name; without `ref`, the store's default game. One
+        indexed query, however many games the store holds."""
+        matches = self._default() if ref is None else self.index.exact(ref)
+        if not matches and ref is not None:
+            matches = self.index.by_prefix(ref)
+        if len(matches) == 1:
+            return matches[0]
+        if not matches and self.index.empty():
             raise StoreError(
                 f"store {self.backend.describe()} holds no game: create one with `new`"
             )
-        if ref is None:
-            return self._default(games)
-        wanted = _game_id_text(ref)
-        exact = [g for g in games if g.name == ref or g.game_id == wanted]
-        matches = exact or [g for g in games if str(g.game_id).startswith(ref)]
-        if len(matches) == 1:
-            return matches[0]
         if not matches:
             raise StoreError(f"no game {ref!r} in store {self.backend.describe()}")
         raise StoreError(f"{ref!r} names {len(matches)} games; give more of the id")
 
     def listing(self, game_id: UUID) -> GameListing | None:
         """The store's listing of `game_id`, if it holds that game."""
-        return next((g for g in self.games() if g.game_id == game_id), None)
+        found = self.index.by_id(game_id)
+        return found[0] if found else None
 
-    def _default(self, games: Sequence[GameListing]) -> GameListing:
+    def _default(self) -> list[GameListing]:
         """The game chosen with `use` (or last created or imported); a fork never becomes
         the default by being made."""
         chosen = self.settings().default
-        found = next((g for g in games if g.game_id == chosen), None)
-        originals = [g for g in games if g.parent is None]
-        return found or (originals or list(games))[-1]
+        found = self.index.by_id(chosen) if chosen is not None else []
+        return found or self.index.last(originals=True) or self.index.last(originals=False)
 
     def settings(self) -> Settings:
         try:
@@ -992,15 +1016,6 @@ class GameCheck:
     fingerprint: str
     anchor: str
     snapshots_checked: int
-
-
-def _game_id_text(ref: str) -> UUID | None:
-    """The id `ref` is the text of (exactly as a game id prints), if it is one."""
-    try:
-        parsed = UUID(ref)
-    except ValueError:
-        return None
-    return parsed if str(parsed) == ref else None
 
 
 def _check_fingerprint(entries: Sequence[Entry], given: str) -> None:
