@@ -79,9 +79,9 @@ class IndexedSQLiteRecorder(SQLiteApplicationRecorder):
         ids = super()._insert_events(c, stored_events, **kwargs)
         rows, kept = _changes(stored_events)
         if rows:
-            c.executemany(_statement(self, _INSERT), rows)
+            c.executemany(statement(self, _INSERT), rows)
         if kept:
-            c.execute(_statement(self, _KEPT), (1,))
+            c.execute(statement(self, _KEPT), (1,))
         return ids
 
 
@@ -92,9 +92,9 @@ class IndexedPostgresRecorder(PostgresApplicationRecorder):
     def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **_: Any) -> None:
         rows, kept = _changes(stored_events)
         if rows:
-            curs.executemany(_statement(self, _INSERT), rows)
+            curs.executemany(statement(self, _INSERT), rows)
         if kept:
-            curs.execute(_statement(self, _KEPT), (1,))
+            curs.execute(statement(self, _KEPT), (1,))
 
     def _insert_stored_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -106,7 +106,7 @@ def _is_sqlite(recorder: Any) -> bool:
     return isinstance(recorder, SQLiteApplicationRecorder)
 
 
-def _statement(recorder: Any, template: str) -> str:
+def statement(recorder: Any, template: str) -> str:
     """`template` for the recorder's database: its table names (schema-qualified on
     PostgreSQL, where the schema is a checked plain identifier) and parameter marks."""
     if _is_sqlite(recorder):
@@ -119,7 +119,7 @@ def _statement(recorder: Any, template: str) -> str:
 
 
 def _statements(recorder: Any, templates: Sequence[str]) -> list[str]:
-    return [_statement(recorder, t) for t in templates]
+    return [statement(recorder, t) for t in templates]
 
 
 class Index:
@@ -137,7 +137,7 @@ class Index:
 
     def _rows(self, template: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._cursor() as cursor:
-            cursor.execute(_statement(self.recorder, template), params)
+            cursor.execute(statement(self.recorder, template), params)
             return list(cursor.fetchall())
 
     def state(self) -> tuple[bool, bool] | None:
@@ -177,14 +177,14 @@ class Index:
             (FIRST_LISTING + n, str(g.game_id), g.name, _blob(g)) for n, g in enumerate(listings)
         ]
         with self._cursor(commit=True) as cursor:
-            cursor.execute(_statement(self.recorder, "DELETE FROM {games}"))
+            cursor.execute(statement(self.recorder, "DELETE FROM {games}"))
             if rows:
-                cursor.executemany(_statement(self.recorder, _INSERT), rows)
-            cursor.execute(_statement(self.recorder, _KEPT), (1,))
+                cursor.executemany(statement(self.recorder, _INSERT), rows)
+            cursor.execute(statement(self.recorder, _KEPT), (1,))
 
     def secrets_moved(self) -> None:
         with self._cursor(commit=True) as cursor:
-            cursor.execute(_statement(self.recorder, _KEPT), (0,))
+            cursor.execute(statement(self.recorder, _KEPT), (0,))
 
     def _listings(self, where: str = "", params: Sequence[Any] = ()) -> list[Any]:
         rows = self._rows(f"SELECT listing FROM {{games}} {where} ORDER BY version", params)
