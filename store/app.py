@@ -56,7 +56,8 @@ from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
-from .index import Index, IndexedPostgresRecorder, IndexedSQLiteRecorder
+from . import index as catalog_index
+from .index import Index
 from .secrets import (
     GameSecrets,
     Passphrase,
@@ -308,8 +309,10 @@ class Warscribe(Application[UUID]):
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
         env["CREATE_TABLE"] = "n"  # see _open_tables
-        recorder = IndexedSQLiteRecorder if self.backend.kind == "sqlite" else IndexedPostgresRecorder
-        env["APPLICATION_RECORDER_TOPIC"] = f"{recorder.__module__}:{recorder.__qualname__}"
+        if self.backend.kind == "sqlite":
+            env["APPLICATION_RECORDER_TOPIC"] = f"{catalog_index.__name__}:IndexedSQLiteRecorder"
+        else:
+            env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}:Factory"
         self._heads: OrderedDict[UUID, Any] = OrderedDict()
         self._cache = cache
         sqlite_file = env.get("SQLITE_DBNAME")

@@ -26,8 +26,13 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
-from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder
+from eventsourcing.persistence import OperationalError, ProgrammingError, StoredEvent
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 from warscribe.engine import codec
@@ -85,7 +90,30 @@ class IndexedSQLiteRecorder(SQLiteApplicationRecorder):
         return ids
 
 
-class IndexedPostgresRecorder(PostgresApplicationRecorder):
+class _LazyTypes:
+    """A PostgreSQL recorder that introspects its composite row type at its first insert
+    (see `Factory`)."""
+
+    datastore: PostgresDatastore
+
+    def construct_pg_stored_event(self, *args: Any) -> Any:
+        PostgresDatastore.register_type_adapters(self.datastore)  # once; then a no-op
+        return super().construct_pg_stored_event(*args)  # type: ignore[misc]
+
+
+class _Datastore(PostgresDatastore):
+    """eventsourcing's datastore, whose recorders fetch their composite type when they
+    first insert rather than when the store is opened (a read-only call never needs it)."""
+
+    def register_type_adapters(self) -> None:
+        """Deferred: see `_LazyTypes`."""
+
+
+class SnapshotRecorder(_LazyTypes, PostgresAggregateRecorder):
+    """eventsourcing's PostgreSQL recorder of snapshots, with its type fetched lazily."""
+
+
+class IndexedPostgresRecorder(_LazyTypes, PostgresApplicationRecorder):
     """eventsourcing's PostgreSQL recorder, writing the index rows of what it inserts
     (in the same transaction), without the table lock and NOTIFY of its notification log."""
 
@@ -100,6 +128,18 @@ class IndexedPostgresRecorder(PostgresApplicationRecorder):
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> None:
         PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
+
+
+class Factory(PostgresFactory):
+    """eventsourcing's PostgreSQL factory with the recorders above: opening a store runs
+    no DDL and no type introspection (`app.Warscribe._open_tables` makes missing tables)."""
+
+    aggregate_recorder_class = SnapshotRecorder
+    application_recorder_class = IndexedPostgresRecorder
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self.datastore.__class__ = _Datastore
 
 
 def _is_sqlite(recorder: Any) -> bool:
@@ -136,34 +176,46 @@ class Index:
             yield cursor
 
     def _rows(self, template: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._cursor() as cursor:
-            cursor.execute(statement(self.recorder, template), params)
-            return list(cursor.fetchall())
+        """The rows of one read (on PostgreSQL, one round trip: no BEGIN and ROLLBACK)."""
+        query = statement(self.recorder, template)
+        if self.sqlite:
+            with self._cursor() as cursor:
+                cursor.execute(query, params)
+                return list(cursor.fetchall())
+        with self.recorder.datastore.get_connection() as conn:
+            return list(conn.execute(query, params).fetchall())
 
     def state(self) -> tuple[bool, bool] | None:
         """(in step with the catalog, may hold kept secrets), in one query; None when the
         index's tables are missing (a store made before the index)."""
         events = self.recorder.events_table_name
+        catalog: Any = self.catalog_id.hex if self.sqlite else self.catalog_id
+        if not self.sqlite:
+            events = f"{self.recorder.datastore.schema}.{events}"
+        try:
+            found = self._rows(
+                "SELECT (SELECT max(version) FROM {games}) AS indexed, (SELECT "
+                f"max(originator_version) FROM {events} WHERE originator_id = ?) AS live, "
+                "(SELECT value FROM {state} WHERE key = 'kept') AS kept",
+                (catalog,),
+            )[0]
+        except (ProgrammingError, OperationalError):
+            if self._tables_present():
+                raise
+            return None
+        return found["indexed"] == found["live"], bool(found["kept"])
+
+    def _tables_present(self) -> bool:
         if self.sqlite:
-            exists = "(SELECT count(*) FROM sqlite_master WHERE name IN (?, ?)) = 2"
-            tables: tuple[str, ...] = (GAMES_TABLE, STATE_TABLE)
-            catalog: Any = self.catalog_id.hex
+            query = "SELECT count(*) = 3 AS present FROM sqlite_master WHERE name IN (?, ?, ?)"
+            tables: tuple[str, ...] = (GAMES_TABLE, STATE_TABLE, self.recorder.events_table_name)
         else:
             schema = self.recorder.datastore.schema
-            exists = "to_regclass(?) IS NOT NULL AND to_regclass(?) IS NOT NULL"
-            tables = (f"{schema}.{GAMES_TABLE}", f"{schema}.{STATE_TABLE}")
-            catalog = self.catalog_id
-            events = f"{schema}.{events}"
-        rows = self._rows(f"SELECT {exists} AS present", tables)
-        if not rows[0]["present"]:
-            return None
-        found = self._rows(
-            "SELECT (SELECT max(version) FROM {games}) AS indexed, "
-            f"(SELECT max(originator_version) FROM {events} WHERE originator_id = ?) AS live, "
-            "(SELECT value FROM {state} WHERE key = 'kept') AS kept",
-            (catalog,),
-        )[0]
-        return found["indexed"] == found["live"], bool(found["kept"])
+            tables = tuple(
+                f"{schema}.{t}" for t in (GAMES_TABLE, STATE_TABLE, self.recorder.events_table_name)
+            )
+            query = "SELECT " + " AND ".join(["to_regclass(?) IS NOT NULL"] * 3) + " AS present"
+        return bool(self._rows(query, tables)[0]["present"])
 
     def create_tables(self) -> None:
         with self._cursor(commit=True) as cursor:
