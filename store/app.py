@@ -55,8 +55,8 @@ from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
-from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from . import index as catalog_index
+from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .index import Index
 from .secrets import (
     GameSecrets,
@@ -699,24 +699,14 @@ class Warscribe(Application[UUID]):
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:
         """The game at `version` (default: now): the newest snapshot at or below it, then
-        the stored entries after it folded straight from the recorder's rows."""
-        game: Game | None = None
-        after = 0
+        the stored entries after it folded straight from the recorder's rows; all read
+        in one query (see `_head_rows`) unless this process holds the newest head."""
         cached = self._heads.get(game_id) if version is None else None
-        snapshots = [cached] if cached else self._snapshots(game_id, version)
-        for snapshot in snapshots:
-            candidate: Game = snapshot.mutate(None)
-            if cached is None and not self._sound(game_id, candidate):
-                continue
-            game = candidate
-            after = snapshot.originator_version
-        if game is None:
-            created = self.recorder.select_events(game_id, lte=1)
-            if not created:
-                raise StoreError(f"game {game_id} is not in this store")
-            game = self.mapper.to_domain_event(created[0]).mutate(None)  # type: ignore[attr-defined]
-            after = 1
-        rows = self._rows(game_id, after, version)
+        if cached is not None:
+            game: Game = cached.mutate(None)
+            rows = list(self._rows(game_id, cached.originator_version, None))
+        else:
+            game, rows = self._from_store(game_id, version)
         advance, head = record.advance, game.head
         last = game._version
         for row in rows:
@@ -727,23 +717,78 @@ class Warscribe(Application[UUID]):
             self._remember(game)
         return game
 
-    def _sound(self, game_id: UUID, game: Game) -> bool:
-        """Whether a stored snapshot may be served: the current shape of a head, and it ends
-        at the chain hash of the stored entry of its version (a snapshot of another
-        position, another game or an older release is rebuilt from the entries instead)."""
-        head = game.head
-        if not isinstance(head, Head) or head.format != record.HEAD_FORMAT:
-            return False
-        version = game._version
-        rows = list(self._rows(game_id, version - 1, version))
-        return (
-            head.seq == version and len(rows) == 1 and _decode_entry(*rows[0]).chain == head.chain
-        )
+    def _from_store(self, game_id: UUID, version: int | None) -> tuple[Game, list[Any]]:
+        """The game at its newest sound snapshot at or below `version` (else at its first
+        entry), and the (version, state) rows after it up to `version`. A snapshot is
+        served only when it has the current shape of a head and ends at the chain hash of
+        the stored entry of its version (a snapshot of another position, another game or
+        an older release is rebuilt from the entries instead)."""
+        snapshot, rows = self._head_rows(game_id, version, self.snapshots is not None)
+        if snapshot is not None:
+            stored = StoredEvent(game_id, snapshot[0], snapshot[1], snapshot[2])
+            game: Game = self.mapper.to_domain_event(stored).mutate(None)  # type: ignore[attr-defined]
+            head = game.head
+            if (
+                isinstance(head, Head)
+                and head.format == record.HEAD_FORMAT
+                and head.seq == snapshot[0]
+                and rows
+                and rows[0][0] == snapshot[0]
+                and _decode_entry(rows[0][0], rows[0][2]).chain == head.chain
+            ):
+                return game, [(v, state) for v, _, state in rows[1:]]
+            _, rows = self._head_rows(game_id, version, False)
+        if not rows or rows[0][0] != 1:
+            raise StoreError(f"game {game_id} is not in this store")
+        created = StoredEvent(game_id, 1, rows[0][1], rows[0][2])
+        game = self.mapper.to_domain_event(created).mutate(None)  # type: ignore[attr-defined]
+        return game, [(v, state) for v, _, state in rows[1:]]
 
-    def _snapshots(self, game_id: UUID, version: int | None) -> list[Any]:
-        if self.snapshots is None:
-            return []
-        return list(self.snapshots.get(game_id, desc=True, limit=1, lte=version))
+    def _head_rows(
+        self, game_id: UUID, version: int | None, snapshots: bool
+    ) -> tuple[tuple[int, str, bytes] | None, list[tuple[int, str, bytes]]]:
+        """One query: the newest snapshot at or below `version` (with `snapshots`), and
+        the game's (version, topic, state) rows from that snapshot's version (else from
+        #1) up to `version`."""
+        recorder: Any = self.recorder
+        events = recorder.events_table_name
+        sqlite = isinstance(recorder, SQLiteAggregateRecorder)
+        key: Any = game_id.hex if sqlite else game_id
+        if not sqlite:
+            events = f"{recorder.datastore.schema}.{events}"
+        upto = version or _NO_LIMIT
+        if snapshots:
+            assert self.snapshots is not None
+            table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+            if not sqlite:
+                table = f"{recorder.datastore.schema}.{table}"
+            query = (
+                "WITH s AS (SELECT originator_version AS v, topic, state "
+                f"FROM {table} WHERE originator_id = ? AND originator_version <= ? "
+                "ORDER BY originator_version DESC LIMIT 1) "
+                "SELECT 0 AS kind, v AS version, topic, state FROM s UNION ALL "
+                f"SELECT 1, originator_version, topic, state FROM {events} "
+                "WHERE originator_id = ? AND originator_version <= ? AND originator_version "
+                ">= coalesce((SELECT v FROM s), 1) ORDER BY kind, version"
+            )
+            params: tuple[Any, ...] = (key, upto, key, upto)
+        else:
+            query = (
+                f"SELECT 1 AS kind, originator_version AS version, topic, state FROM {events} "
+                "WHERE originator_id = ? AND originator_version <= ? ORDER BY version"
+            )
+            params = (key, upto)
+        if sqlite:
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(query, params)
+                found = cursor.fetchall()
+        else:
+            with recorder.datastore.get_connection() as conn:
+                found = conn.execute(query.replace("?", "%s"), params).fetchall()
+        rows = [(r["version"], r["topic"], bytes(r["state"])) for r in found]
+        if found and found[0]["kind"] == 0:
+            return rows[0], rows[1:]
+        return None, rows
 
     def _remember(self, game: Game) -> None:
         """Keep the newest head in memory: the next load reads only what came after it."""
