@@ -21,6 +21,7 @@ import fcntl
 import hashlib
 import os
 import random
+import re
 import sqlite3
 import time
 from collections import OrderedDict
@@ -43,7 +44,7 @@ from warscribe.engine.anchor import (
     signed_checkpoint,
 )
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
-from warscribe.engine.errors import LogError, WarscribeError
+from warscribe.engine.errors import InvalidCommand, LogError, WarscribeError
 from warscribe.engine.events import (
     Command,
     CommandIssued,
@@ -257,6 +258,7 @@ class Anchors(Aggregate):
 
 
 _NO_LIMIT = 2**62
+_SEQ = re.compile(r"#([0-9]{1,12})")
 
 
 def _decode_entry(version: int, state: bytes) -> Entry:
@@ -817,6 +819,56 @@ class Warscribe(Application[UUID]):
 
     def head(self, game_id: UUID, version: int | None = None) -> Head:
         return self.load(game_id, version).head
+
+    def version_at(self, game_id: UUID, position: str | None) -> int | None:
+        """The version a POSITION names: None for now; `#SEQ` that entry; a phase
+        (`TURN.PLAYER-TURN.PHASE`) the state as that phase began, from the head's marks."""
+        if position is None:
+            return None
+        head = self.head(game_id)
+        text = position.strip()
+        if text.startswith("#"):
+            seq = _SEQ.fullmatch(text)
+            if seq is None or not 1 <= int(seq.group(1)) <= head.seq:
+                raise InvalidCommand(
+                    f"bad position {position!r}: the log has entries #1..#{head.seq}", "--at"
+                )
+            return int(seq.group(1))
+        label = text.lower()
+        if label in head.marks:
+            return head.marks[label]
+        current = rulesets.get(head.ruleset).position(head.state)
+        if current is not None and label == current.lower():
+            return head.seq
+        reached = ", ".join(list(head.marks)[-5:])
+        raise InvalidCommand(
+            f"the game has not reached position {position!r} "
+            f"(now at {current}; recent: {reached or 'none'})",
+            "--at",
+        )
+
+    def span(self, game_id: UUID, position: str) -> tuple[int, int]:
+        """The entries a position names: `#SEQ` that entry; a phase, the entries recorded in
+        it (from its start to the start of the next phase, or the last entry)."""
+        version = self.version_at(game_id, position)
+        assert version is not None
+        if position.strip().startswith("#"):
+            return version, version
+        head = self.head(game_id)
+        later = [seq for seq in head.marks.values() if seq > version]
+        last = min(later) if later else head.seq
+        return min(version + 1, last), last
+
+    def positioned(
+        self, game_id: UUID, start: int = 1, stop: int | None = None
+    ) -> Iterator[tuple[Entry, str | None]]:
+        """The entries `start`..`stop`, each with the position the game is at after it,
+        one at a time: the fold starts from the head before `start` (a snapshot), so the
+        cost is that of the entries read, not of those before them."""
+        head = self.head(game_id, start - 1) if start > 1 else None
+        for entry in self.entries(game_id, start, stop):
+            head = record.advance(head, entry)
+            yield entry, rulesets.get(head.ruleset).position(head.state)
 
     # -- verifying -----------------------------------------------------------------------
 
