@@ -546,31 +546,24 @@ def log(ctx: Context, start: int, stop: int | None, as_story: bool, as_json: boo
       warscribe log --from 1 --to 20
       warscribe log --story
     """
-    from warscribe.engine import rulesets
-    from warscribe.engine.record import fold
     from warscribe.store.views import describe, entry_json, event_name
 
     game_id = ctx.game_id()
-    rows: list[tuple[Any, str | None]] = []
-    # the position before the first line comes from a snapshot: the cost is that of the
-    # lines printed, not of the entries before them
-    head = ctx.app.head(game_id, start - 1) if start > 1 else None
     if as_story:
         from warscribe.store.story import story
 
+        # the position before the first line comes from a snapshot: the cost is that of
+        # the lines printed, not of the entries before them
+        head = ctx.app.head(game_id, start - 1) if start > 1 else None
         lines = list(story(ctx.app.entries(game_id, start, stop), head))
         emit(lines, as_json, "\n".join(lines))
         return
-    for entry in ctx.app.entries(game_id, start, stop):
-        head = fold((entry,), head)
-        rs = rulesets.get(head.ruleset)
-        rows.append((entry, rs.position(head.state)))
-    data = [entry_json(e, pos) for e, pos in rows]
-    text = "\n".join(
-        f"#{e.seq:<5} {pos or '-':<22} {event_name(e.event):<22} {describe(e.event)}"
-        for e, pos in rows
-    )
-    emit(data, as_json, text)
+    rows = ctx.app.positioned(game_id, start, stop)
+    if as_json:
+        emit([entry_json(e, pos) for e, pos in rows], as_json)
+        return
+    for e, pos in rows:  # a line at a time: the log is never held whole
+        say(f"#{e.seq:<5} {pos or '-':<22} {event_name(e.event):<22} {describe(e.event)}")
 
 
 @cli.command()
@@ -592,10 +585,8 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     """
     from warscribe.engine import rulesets
 
-    from .positions import resolve_position
-
     game_id = ctx.game_id()
-    version = resolve_position(ctx.app, game_id, position)
+    version = ctx.app.version_at(game_id, position)
     head = ctx.app.head(game_id, version)
     rs = rulesets.get(head.ruleset)
     views = {name: fn(head.state) for name, fn in rs.projections.items()}

@@ -21,6 +21,7 @@ import fcntl
 import hashlib
 import os
 import random
+import re
 import sqlite3
 import time
 from collections import OrderedDict
@@ -43,7 +44,7 @@ from warscribe.engine.anchor import (
     signed_checkpoint,
 )
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
-from warscribe.engine.errors import LogError, WarscribeError
+from warscribe.engine.errors import InvalidCommand, LogError, WarscribeError
 from warscribe.engine.events import (
     Command,
     CommandIssued,
@@ -55,7 +56,9 @@ from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
+from . import index as catalog_index
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
+from .index import Index
 from .secrets import (
     GameSecrets,
     Passphrase,
@@ -208,6 +211,7 @@ class Settings(Aggregate):
 
 
 _NO_LIMIT = 2**62
+_SEQ = re.compile(r"#([0-9]{1,12})")
 
 
 def _decode_entry(version: int, state: bytes) -> Entry:
@@ -259,22 +263,49 @@ class Warscribe(Application[UUID]):
         self.secrets = SecretsFile(secrets or default_path(self.backend), passphrase)
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
-        env["CREATE_TABLE"] = "n"  # see _create_tables
+        env["CREATE_TABLE"] = "n"  # see _open_tables
+        if self.backend.kind == "sqlite":
+            env["APPLICATION_RECORDER_TOPIC"] = f"{catalog_index.__name__}:IndexedSQLiteRecorder"
+        else:
+            env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}:Factory"
         self._heads: OrderedDict[UUID, Any] = OrderedDict()
         self._cache = cache
         sqlite_file = env.get("SQLITE_DBNAME")
         self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
         try:
             super().__init__(env=env)
-            self._create_tables()
+            self.index = Index(self.recorder, CATALOG_ID)
+            self._open_tables()
             fd = _lock_fd(self._lock_file) if self._lock_file else None
             if fd is not None:  # there from the first open on, not only from the first write
                 os.close(fd)
-            self._move_old_secrets()
         except Exception as exc:
             if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
                 raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
             raise
+
+    def _open_tables(self) -> None:
+        """One query on an open that finds the store in step: the catalog's index exists
+        (it is made after every other table) and covers the catalog, and no secret is
+        left to move out. Otherwise the missing tables are made, the index is rebuilt
+        from the catalog and the secrets an older version kept are moved out."""
+        state = self.index.state()
+        if state is None:
+            self._create_tables()
+            self.index.create_tables()
+            state = (False, True)
+        in_step, kept = state
+        if not in_step:
+            catalog = self._catalog()
+            try:
+                self.index.rebuild(catalog.games if catalog else ())
+            except IntegrityError:  # another open rebuilt it at the same time
+                if self.index.state() is None:
+                    raise
+            kept = True
+        if kept:
+            self._move_old_secrets()
+            self.index.secrets_moved()
 
     def _create_tables(self) -> None:
         """Run eventsourcing's schema statements only for a table that is missing, not on
@@ -337,38 +368,36 @@ class Warscribe(Application[UUID]):
         return catalog
 
     def games(self) -> tuple[GameListing, ...]:
-        catalog = self._catalog()
-        return catalog.games if catalog else ()
+        """Every game of the store, in the order it arrived (from the catalog's index)."""
+        return tuple(self.index.all())
 
     def find(self, ref: str | None) -> GameListing:
-        """A game by id, id prefix or name; without `ref`, the store's default game."""
-        games = self.games()
-        if not games:
+        """A game by id, id prefix or name; without `ref`, the store's default game. One
+        indexed query, however many games the store holds."""
+        matches = self._default() if ref is None else self.index.exact(ref)
+        if not matches and ref is not None:
+            matches = self.index.by_prefix(ref)
+        if len(matches) == 1:
+            return matches[0]
+        if not matches and self.index.empty():
             raise StoreError(
                 f"store {self.backend.describe()} holds no game: create one with `new`"
             )
-        if ref is None:
-            return self._default(games)
-        wanted = _game_id_text(ref)
-        exact = [g for g in games if g.name == ref or g.game_id == wanted]
-        matches = exact or [g for g in games if str(g.game_id).startswith(ref)]
-        if len(matches) == 1:
-            return matches[0]
         if not matches:
             raise StoreError(f"no game {ref!r} in store {self.backend.describe()}")
         raise StoreError(f"{ref!r} names {len(matches)} games; give more of the id")
 
     def listing(self, game_id: UUID) -> GameListing | None:
         """The store's listing of `game_id`, if it holds that game."""
-        return next((g for g in self.games() if g.game_id == game_id), None)
+        found = self.index.by_id(game_id)
+        return found[0] if found else None
 
-    def _default(self, games: Sequence[GameListing]) -> GameListing:
+    def _default(self) -> list[GameListing]:
         """The game chosen with `use` (or last created or imported); a fork never becomes
         the default by being made."""
         chosen = self.settings().default
-        found = next((g for g in games if g.game_id == chosen), None)
-        originals = [g for g in games if g.parent is None]
-        return found or (originals or list(games))[-1]
+        found = self.index.by_id(chosen) if chosen is not None else []
+        return found or self.index.last(originals=True) or self.index.last(originals=False)
 
     def settings(self) -> Settings:
         try:
@@ -631,24 +660,14 @@ class Warscribe(Application[UUID]):
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:
         """The game at `version` (default: now): the newest snapshot at or below it, then
-        the stored entries after it folded straight from the recorder's rows."""
-        game: Game | None = None
-        after = 0
+        the stored entries after it folded straight from the recorder's rows; all read
+        in one query (see `_head_rows`) unless this process holds the newest head."""
         cached = self._heads.get(game_id) if version is None else None
-        snapshots = [cached] if cached else self._snapshots(game_id, version)
-        for snapshot in snapshots:
-            candidate: Game = snapshot.mutate(None)
-            if cached is None and not self._sound(game_id, candidate):
-                continue
-            game = candidate
-            after = snapshot.originator_version
-        if game is None:
-            created = self.recorder.select_events(game_id, lte=1)
-            if not created:
-                raise StoreError(f"game {game_id} is not in this store")
-            game = self.mapper.to_domain_event(created[0]).mutate(None)  # type: ignore[attr-defined]
-            after = 1
-        rows = self._rows(game_id, after, version)
+        if cached is not None:
+            game: Game = cached.mutate(None)
+            rows = list(self._rows(game_id, cached.originator_version, None))
+        else:
+            game, rows = self._from_store(game_id, version)
         advance, head = record.advance, game.head
         last = game._version
         for row in rows:
@@ -659,23 +678,78 @@ class Warscribe(Application[UUID]):
             self._remember(game)
         return game
 
-    def _sound(self, game_id: UUID, game: Game) -> bool:
-        """Whether a stored snapshot may be served: the current shape of a head, and it ends
-        at the chain hash of the stored entry of its version (a snapshot of another
-        position, another game or an older release is rebuilt from the entries instead)."""
-        head = game.head
-        if not isinstance(head, Head) or head.format != record.HEAD_FORMAT:
-            return False
-        version = game._version
-        rows = list(self._rows(game_id, version - 1, version))
-        return (
-            head.seq == version and len(rows) == 1 and _decode_entry(*rows[0]).chain == head.chain
-        )
+    def _from_store(self, game_id: UUID, version: int | None) -> tuple[Game, list[Any]]:
+        """The game at its newest sound snapshot at or below `version` (else at its first
+        entry), and the (version, state) rows after it up to `version`. A snapshot is
+        served only when it has the current shape of a head and ends at the chain hash of
+        the stored entry of its version (a snapshot of another position, another game or
+        an older release is rebuilt from the entries instead)."""
+        snapshot, rows = self._head_rows(game_id, version, self.snapshots is not None)
+        if snapshot is not None:
+            stored = StoredEvent(game_id, snapshot[0], snapshot[1], snapshot[2])
+            game: Game = self.mapper.to_domain_event(stored).mutate(None)  # type: ignore[attr-defined]
+            head = game.head
+            if (
+                isinstance(head, Head)
+                and head.format == record.HEAD_FORMAT
+                and head.seq == snapshot[0]
+                and rows
+                and rows[0][0] == snapshot[0]
+                and _decode_entry(rows[0][0], rows[0][2]).chain == head.chain
+            ):
+                return game, [(v, state) for v, _, state in rows[1:]]
+            _, rows = self._head_rows(game_id, version, False)
+        if not rows or rows[0][0] != 1:
+            raise StoreError(f"game {game_id} is not in this store")
+        created = StoredEvent(game_id, 1, rows[0][1], rows[0][2])
+        game = self.mapper.to_domain_event(created).mutate(None)  # type: ignore[attr-defined]
+        return game, [(v, state) for v, _, state in rows[1:]]
 
-    def _snapshots(self, game_id: UUID, version: int | None) -> list[Any]:
-        if self.snapshots is None:
-            return []
-        return list(self.snapshots.get(game_id, desc=True, limit=1, lte=version))
+    def _head_rows(
+        self, game_id: UUID, version: int | None, snapshots: bool
+    ) -> tuple[tuple[int, str, bytes] | None, list[tuple[int, str, bytes]]]:
+        """One query: the newest snapshot at or below `version` (with `snapshots`), and
+        the game's (version, topic, state) rows from that snapshot's version (else from
+        #1) up to `version`."""
+        recorder: Any = self.recorder
+        events = recorder.events_table_name
+        sqlite = isinstance(recorder, SQLiteAggregateRecorder)
+        key: Any = game_id.hex if sqlite else game_id
+        if not sqlite:
+            events = f"{recorder.datastore.schema}.{events}"
+        upto = version or _NO_LIMIT
+        if snapshots:
+            assert self.snapshots is not None
+            table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+            if not sqlite:
+                table = f"{recorder.datastore.schema}.{table}"
+            query = (
+                "WITH s AS (SELECT originator_version AS v, topic, state "
+                f"FROM {table} WHERE originator_id = ? AND originator_version <= ? "
+                "ORDER BY originator_version DESC LIMIT 1) "
+                "SELECT 0 AS kind, v AS version, topic, state FROM s UNION ALL "
+                f"SELECT 1, originator_version, topic, state FROM {events} "
+                "WHERE originator_id = ? AND originator_version <= ? AND originator_version "
+                ">= coalesce((SELECT v FROM s), 1) ORDER BY kind, version"
+            )
+            params: tuple[Any, ...] = (key, upto, key, upto)
+        else:
+            query = (
+                f"SELECT 1 AS kind, originator_version AS version, topic, state FROM {events} "
+                "WHERE originator_id = ? AND originator_version <= ? ORDER BY version"
+            )
+            params = (key, upto)
+        if sqlite:
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(query, params)
+                found = cursor.fetchall()
+        else:
+            with recorder.datastore.get_connection() as conn:
+                found = conn.execute(query.replace("?", "%s"), params).fetchall()
+        rows = [(r["version"], r["topic"], bytes(r["state"])) for r in found]
+        if found and found[0]["kind"] == 0:
+            return rows[0], rows[1:]
+        return None, rows
 
     def _remember(self, game: Game) -> None:
         """Keep the newest head in memory: the next load reads only what came after it."""
@@ -704,6 +778,56 @@ class Warscribe(Application[UUID]):
 
     def head(self, game_id: UUID, version: int | None = None) -> Head:
         return self.load(game_id, version).head
+
+    def version_at(self, game_id: UUID, position: str | None) -> int | None:
+        """The version a POSITION names: None for now; `#SEQ` that entry; a phase
+        (`TURN.PLAYER-TURN.PHASE`) the state as that phase began, from the head's marks."""
+        if position is None:
+            return None
+        head = self.head(game_id)
+        text = position.strip()
+        if text.startswith("#"):
+            seq = _SEQ.fullmatch(text)
+            if seq is None or not 1 <= int(seq.group(1)) <= head.seq:
+                raise InvalidCommand(
+                    f"bad position {position!r}: the log has entries #1..#{head.seq}", "--at"
+                )
+            return int(seq.group(1))
+        label = text.lower()
+        if label in head.marks:
+            return head.marks[label]
+        current = rulesets.get(head.ruleset).position(head.state)
+        if current is not None and label == current.lower():
+            return head.seq
+        reached = ", ".join(list(head.marks)[-5:])
+        raise InvalidCommand(
+            f"the game has not reached position {position!r} "
+            f"(now at {current}; recent: {reached or 'none'})",
+            "--at",
+        )
+
+    def span(self, game_id: UUID, position: str) -> tuple[int, int]:
+        """The entries a position names: `#SEQ` that entry; a phase, the entries recorded in
+        it (from its start to the start of the next phase, or the last entry)."""
+        version = self.version_at(game_id, position)
+        assert version is not None
+        if position.strip().startswith("#"):
+            return version, version
+        head = self.head(game_id)
+        later = [seq for seq in head.marks.values() if seq > version]
+        last = min(later) if later else head.seq
+        return min(version + 1, last), last
+
+    def positioned(
+        self, game_id: UUID, start: int = 1, stop: int | None = None
+    ) -> Iterator[tuple[Entry, str | None]]:
+        """The entries `start`..`stop`, each with the position the game is at after it,
+        one at a time: the fold starts from the head before `start` (a snapshot), so the
+        cost is that of the entries read, not of those before them."""
+        head = self.head(game_id, start - 1) if start > 1 else None
+        for entry in self.entries(game_id, start, stop):
+            head = record.advance(head, entry)
+            yield entry, rulesets.get(head.ruleset).position(head.state)
 
     # -- verifying -----------------------------------------------------------------------
 
@@ -951,15 +1075,6 @@ class GameCheck:
     fingerprint: str
     anchor: str
     snapshots_checked: int
-
-
-def _game_id_text(ref: str) -> UUID | None:
-    """The id `ref` is the text of (exactly as a game id prints), if it is one."""
-    try:
-        parsed = UUID(ref)
-    except ValueError:
-        return None
-    return parsed if str(parsed) == ref else None
 
 
 def _check_fingerprint(entries: Sequence[Entry], given: str) -> None:

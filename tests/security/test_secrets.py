@@ -69,9 +69,10 @@ def stored_bytes(store_url: str) -> bytes:
             )
         ]
         return b"".join(
-            bytes(row[0])
+            bytes(value) if isinstance(value, bytes | memoryview) else str(value).encode()
             for table in tables
-            for row in conn.execute(f"SELECT state FROM {schema}.{table}")
+            for row in conn.execute(f"SELECT * FROM {schema}.{table}")
+            for value in row
         )
 
 

@@ -4,12 +4,22 @@ from its first listing, and finding a game by name or id still finds exactly one
 from __future__ import annotations
 
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
-from warscribe.store.app import CATALOG_ID, CATALOG_SNAPSHOT_INTERVAL, Warscribe
+from warscribe.store.app import (
+    CATALOG_ID,
+    CATALOG_SNAPSHOT_INTERVAL,
+    Catalog,
+    ConcurrentWrite,
+    Game,
+    GameListing,
+    Warscribe,
+)
 from warscribe.store.backends import StoreError
+from warscribe.store.index import statement
 
 
 def spec(name: str) -> GameSpec:
@@ -38,3 +48,91 @@ def test_a_name_spelling_another_games_id_is_ambiguous(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="names 2 games"):
         app.find(str(first))
     app.close()
+
+
+# -- the catalog's index (issue 14: find and list with one indexed query) ----------------------
+
+
+def index_rows(app: Warscribe) -> list[tuple[int, str, str]]:
+    """(catalog version, game id, name) of every row of the store's catalog index."""
+    with app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+        cursor.execute(statement(app.recorder, "SELECT version, game_id, name FROM {games}"))
+        return sorted((r["version"], r["game_id"], r["name"]) for r in cursor.fetchall())
+
+
+def drop_index(app: Warscribe) -> None:
+    """The store as a version before the index left it: no index tables."""
+    with app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+        for template in ("DROP TABLE {games}", "DROP TABLE {state}"):
+            cursor.execute(statement(app.recorder, template))
+
+
+def test_the_index_lists_each_game_at_its_catalog_version(store_url: str) -> None:
+    app = Warscribe(store_url)
+    one = app.create("divine-right", spec("one"), "seeded:1").game_id
+    two = app.create("divine-right", spec("two"), "seeded:2").game_id
+    fork = app.fork(one, app.head(one).seq, "one-b").game_id
+    assert index_rows(app) == [(2, str(one), "one"), (3, str(two), "two"), (4, str(fork), "one-b")]
+    assert app.find("two").game_id == two and app.find(str(one)[:8]).game_id == one
+    assert app.find(None).game_id == two, "the default game: last created (a fork is not made it)"
+    app.close()
+
+
+def test_a_save_whose_index_row_is_refused_writes_neither_game_nor_listing(store_url: str) -> None:
+    # a listing under a name the index already holds (past the catalog's own check): the
+    # index refuses the row, and the game saved with it is not written either
+    app = Warscribe(store_url)
+    app.create("divine-right", spec("taken"), "seeded:1")
+    rows = index_rows(app)
+    twin = app.create("divine-right", spec("twin"), "seeded:2")
+    game = Game.start(list(app.entries(twin.game_id, 1, 1)), game_id=uuid4())
+    catalog = app._catalog()
+    assert catalog is not None
+    listing = GameListing(game.id, "taken", "divine-right", ("alice", "bob"))
+    catalog.trigger_event(Catalog.Listed, listing=listing)
+    with pytest.raises(ConcurrentWrite):
+        app._save(game, catalog, what="the test")
+    with pytest.raises(StoreError, match="not in this store"):
+        app.load(game.id)
+    assert [r[2] for r in index_rows(app)] == [r[2] for r in rows] + ["twin"]
+    app.close()
+
+
+def test_an_index_row_never_names_a_game_whose_save_failed(store_url: str) -> None:
+    # a listing saved with a game whose events collide with a stored game's: nothing of the
+    # save is written, so the index has no row for the listing
+    app = Warscribe(store_url)
+    head = app.create("divine-right", spec("first"), "seeded:1")
+    again = Game.start(list(app.entries(head.game_id, 1, 1)))
+    listing = GameListing(head.game_id, "second", "divine-right", ("alice", "bob"))
+    with pytest.raises(ConcurrentWrite):
+        app._save(again, app._listed(app._catalog(), listing), what="the test")
+    assert [r[2] for r in index_rows(app)] == ["first"]
+    with pytest.raises(StoreError, match="no game 'second'"):
+        app.find("second")
+    app.close()
+
+
+def test_a_store_without_the_index_has_it_built_when_first_opened(store_url: str) -> None:
+    app = Warscribe(store_url)
+    ids = [app.create("divine-right", spec(f"g{n}"), f"seeded:{n}").game_id for n in range(3)]
+    built = index_rows(app)
+    drop_index(app)
+    app.close()
+    opened = Warscribe(store_url)
+    assert index_rows(opened) == built
+    assert [g.game_id for g in opened.games()] == ids and opened.find("g1").game_id == ids[1]
+    opened.close()
+
+
+def test_an_index_behind_its_catalog_is_rebuilt_on_open(store_url: str) -> None:
+    # an older version writing to the store lists a game without an index row
+    app = Warscribe(store_url)
+    ids = [app.create("divine-right", spec(f"g{n}"), f"seeded:{n}").game_id for n in range(2)]
+    with app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+        cursor.execute(statement(app.recorder, "DELETE FROM {games} WHERE name = 'g1'"))
+    assert [g.game_id for g in app.games()] == ids[:1]
+    app.close()
+    opened = Warscribe(store_url)
+    assert [g.game_id for g in opened.games()] == ids
+    opened.close()

@@ -1,0 +1,268 @@
+"""The catalog's index: one row per game the store holds (its name, id and listing), so a
+store of a thousand games finds one by name, or lists them, with one indexed query
+instead of reading the catalog aggregate.
+
+The catalog aggregate stays the record (chained listings, snapshotted); the index is
+derived from it and kept in step by the store's recorder: a save that lists a game writes
+its index row in the same transaction as the listing, on SQLite and on PostgreSQL, so a
+row never names a game whose events were not written, and a rejected save leaves
+neither. Each row carries the version of its listing in the catalog, so a store opened
+with an index behind its catalog (a store made before the index, or written by an older
+version that does not know it) is noticed by comparing two numbers, and the index is
+rebuilt from the catalog in one transaction. A state row `kept` says whether the store
+may hold secrets an older version kept in it (`app.KeptSecret`): set whenever such an
+event is written or the index is rebuilt, cleared once they are moved out, so an open
+does not search for them every time.
+
+The PostgreSQL recorder also leaves out the table lock and NOTIFY eventsourcing takes
+around every insert to order its notification log: nothing reads that log, and writers
+of one game are ordered by the (game, version) key and the store's advisory lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import OperationalError, ProgrammingError, StoredEvent
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+from warscribe.engine import codec
+
+GAMES_TABLE = "warscribe_games"
+STATE_TABLE = "warscribe_index"
+LISTED_TOPIC = "warscribe:Catalog.Listed"
+KEPT_TOPIC = "warscribe:DiceSecret.Created"
+FIRST_LISTING = 2  # the catalog's version of its first listing (1 is its Created event)
+
+_DDL = (
+    "CREATE TABLE IF NOT EXISTS {games} (version BIGINT PRIMARY KEY, game_id TEXT NOT NULL "
+    "UNIQUE, name TEXT NOT NULL UNIQUE, listing {blob} NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {state} (key TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+)
+_INSERT = "INSERT INTO {games} (version, game_id, name, listing) VALUES (?, ?, ?, ?)"
+_KEPT = (
+    "INSERT INTO {state} (key, value) VALUES ('kept', ?) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+
+
+def _changes(stored_events: Sequence[StoredEvent]) -> tuple[list[tuple[Any, ...]], bool]:
+    """The index rows the listings among `stored_events` add, and whether any of them is
+    a secret kept in the store the old way."""
+    rows: list[tuple[Any, ...]] = []
+    kept = False
+    for stored in stored_events:
+        if stored.topic == LISTED_TOPIC:
+            listing = codec.decode(stored.state)["listing"]
+            rows.append(
+                (stored.originator_version, str(listing.game_id), listing.name, _blob(listing))
+            )
+        elif stored.topic == KEPT_TOPIC:
+            kept = True
+    return rows, kept
+
+
+def _blob(listing: Any) -> bytes:
+    return codec.encode(listing)
+
+
+class IndexedSQLiteRecorder(SQLiteApplicationRecorder):
+    """eventsourcing's SQLite recorder, writing the index rows of what it inserts."""
+
+    def _insert_events(
+        self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        rows, kept = _changes(stored_events)
+        if rows:
+            c.executemany(statement(self, _INSERT), rows)
+        if kept:
+            c.execute(statement(self, _KEPT), (1,))
+        return ids
+
+
+class _LazyTypes:
+    """A PostgreSQL recorder that introspects its composite row type at its first insert
+    (see `Factory`)."""
+
+    datastore: PostgresDatastore
+
+    def construct_pg_stored_event(self, *args: Any) -> Any:
+        PostgresDatastore.register_type_adapters(self.datastore)  # once; then a no-op
+        return super().construct_pg_stored_event(*args)  # type: ignore[misc]
+
+
+class _Datastore(PostgresDatastore):
+    """eventsourcing's datastore, whose recorders fetch their composite type when they
+    first insert rather than when the store is opened (a read-only call never needs it)."""
+
+    def register_type_adapters(self) -> None:
+        """Deferred: see `_LazyTypes`."""
+
+
+class SnapshotRecorder(_LazyTypes, PostgresAggregateRecorder):
+    """eventsourcing's PostgreSQL recorder of snapshots, with its type fetched lazily."""
+
+
+class IndexedPostgresRecorder(_LazyTypes, PostgresApplicationRecorder):
+    """eventsourcing's PostgreSQL recorder, writing the index rows of what it inserts
+    (in the same transaction), without the table lock and NOTIFY of its notification log."""
+
+    def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **_: Any) -> None:
+        rows, kept = _changes(stored_events)
+        if rows:
+            curs.executemany(statement(self, _INSERT), rows)
+        if kept:
+            curs.execute(statement(self, _KEPT), (1,))
+
+    def _insert_stored_events(
+        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> None:
+        PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
+
+
+class Factory(PostgresFactory):
+    """eventsourcing's PostgreSQL factory with the recorders above: opening a store runs
+    no DDL and no type introspection (`app.Warscribe._open_tables` makes missing tables)."""
+
+    aggregate_recorder_class = SnapshotRecorder
+    application_recorder_class = IndexedPostgresRecorder
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self.datastore.__class__ = _Datastore
+
+
+def _is_sqlite(recorder: Any) -> bool:
+    return isinstance(recorder, SQLiteApplicationRecorder)
+
+
+def statement(recorder: Any, template: str) -> str:
+    """`template` for the recorder's database: its table names (schema-qualified on
+    PostgreSQL, where the schema is a checked plain identifier) and parameter marks."""
+    if _is_sqlite(recorder):
+        return template.format(games=GAMES_TABLE, state=STATE_TABLE, blob="BLOB")
+    schema = recorder.datastore.schema
+    text = template.format(
+        games=f"{schema}.{GAMES_TABLE}", state=f"{schema}.{STATE_TABLE}", blob="BYTEA"
+    )
+    return text.replace("?", "%s")
+
+
+def _statements(recorder: Any, templates: Sequence[str]) -> list[str]:
+    return [statement(recorder, t) for t in templates]
+
+
+class Index:
+    """The queries of the catalog's index, on the store's recorder."""
+
+    def __init__(self, recorder: Any, catalog_id: UUID) -> None:
+        self.recorder = recorder
+        self.catalog_id = catalog_id
+        self.sqlite = _is_sqlite(recorder)
+
+    @contextmanager
+    def _cursor(self, commit: bool = False) -> Iterator[Any]:
+        with self.recorder.datastore.transaction(commit=commit) as cursor:
+            yield cursor
+
+    def _rows(self, template: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read (on PostgreSQL, one round trip: no BEGIN and ROLLBACK)."""
+        query = statement(self.recorder, template)
+        if self.sqlite:
+            with self._cursor() as cursor:
+                cursor.execute(query, params)
+                return list(cursor.fetchall())
+        with self.recorder.datastore.get_connection() as conn:
+            return list(conn.execute(query, params).fetchall())
+
+    def state(self) -> tuple[bool, bool] | None:
+        """(in step with the catalog, may hold kept secrets), in one query; None when the
+        index's tables are missing (a store made before the index)."""
+        events = self.recorder.events_table_name
+        catalog: Any = self.catalog_id.hex if self.sqlite else self.catalog_id
+        if not self.sqlite:
+            events = f"{self.recorder.datastore.schema}.{events}"
+        try:
+            found = self._rows(
+                "SELECT (SELECT max(version) FROM {games}) AS indexed, (SELECT "
+                f"max(originator_version) FROM {events} WHERE originator_id = ?) AS live, "
+                "(SELECT value FROM {state} WHERE key = 'kept') AS kept",
+                (catalog,),
+            )[0]
+        except (ProgrammingError, OperationalError):
+            if self._tables_present():
+                raise
+            return None
+        return found["indexed"] == found["live"], bool(found["kept"])
+
+    def _tables_present(self) -> bool:
+        if self.sqlite:
+            query = "SELECT count(*) = 3 AS present FROM sqlite_master WHERE name IN (?, ?, ?)"
+            tables: tuple[str, ...] = (GAMES_TABLE, STATE_TABLE, self.recorder.events_table_name)
+        else:
+            schema = self.recorder.datastore.schema
+            tables = tuple(
+                f"{schema}.{t}" for t in (GAMES_TABLE, STATE_TABLE, self.recorder.events_table_name)
+            )
+            query = "SELECT " + " AND ".join(["to_regclass(?) IS NOT NULL"] * 3) + " AS present"
+        return bool(self._rows(query, tables)[0]["present"])
+
+    def create_tables(self) -> None:
+        with self._cursor(commit=True) as cursor:
+            for statement in _statements(self.recorder, _DDL):
+                cursor.execute(statement)
+
+    def rebuild(self, listings: Sequence[Any]) -> None:
+        """Make the index the catalog's `listings` (in catalog order), in one transaction,
+        and mark the store as one that may hold kept secrets."""
+        rows = [
+            (FIRST_LISTING + n, str(g.game_id), g.name, _blob(g)) for n, g in enumerate(listings)
+        ]
+        with self._cursor(commit=True) as cursor:
+            cursor.execute(statement(self.recorder, "DELETE FROM {games}"))
+            if rows:
+                cursor.executemany(statement(self.recorder, _INSERT), rows)
+            cursor.execute(statement(self.recorder, _KEPT), (1,))
+
+    def secrets_moved(self) -> None:
+        with self._cursor(commit=True) as cursor:
+            cursor.execute(statement(self.recorder, _KEPT), (0,))
+
+    def _listings(self, where: str = "", params: Sequence[Any] = ()) -> list[Any]:
+        rows = self._rows(f"SELECT listing FROM {{games}} {where} ORDER BY version", params)
+        return [codec.decode(bytes(r["listing"])) for r in rows]
+
+    def empty(self) -> bool:
+        return not self._rows("SELECT 1 AS one FROM {games} LIMIT 1")
+
+    def all(self) -> list[Any]:
+        return self._listings()
+
+    def exact(self, ref: str) -> list[Any]:
+        """The games named `ref`, or whose id is `ref` written out."""
+        return self._listings("WHERE name = ? OR game_id = ?", (ref, ref))
+
+    def by_id(self, game_id: UUID) -> list[Any]:
+        return self._listings("WHERE game_id = ?", (str(game_id),))
+
+    def by_prefix(self, prefix: str) -> list[Any]:
+        return self._listings("WHERE substr(game_id, 1, ?) = ?", (len(prefix), prefix))
+
+    def last(self, originals: bool) -> list[Any]:
+        """The newest listing (of a game that is not a fork, with `originals`)."""
+        listings = self._rows("SELECT listing FROM {games} ORDER BY version DESC")
+        for row in listings:
+            listing = codec.decode(bytes(row["listing"]))
+            if not originals or listing.parent is None:
+                return [listing]
+        return []
