@@ -38,11 +38,11 @@ from .events import (
     SuccessorEntered,
 )
 from .evolving import Outcome, handles
-from .kingdoms import CONFUSION, after_deactivation, eliminate, monarch_dies, score
+from .kingdoms import after_deactivation, eliminate, monarch_dies, score
 from .movement.terrain import all_sea, geography
 from .placement.choice import ask_place, relocation
 from .placement.deployment import monarch_id
-from .sections import CAPTURE, SHIPWRECK
+from .sections import CAPTURE_OF_A_MONARCH, CONFUSION, SHIPWRECKED_HEROES
 from .siege import declare as siege
 from .state import Hex, Pending, State, Unit
 from .turn import after_decision, answering, answers_pending, at_player_turn_start, current
@@ -248,7 +248,7 @@ def _shore_penalty(state: State, data: DRData, hero: str) -> list[PenaltyIncurre
 
 def castaway_decision(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """`castaway-stay` / `castaway-eliminate`: the castaway's player answers."""
-    pending = answering(state, command, (STRANDED,), SHIPWRECK)
+    pending = answering(state, command, (STRANDED,), SHIPWRECKED_HEROES)
     hero = pending.options[0].rsplit(" ", 1)[1]
     eliminated = command.name == "castaway-eliminate"
     out = Outcome(state)
@@ -410,7 +410,7 @@ def _refuge(state: State, data: DRData, side: str | None, origin: Hex) -> Hex | 
 
 
 FREED = "freed-captive"
-relocation(FREED, CAPTURE, "the freed captive is placed")
+relocation(FREED, CAPTURE_OF_A_MONARCH, "the freed captive is placed")
 
 
 def successor_enters(out: Outcome, data: DRData, kingdom: str) -> None:
@@ -460,10 +460,12 @@ def _jailed(state: State, command: Command, data: DRData) -> str:
     try:
         kingdom = data.kingdom(str(name)).name
     except KeyError:
-        raise InvalidCommand(f"no kingdom {name!r}", CAPTURE) from None
+        raise InvalidCommand(f"no kingdom {name!r}", CAPTURE_OF_A_MONARCH) from None
     standing = state.kingdoms.get(kingdom)
     if standing is None or standing.captive_of != command.actor:
-        raise IllegalCommand(f"{command.actor} holds no monarch of {kingdom} prisoner", CAPTURE)
+        raise IllegalCommand(
+            f"{command.actor} holds no monarch of {kingdom} prisoner", CAPTURE_OF_A_MONARCH
+        )
     pending = state.turn.progress.pending if state.turn else None
     answering = pending is not None and pending.kind == CAPTIVE
     if not (answering and pending is not None and pending.options == _choices(kingdom)):

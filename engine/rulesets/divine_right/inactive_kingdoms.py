@@ -23,11 +23,11 @@ from .evolving import Outcome, handles
 from .kingdoms import activate, crown
 from .movement.terrain import all_sea, geography
 from .placement.choice import ask_place, relocation
+from .sections import INVADED_INACTIVE
 from .state import Hex, State
 from .turn import at_phase_end
 from .units import castle, enemies, is_fleet
 
-RULE = "Activation of Invaded Inactive Kingdoms"
 INVADED = "invaded-setup"
 
 
@@ -93,7 +93,7 @@ def _relocate(out: Outcome, data: DRData, kingdom: str, ally: str) -> None:
         ask_place(out, data, INVADED, ally, [(tuple(ids), h) for h in free], why)
 
 
-relocation(INVADED, RULE, "their deployment space is held by the enemy")
+relocation(INVADED, INVADED_INACTIVE, "their deployment space is held by the enemy")
 
 
 def _free_spaces(state: State, data: DRData, kingdom: str, ally: str, fleets: bool) -> list[Hex]:

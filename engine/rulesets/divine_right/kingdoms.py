@@ -29,13 +29,6 @@ from .evolving import Outcome, handles
 from .placement.deployment import awaiting, deployment, monarch_id
 from .state import MERCENARY, Deed, GameResult, State, Unit
 
-ACTIVATION = "Kingdoms › Activation of Kingdoms"
-DEACTIVATION = "Kingdoms › Deactivation of Kingdoms"
-CONFUSION = "Kingdoms › Confusion"
-FORCED_PEACE = "Kingdoms › Forced Peace"
-FATE = "Kingdoms › Fate of Player Kingdoms"
-VICTORY = "Victory"
-
 
 def effects(state: State, data: DRData, kingdom: str) -> tuple[Effect, ...]:
     """The effects of the kingdom monarch's personality card (none while unknown)."""

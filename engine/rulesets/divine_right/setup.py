@@ -1,4 +1,4 @@
-"""Game Setup (rulebook "Game Setup"): identities, deployment, personalities, deck, turn 1."""
+"""Game Setup (rulebook GAME_SETUP): identities, deployment, personalities, deck, turn 1."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from .events import (
     PlayerOrderDrawn,
 )
 from .placement.deployment import awaiting, deployment
+from .sections import GAME_SETUP, IDENTITY_CARDS
 
-SETUP = "Game Setup"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
@@ -28,9 +28,9 @@ def check_players(spec: GameSpec, data: DRData) -> None:
     """2-6 players, distinct names, each chosen kingdom a basic-game kingdom, no kingdom twice."""
     names = [p.name for p in spec.players]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise InvalidCommand(f"Divine Right needs 2 to 6 players, not {len(names)}", SETUP)
+        raise InvalidCommand(f"Divine Right needs 2 to 6 players, not {len(names)}", GAME_SETUP)
     if len(set(names)) != len(names) or not all(names):
-        raise InvalidCommand("each player needs a distinct, non-empty name", SETUP)
+        raise InvalidCommand("each player needs a distinct, non-empty name", GAME_SETUP)
     basic = {k.name.lower(): k.name for k in data.basic_kingdoms()}
     chosen: list[str] = []
     for player in spec.players:
@@ -41,10 +41,10 @@ def check_players(spec: GameSpec, data: DRData) -> None:
             raise InvalidCommand(
                 f"{player.name}={player.choice}: not a kingdom of the basic game "
                 f"(choose from {', '.join(sorted(basic.values()))})",
-                "The Cards › Identity Cards",
+                IDENTITY_CARDS,
             )
         if kingdom in chosen:
-            raise InvalidCommand(f"{kingdom} is chosen by two players", SETUP)
+            raise InvalidCommand(f"{kingdom} is chosen by two players", GAME_SETUP)
         chosen.append(kingdom)
 
 

@@ -33,15 +33,9 @@ from .events import (
 from .evolving import Outcome, handles
 from .kingdoms import after_activation
 from .placement.choice import Choice, ask_place, option_units, placement_asked, placing, relocation
-from .placement.deployment import (
-    SPREAD_RULE,
-    deployment,
-    kin_spaces,
-    monarch_id,
-    spread_refusal,
-    spread_spaces,
-)
+from .placement.deployment import deployment, kin_spaces, monarch_id, spread_refusal, spread_spaces
 from .random_events import UnitsLost, replacement_spaces
+from .sections import TROLLS_RULES, ZORN_RULES
 from .setup import at_setup
 from .siege import declare as siege
 from .state import Hex, Pending, State, Unit
@@ -59,7 +53,6 @@ CANALS = 2
 # -- the Trolls ----------------------------------------------------------------------------
 
 
-TROLLS_RULE = "Special Rules for Select Kingdoms › The Trolls"
 REGENERATE, TROLL_MONARCH = "troll-regeneration", "troll-monarch"
 
 
@@ -90,7 +83,7 @@ def _regeneration_stands(state: State, pending: Pending) -> bool:
     return waiting and standing.controller() == pending.player
 
 
-@placing(REGENERATE, TROLLS_RULE, _regeneration_stands)
+@placing(REGENERATE, TROLLS_RULES, _regeneration_stands)
 def _regenerated_at(
     out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
 ) -> None:
@@ -144,7 +137,7 @@ def _entry(player: str) -> str:
     return f"the Trollish monarch enters play: {player} chooses which scenic space"
 
 
-relocation(TROLL_MONARCH, TROLLS_RULE, "the Trollish monarch enters play")
+relocation(TROLL_MONARCH, TROLLS_RULES, "the Trollish monarch enters play")
 
 
 @handles(TrollRegenerated)
@@ -238,7 +231,7 @@ def _spread_stands(state: State, pending: Pending) -> bool:
     )
 
 
-@placing(SPREAD, SPREAD_RULE, _spread_stands, _spread_refusal)
+@placing(SPREAD, ZORN_RULES, _spread_stands, _spread_refusal)
 def _spread_placed(
     out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
 ) -> None:

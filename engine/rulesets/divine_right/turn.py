@@ -15,10 +15,10 @@ from .data import DRData
 from .events import DecisionAsked, DecisionWithdrawn, PhaseEnded, PlayerOrderDrawn
 from .evolving import Outcome, handles
 from .kingdoms import finish, turn_starts
+from .sections import DIPLOMACY_CARDS, GAME_TURN, RANDOM_EVENTS_PHASE, VICTORY
 from .setup import player_order
 from .state import LAST_TURN, PHASE_TITLES, PHASES, TURN_OVER, Pending, Progress, State, Turn
 
-GAME_TURN = "The Game Turn"
 HAND_LIMIT = 4
 
 
@@ -26,7 +26,7 @@ def current(state: State, command: Command, phase: str | None = None) -> Turn:
     """The turn, after checking the game goes on, it is the actor's turn and phase."""
     turn = state.turn
     if state.outcome is not None or turn is None:
-        raise IllegalCommand("the game is over", "Victory")
+        raise IllegalCommand("the game is over", VICTORY)
     if command.actor != turn.player:
         raise NotYourTurn(
             f"it is {turn.player}'s turn ({turn.label}), not {command.actor}'s", GAME_TURN
@@ -100,7 +100,7 @@ def answering(state: State, command: Command, kinds: tuple[str, ...], rule: str)
     (who need not be the player whose turn it is)."""
     turn = state.turn
     if state.outcome is not None or turn is None:
-        raise IllegalCommand("the game is over", "Victory")
+        raise IllegalCommand("the game is over", VICTORY)
     pending = turn.progress.pending
     if pending is None or pending.kind not in kinds:
         asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
@@ -225,19 +225,19 @@ def _run(hooks: list[Hook], out: Outcome, data: DRData, dice: Dice) -> None:
 def _check_phase_done(state: State, turn: Turn) -> None:
     progress = turn.progress
     if turn.phase == "random-events" and not progress.rolled:
-        raise IllegalCommand("roll the random events first (`events roll`)", "Random Events Phase")
+        raise IllegalCommand("roll the random events first (`events roll`)", RANDOM_EVENTS_PHASE)
     if turn.phase == "diplomacy":
         if not progress.drew:
             raise IllegalCommand(
                 "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
-                "Diplomacy Phase › Diplomacy Cards",
+                DIPLOMACY_CARDS,
             )
         held = len(state.player(turn.player).hand)
         if held > HAND_LIMIT:
             raise IllegalCommand(
                 f"{turn.player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "
                 "before the phase ends (`discard CARD`)",
-                "Diplomacy Phase › Diplomacy Cards",
+                DIPLOMACY_CARDS,
             )
 
 

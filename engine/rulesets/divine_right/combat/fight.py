@@ -45,6 +45,7 @@ from ..heroes import absent_monarch_modifiers, shipwreck, stack_losses
 from ..kingdoms import effects
 from ..movement.fleets import aboard
 from ..placement.deployment import monarch_id
+from ..sections import MAKING_ATTACKS
 from ..siege.declare import BREAKOUT, engage
 from ..special_kingdoms import canal_defence
 from ..state import MERCENARY, Fight, Hex, Pending, State, Unit
@@ -52,9 +53,6 @@ from ..turn import answering, answers_pending, offered_units
 from ..units import castle, castle_side, is_fleet, is_hero, remove
 from .arithmetic import amphibious_withdrawal, defence_bonus, defence_strength, odds, resolve
 
-MAKING = "Combat Phase › Making Attacks"
-ADVANCING = "Combat Phase › Advance After Combat"
-AMPHIBIOUS_RULE = "Combat Phase › Amphibious Attacks"
 LOSSES, ADVANCE, RETREAT = "losses", "advance", "retreat"
 LAND, FLEET, AMPHIBIOUS, BREAKOUT_KIND = "land", "fleet", "amphibious", "breakout"
 BEFORE, BATTLE, WITHDRAWAL = "before battle", "battle", "withdrawal"
@@ -328,16 +326,18 @@ def eliminate(
 
 def take_losses(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """`losses units=A,B,...`: the units the player chooses to lose."""
-    pending = answering(state, command, (LOSSES,), MAKING)
-    chosen = names(command.arg("units"), MAKING)
+    pending = answering(state, command, (LOSSES,), MAKING_ATTACKS)
+    chosen = names(command.arg("units"), MAKING_ATTACKS)
     wrong = [u for u in chosen if u not in pending.options]
     if wrong:
         raise IllegalCommand(
             f"{', '.join(wrong)} cannot be lost here; choose from {', '.join(pending.options)}",
-            MAKING,
+            MAKING_ATTACKS,
         )
     if len(chosen) != pending.count:
-        raise IllegalCommand(f"name {pending.count} unit(s) to lose, not {len(chosen)}", MAKING)
+        raise IllegalCommand(
+            f"name {pending.count} unit(s) to lose, not {len(chosen)}", MAKING_ATTACKS
+        )
     units = [state.units[u] for u in chosen]
     current = the_fight(state)
     enemy = other(current, pending.player) if current else _castle_side(state, data, units[0])

@@ -20,8 +20,9 @@ from ..data import DRData
 from ..events import DecisionAsked, PlacementChosen, UnitsRelocated
 from ..evolving import Outcome, handles
 from ..movement.terrain import all_sea
+from ..sections import GAME_TURN
 from ..state import Hex, Pending, State
-from ..turn import GAME_TURN, Stands, answering, answers_pending
+from ..turn import Stands, answering, answers_pending
 
 Choice = tuple[tuple[str, ...], Hex | None]
 Finish = Callable[[Outcome, DRData, str, tuple[str, ...], Hex], None]

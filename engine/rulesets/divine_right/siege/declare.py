@@ -40,11 +40,6 @@ from ..state import MERCENARY, Hex, Siege, State, Unit
 from ..turn import after_decision
 from ..units import at, castle, castle_side, enemies, hostile_castle, is_fleet, is_hero
 
-DECLARING = "Siege Phase › Declaring a Siege"
-EFFECTS = "Siege Phase › Effects of a Siege"
-ENDING = "Siege Phase › Ending a Siege"
-DISPLACEMENT = "Siege Phase › Besieger Displacement"
-NEUTRAL = "Siege Phase › Besieging Neutral Castles"
 DISPLACE, MAKE_WAY = "displace", "make-way"
 DECLARED, SIEGE_ATTACK, BREAKOUT = "declared a siege", "made a siege attack", "broke out"
 
