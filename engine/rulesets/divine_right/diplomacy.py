@@ -36,7 +36,7 @@ from .events import (
     PenaltyIncurred,
     PersonalityRevealed,
 )
-from .evolving import Outcome, handles
+from .evolving import Outcome
 from .kingdoms import (
     DEACTIVATE,
     FORCED,
@@ -62,6 +62,7 @@ from .sections import (
     RESOLVING_DIPLOMACY,
 )
 from .state import Banishment, KingdomState, State
+from .tables import Evolvers
 from .turn import current
 
 PHASE = "diplomacy"
@@ -546,7 +547,6 @@ HIDDEN_CARD = "hidden"
 public, its cards are not."""
 
 
-@handles(DiplomacyCardDrawn)
 def _drawn(state: State, event: DiplomacyCardDrawn) -> State:
     hand = state.player(event.player).hand
     if event.card is not None:
@@ -558,12 +558,10 @@ def _drawn(state: State, event: DiplomacyCardDrawn) -> State:
     return state.with_player(event.player, hand=hand).with_progress(drew=True)
 
 
-@handles(DiscardsReshuffled)
 def _reshuffled(state: State, event: DiscardsReshuffled) -> State:
     return state.replace(deck=event.cards, deck_size=event.size, discards=())
 
 
-@handles(CardsDiscarded)
 def _discarded(state: State, event: CardsDiscarded) -> State:
     hand = list(state.player(event.player).hand)
     for card in event.cards:
@@ -575,12 +573,10 @@ def _discarded(state: State, event: CardsDiscarded) -> State:
     return state.with_player(event.player, hand=tuple(hand))
 
 
-@handles(PersonalityRevealed)
 def _revealed(state: State, event: PersonalityRevealed) -> State:
     return state.with_kingdom(event.kingdom, revealed=True, personality=event.card)
 
 
-@handles(DiplomacyAttempted)
 def _attempted(state: State, event: DiplomacyAttempted) -> State:
     state = state.with_progress(acted=True)
     if event.attempt == "deactivate" and state.turn is not None:
@@ -589,7 +585,6 @@ def _attempted(state: State, event: DiplomacyAttempted) -> State:
     return state
 
 
-@handles(AmbassadorBanished)
 def _banished(state: State, event: AmbassadorBanished) -> State:
     banishment = Banishment(
         player=event.player,
@@ -601,34 +596,44 @@ def _banished(state: State, event: AmbassadorBanished) -> State:
     return state.replace(banishments=(*state.banishments, banishment))
 
 
-@handles(AssassinationAttempted)
 def _assassination(state: State, event: AssassinationAttempted) -> State:
     return state.with_player(event.player, assassination_used=True).with_progress(acted=True)
 
 
-@handles(AmbassadorKilled)
 def _ambassador_killed(state: State, event: AmbassadorKilled) -> State:
     return state.with_player(event.player, ambassador_back=event.back_on)
 
 
-@handles(DuelFought)
 def _duel(state: State, event: DuelFought) -> State:
     pair = tuple(sorted((event.challenger, event.opponent)))
     return state.replace(duels=state.duels | {pair}).with_progress(acted=True)
 
 
-@handles(DiplomacyPassed)
 def _passed(state: State, event: DiplomacyPassed) -> State:
     return state.with_progress(acted=True)
 
 
-@handles(ForcedPeaceAttempted)
 def _forced(state: State, event: ForcedPeaceAttempted) -> State:
     assert state.turn is not None
     return state.with_progress(forced=(*state.turn.progress.forced, event.kingdom))
 
 
-@handles(PenaltyIncurred)
 def _penalty(state: State, event: PenaltyIncurred) -> State:
     penalties = state.player(event.player).penalties | {event.kingdom}
     return state.with_player(event.player, penalties=penalties)
+
+
+EVOLVERS: Evolvers = {
+    DiplomacyCardDrawn: _drawn,
+    DiscardsReshuffled: _reshuffled,
+    CardsDiscarded: _discarded,
+    PersonalityRevealed: _revealed,
+    DiplomacyAttempted: _attempted,
+    AmbassadorBanished: _banished,
+    AssassinationAttempted: _assassination,
+    AmbassadorKilled: _ambassador_killed,
+    DuelFought: _duel,
+    DiplomacyPassed: _passed,
+    ForcedPeaceAttempted: _forced,
+    PenaltyIncurred: _penalty,
+}

@@ -51,14 +51,15 @@ from warscribe.engine.events import Command, Event
 
 from .arguments import hex_arg, label, names
 from .data import DRData, Location, UnitKind, UnitSpec
-from .evolving import Outcome, handles, informational
+from .evolving import Outcome
 from .kingdoms import activate, crown, monarch_dies
 from .movement.fleets import aboard
 from .placement.deployment import kin_spaces, spread_refusal, spread_spaces
 from .sections import MERCENARY_REINFORCEMENTS, RANDOM_EVENTS_PHASE, REPLACEMENTS, ZORN_RULES
 from .siege.declare import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
-from .turn import answers_pending, current, offered_units
+from .tables import Answer, Evolvers
+from .turn import current, offered_units
 from .units import remove
 
 PHASE = "random-events"
@@ -146,7 +147,6 @@ class RandomEventVoid(Event):
     short: int = 0
 
 
-@informational
 @record("dr.RandomlyPicked")
 class RandomlyPicked(Event):
     """A random pick the table calls for: the die `roll` chose `picked` among `candidates`
@@ -797,10 +797,10 @@ def _gain_stands(state: State, pending: Pending) -> bool:
     return turn is not None and turn.phase == PHASE and turn.player == pending.player
 
 
-for _kind in LOSSES:
-    answers_pending(_kind, "events-", offered_units)
-for _kind in GAINS:
-    answers_pending(_kind, "events-", _gain_stands)
+DECISIONS: dict[str, Answer] = {
+    **{kind: Answer(("events-",), offered_units) for kind in LOSSES},
+    **{kind: Answer(("events-",), _gain_stands) for kind in GAINS},
+}
 
 
 # -- evolve ----------------------------------------------------------------------------------------
@@ -815,12 +815,10 @@ def _answered(state: State, units: int) -> State:
     return state.with_progress(pending=replace(pending, count=left) if left > 0 else None)
 
 
-@handles(RandomEventRolled)
 def _rolled(state: State, event: RandomEventRolled) -> State:
     return state.with_progress(rolled=True)
 
 
-@handles(ChoiceAsked)
 def _asked(state: State, event: ChoiceAsked) -> State:
     pending = Pending(
         kind=event.kind,
@@ -836,16 +834,10 @@ def _closed(state: State, event: Event) -> State:
     return state.with_progress(pending=None)
 
 
-handles(RandomEventVoid)(_closed)
-handles(ReinforcementsDeclined)(_closed)
-
-
-@handles(UnitsLost)
 def _lost(state: State, event: UnitsLost) -> State:
     return _answered(remove(state, event.units), len(event.units))
 
 
-@handles(RegularReplaced)
 def _replaced(state: State, event: RegularReplaced) -> State:
     eliminated = state.kingdoms[event.kingdom].eliminated - {event.unit}
     unit = Unit(id=event.unit, kingdom=event.kingdom, kind=event.kind, hex=event.hex)
@@ -854,7 +846,6 @@ def _replaced(state: State, event: RegularReplaced) -> State:
     )
 
 
-@handles(MercenaryEntered)
 def _entered(state: State, event: MercenaryEntered) -> State:
     pool = tuple(m for m in state.mercenary_pool if m != event.unit)
     unit = Unit(
@@ -863,6 +854,17 @@ def _entered(state: State, event: MercenaryEntered) -> State:
     return _answered(state.replace(mercenary_pool=pool).with_units((unit,)), 1)
 
 
-@handles(BadOmensFell)
 def _omens(state: State, event: BadOmensFell) -> State:
     return state.with_kingdom(event.kingdom, bad_omens_on=event.turn)
+
+
+EVOLVERS: Evolvers = {
+    RandomEventVoid: _closed,
+    ReinforcementsDeclined: _closed,
+    RandomEventRolled: _rolled,
+    ChoiceAsked: _asked,
+    UnitsLost: _lost,
+    RegularReplaced: _replaced,
+    MercenaryEntered: _entered,
+    BadOmensFell: _omens,
+}

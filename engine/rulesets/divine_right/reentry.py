@@ -8,11 +8,12 @@ from warscribe.engine.events import Command
 
 from .data import DRData
 from .events import PlayerReentered, PointsForfeited
-from .evolving import Outcome, handles
+from .evolving import Outcome
 from .kingdoms import deactivate, entered_play, totals
 from .placement.deployment import awaiting, deployment
 from .sections import REENTRY
 from .state import Deed, KingdomState, State, Unit
+from .tables import Evolvers
 
 
 def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
@@ -82,7 +83,6 @@ def _from_largest_alliance(out: Outcome, data: DRData, dice: Dice) -> str:
     return kingdom
 
 
-@handles(PointsForfeited)
 def _forfeited(state: State, event: PointsForfeited) -> State:
     deed = Deed(
         player=event.player, turn=state.number, deed="forfeited on re-entry", points=-event.points
@@ -90,7 +90,6 @@ def _forfeited(state: State, event: PointsForfeited) -> State:
     return state.replace(ledger=(*state.ledger, deed))
 
 
-@handles(PlayerReentered)
 def _reentered(state: State, event: PlayerReentered) -> State:
     kingdoms = dict(state.kingdoms)
     previous = kingdoms[event.kingdom]
@@ -102,3 +101,9 @@ def _reentered(state: State, event: PlayerReentered) -> State:
     )
     state = state.replace(kingdoms=kingdoms).with_units(units)
     return state.with_player(event.player, kingdom=event.kingdom, eliminated=False)
+
+
+EVOLVERS: Evolvers = {
+    PointsForfeited: _forfeited,
+    PlayerReentered: _reentered,
+}

@@ -15,20 +15,18 @@ from . import (
     answers,
     diplomacy,
     heroes,
-    inactive_kingdoms,
     legal,
     projections,
     random_events,
     reentry,
-    special_kingdoms,
     turn,
 )
 from .combat import fight, resolve
 from .data import DRData, load_custom
-from .events import DiplomacyDeckShuffled, IdentityTaken, PersonalitiesDealt
-from .evolving import Outcome, evolve, handles
+from .evolving import Outcome, evolve
 from .movement import fleets, move
 from .placement import choice
+from .rulebook import RULEBOOK
 from .sections import (
     ACTIVATION_ATTEMPTS,
     ACTIVATION_OF_KINGDOMS,
@@ -60,7 +58,8 @@ from .sections import (
 )
 from .setup import check_players, setup_events
 from .siege import phase
-from .state import KingdomState, Player, State
+from .state import KingdomState, State
+from .tables import Rulebook
 
 Decision = Callable[[State, Command, DRData, Dice], Outcome]
 
@@ -88,9 +87,6 @@ COMMANDS: dict[str, Decision] = {
     "losses": fight.take_losses,
     **choice.COMMANDS,
 }
-
-# Modules whose rules act through hooks only (phase ends, turn starts, deactivations).
-HOOKED = (inactive_kingdoms, special_kingdoms)
 
 
 ARGS: dict[str, tuple[str, ...]] = {
@@ -201,6 +197,7 @@ class DivineRight:
     """Divine Right, basic game."""
 
     name = "divine-right"
+    rulebook: Rulebook = RULEBOOK
     projections: Mapping[str, Callable[[Any], Any]] = projections.PROJECTIONS
 
     def validate_spec(self, spec: GameSpec) -> tuple[DataRef, ...]:
@@ -283,27 +280,3 @@ def _created(event: GameCreated, data: DRData) -> State:
         custom_data=_custom(event.options),
         data=tuple((ref.name, ref.digest) for ref in event.data),
     )
-
-
-@handles(IdentityTaken)
-def _identity(state: State, event: IdentityTaken) -> State:
-    kingdoms = dict(state.kingdoms)
-    kingdoms[event.kingdom] = KingdomState(name=event.kingdom, player=event.player)
-    return state.replace(
-        players=(*state.players, Player(name=event.player, kingdom=event.kingdom)),
-        kingdoms=kingdoms,
-    )
-
-
-@handles(PersonalitiesDealt)
-def _dealt(state: State, event: PersonalitiesDealt) -> State:
-    kingdoms = dict(state.kingdoms)
-    cards = event.cards or (None,) * len(event.kingdoms)
-    for kingdom, card in zip(event.kingdoms, cards, strict=True):
-        kingdoms[kingdom] = KingdomState(name=kingdom, personality=card)
-    return state.replace(kingdoms=kingdoms, personality_pool=event.pool)
-
-
-@handles(DiplomacyDeckShuffled)
-def _shuffled(state: State, event: DiplomacyDeckShuffled) -> State:
-    return state.replace(deck=event.cards, deck_size=event.size)

@@ -28,7 +28,7 @@ from ..events import (
     AttacksDeclared,
     DecisionAsked,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..movement.fleets import aboard
 from ..sections import (
     ACTIVATION_OF_KINGDOMS,
@@ -42,7 +42,8 @@ from ..sections import (
 )
 from ..siege.declare import BREAKOUT, omened, siege_at
 from ..state import Attack, Hex, State, Unit
-from ..turn import current, due_before_phase_end, phase_commands
+from ..tables import Evolvers
+from ..turn import current
 from ..units import (
     at,
     castle,
@@ -405,8 +406,7 @@ def _overlap(a: str, b: str) -> bool:
 # -- the end of the phase -----------------------------------------------------------------------
 
 
-@due_before_phase_end(PHASE)
-def _unresolved(state: State, data: DRData) -> list[DecisionAsked]:
+def unresolved_attacks(state: State, data: DRData) -> list[DecisionAsked]:
     assert state.turn is not None
     left = [a.number for a in state.turn.progress.attacks if not a.resolved]
     if left:
@@ -417,12 +417,13 @@ def _unresolved(state: State, data: DRData) -> list[DecisionAsked]:
     return []
 
 
-phase_commands(PHASE, ("attack declare", "attack resolve"))
-
-
 # -- evolve ---------------------------------------------------------------------------------------
 
 
-@handles(AttacksDeclared)
 def _attacks(state: State, event: AttacksDeclared) -> State:
     return state.with_progress(attacks=event.attacks, declared=True)
+
+
+EVOLVERS: Evolvers = {
+    AttacksDeclared: _attacks,
+}

@@ -35,7 +35,7 @@ from ..events import (
     FleetsCameOut,
     UnitsAdvanced,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..heroes import fate
 from ..movement.fleets import aboard
 from ..sections import (
@@ -48,7 +48,8 @@ from ..sections import (
 )
 from ..siege.declare import besieger, declare, refusal
 from ..state import Attack, Fight, Hex, Pending, State, Unit
-from ..turn import answering, answers_pending, current, offered_units
+from ..tables import Answer, Evolvers
+from ..turn import answering, current, offered_units
 from ..units import (
     at,
     castle,
@@ -337,11 +338,6 @@ def _sortie_stands(state: State, pending: Pending) -> bool:
     return the_fight(state) is not None and offered_units(state, pending)
 
 
-answers_pending(ADVANCE, "advance-", _advance_stands)
-answers_pending(SORTIE, "sortie", _sortie_stands)
-
-
-@handles(FleetsCameOut)
 def _came_out(state: State, event: FleetsCameOut) -> State:
     """The fleets (and what they carry) are outside the walls, among the defenders."""
     gone = set(event.units)
@@ -354,3 +350,14 @@ def _came_out(state: State, event: FleetsCameOut) -> State:
     current_fight = fight_now(state)
     defenders = (*current_fight.defenders, *event.units)
     return state.with_progress(fight=dataclasses.replace(current_fight, defenders=defenders))
+
+
+DECISIONS: dict[str, Answer] = {
+    ADVANCE: Answer(("advance-",), _advance_stands),
+    SORTIE: Answer(("sortie",), _sortie_stands),
+}
+
+
+EVOLVERS: Evolvers = {
+    FleetsCameOut: _came_out,
+}

@@ -29,13 +29,14 @@ from ..events import (
     RetreatRolled,
     UnitsRetreated,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..movement.fleets import first_turn_limit
 from ..movement.terrain import all_sea, geography, is_isle
 from ..sections import RETREAT_BEFORE_COMBAT
 from ..siege.declare import besieger
 from ..state import MERCENARY, Fight, Hex, Pending, RetreatTry, State, Unit
-from ..turn import answering, answers_pending, offered_units
+from ..tables import Answer, Evolvers
+from ..turn import answering, offered_units
 from ..units import (
     at,
     enemies,
@@ -374,14 +375,9 @@ def _pursuit_stands(state: State, pending: Pending) -> bool:
     return the_fight(state) is not None and offered_units(state, pending)
 
 
-answers_pending(RETREAT, "retreat-", _retreat_stands)
-answers_pending(PURSUE, "pursue", _pursuit_stands)
-
-
 # -- evolve ---------------------------------------------------------------------------------------
 
 
-@handles(RetreatedAttacked)
 def _attacked_after_all(state: State, event: RetreatedAttacked) -> State:
     state = close_pending(state, PURSUE)
     current_fight = fight_now(state)
@@ -394,7 +390,6 @@ def _attacked_after_all(state: State, event: RetreatedAttacked) -> State:
     return state.with_progress(fight=updated)
 
 
-@handles(RetreatRolled)
 def _rolled(state: State, event: RetreatRolled) -> State:
     current_fight = fight_now(state)
     failed = tuple(g for g, _ in event.groups if g not in event.allowed)
@@ -403,3 +398,15 @@ def _rolled(state: State, event: RetreatRolled) -> State:
     )
     updated = dataclasses.replace(current_fight, tries=(*current_fight.tries, chance))
     return state.with_progress(fight=updated)
+
+
+DECISIONS: dict[str, Answer] = {
+    RETREAT: Answer(("retreat-",), _retreat_stands),
+    PURSUE: Answer(("pursue",), _pursuit_stands),
+}
+
+
+EVOLVERS: Evolvers = {
+    RetreatedAttacked: _attacked_after_all,
+    RetreatRolled: _rolled,
+}

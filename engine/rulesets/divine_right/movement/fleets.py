@@ -22,7 +22,7 @@ from ..arguments import label, names
 from ..data import DRData
 from ..diplomacy import penalty
 from ..events import DecisionAsked, HeroRescued, UnitsDebarked, UnitsEmbarked
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..heroes import entry_trigger, fate
 from ..placement.choice import placement_asked, relocation
 from ..sections import (
@@ -35,7 +35,8 @@ from ..sections import (
 )
 from ..siege import declare as siege
 from ..state import Hex, State, Unit
-from ..turn import current, due_before_phase_end
+from ..tables import Evolvers, Placement
+from ..turn import current
 from ..units import (
     at,
     enemies,
@@ -239,11 +240,9 @@ def can_rescue(state: State, player: str, hex_: Hex) -> bool:
 
 
 DISPLACED = "port-displacement"
-relocation(DISPLACED, NON_CASTLE_PORTS, "enemy land units took the non-castle port")
 
 
-@due_before_phase_end(PHASE)
-def _ports_taken(state: State, data: DRData) -> list[DecisionAsked]:
+def ports_taken(state: State, data: DRData) -> list[DecisionAsked]:
     """Land combat units entering a non-castle port held solely by enemy fleets make it
     theirs: the fleets are displaced as the Movement Phase ends, their owner choosing to
     which next space fleets may be in, free of his enemies (with their cargo)."""
@@ -271,8 +270,7 @@ def _ports_taken(state: State, data: DRData) -> list[DecisionAsked]:
     return [a for a in asks if a.options]
 
 
-@due_before_phase_end(PHASE)
-def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]:
+def fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]:
     """The player's fleets in a space with enemy land combat units must leave it in his
     Movement Phase (move them, or disband them), except in siege situations."""
     assert state.turn is not None
@@ -299,7 +297,6 @@ def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]
 # -- evolve --------------------------------------------------------------------------------
 
 
-@handles(UnitsEmbarked)
 def _embarked(state: State, event: UnitsEmbarked) -> State:
     units = [
         dataclasses.replace(state.units[u], aboard=event.fleet, inside=False) for u in event.units
@@ -307,7 +304,6 @@ def _embarked(state: State, event: UnitsEmbarked) -> State:
     return state.with_units(units)
 
 
-@handles(UnitsDebarked)
 def _debarked(state: State, event: UnitsDebarked) -> State:
     units = [
         dataclasses.replace(state.units[u], aboard=None, hex=event.hex, inside=event.inside)
@@ -316,7 +312,18 @@ def _debarked(state: State, event: UnitsDebarked) -> State:
     return state.with_units(units)
 
 
-@handles(HeroRescued)
 def _rescued(state: State, event: HeroRescued) -> State:
     units = [dataclasses.replace(state.units[u], aboard=event.fleet) for u in event.heroes]
     return state.with_units(units)
+
+
+EVOLVERS: Evolvers = {
+    UnitsEmbarked: _embarked,
+    UnitsDebarked: _debarked,
+    HeroRescued: _rescued,
+}
+
+
+PLACEMENTS: dict[str, Placement] = {
+    DISPLACED: relocation(NON_CASTLE_PORTS, "enemy land units took the non-castle port"),
+}

@@ -26,7 +26,7 @@ from ..data import DRData, MovementRule
 from ..data import Hex as MapHex
 from ..diplomacy import penalty
 from ..events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
-from ..evolving import Outcome, handles, scratch_dice
+from ..evolving import Outcome, scratch_dice
 from ..heroes import (
     castaway,
     castle_trigger,
@@ -60,7 +60,8 @@ from ..sections import (
 from ..siege import declare as siege
 from ..special_kingdoms import boom_refusal, canal_extra
 from ..state import MERCENARY, Hex, State, Unit
-from ..turn import current, phase_commands
+from ..tables import Evolvers
+from ..turn import current
 from ..units import (
     allowance,
     bonuses,
@@ -789,15 +790,11 @@ COMMANDS = {
     "inside": walls,
     "outside": walls,
 }
-phase_commands(
-    PHASE, ("move", "ferry", "embark", "debark", "inside", "outside", "search", "disband")
-)
 
 
 # -- evolve --------------------------------------------------------------------------------
 
 
-@handles(StackMoved)
 def _moved(state: State, event: StackMoved) -> State:
     end = event.path[-1]
     placed = [
@@ -816,22 +813,27 @@ def _moved(state: State, event: StackMoved) -> State:
     return with_moves(state, records)
 
 
-@handles(FerryUsed)
 def _ferried(state: State, event: FerryUsed) -> State:
     return with_moves(state, [bump(state, event.fleet, event.points)])
 
 
-@handles(HexSearched)
 def _searched(state: State, event: HexSearched) -> State:
     return with_moves(state, [bump(state, unit, points) for unit, points in event.spent])
 
 
-@handles(UnitsWalled)
 def _walled(state: State, event: UnitsWalled) -> State:
     units = [dataclasses.replace(state.units[u], inside=event.inside) for u in event.units]
     return state.with_units(units)
 
 
-@handles(UnitsDisbanded)
 def _disbanded(state: State, event: UnitsDisbanded) -> State:
     return remove(state, event.units)
+
+
+EVOLVERS: Evolvers = {
+    StackMoved: _moved,
+    FerryUsed: _ferried,
+    HexSearched: _searched,
+    UnitsWalled: _walled,
+    UnitsDisbanded: _disbanded,
+}

@@ -51,7 +51,7 @@ from ..events import (
     UnitsDisplaced,
     UnitsEmbarked,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..heroes import castle_falls, fate, successor_enters
 from ..kingdoms import CONFUSED, DEACTIVATE, FORCED, confusion, crown, force_peace, score
 from ..movement.stacks import stack
@@ -65,13 +65,11 @@ from ..sections import (
     RESOLVING_A_SIEGE,
 )
 from ..state import Hex, Pending, Siege, State, Unit, Veto
+from ..tables import Answer, Evolvers
 from ..turn import (
     answering,
-    answers_pending,
     ask,
     current,
-    due_before_phase_end,
-    phase_commands,
 )
 from ..units import (
     at,
@@ -601,8 +599,7 @@ def _veto_question(kingdom: str, change: str, why: str, player: str) -> Decision
 # -- the end of the game turn ------------------------------------------------------------------
 
 
-@due_before_phase_end("combat")
-def _invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
+def invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
     """As the game turn ends, the besiegers of invalid sieges are displaced (each
     besieger routes his own)."""
     if state.next_player_turn() is not None:
@@ -628,7 +625,6 @@ COMMANDS = {
     "siege-keep": keep,
     "siege-lift": lift,
 }
-phase_commands(PHASE, ("siege attack", "siege displace", "breakout"))
 
 
 def _siege_stands(state: State, pending: Pending) -> bool:
@@ -650,20 +646,13 @@ def _veto_stands(state: State, pending: Pending) -> bool:
     return state.veto is not None and pending.player in state.veto.waiting
 
 
-answers_pending(DISPLACE, "siege-displace", _siege_stands)
-answers_pending(MAKE_WAY, "siege-displace", _barring_stands)
-answers_pending(VETO, ("siege-keep", "siege-lift"), _veto_stands)
-
-
 # -- evolve ------------------------------------------------------------------------------------
 
 
-@handles(SiegeAttacked)
 def _attacked(state: State, event: SiegeAttacked) -> State:
     return engage(state.with_progress(siege_rolled=True), event.units, SIEGE_ATTACK)
 
 
-@handles(CastlePlundered)
 def _plundered(state: State, event: CastlePlundered) -> State:
     state = remove(state, event.eliminated)
     hex_ = next(s.hex for s in state.sieges if s.castle == event.castle)
@@ -675,7 +664,6 @@ def _plundered(state: State, event: CastlePlundered) -> State:
     )
 
 
-@handles(SiegeVetoAsked)
 def _veto_asked(state: State, event: SiegeVetoAsked) -> State:
     veto = Veto(
         kingdom=event.kingdom,
@@ -694,12 +682,10 @@ def _answered(state: State) -> State:
     return state.with_progress(pending=None) if pending and pending.kind == VETO else state
 
 
-@handles(SiegeKept)
 def _kept(state: State, event: SiegeKept) -> State:
     return _answered(state.replace(veto=None))
 
 
-@handles(SiegeGivenUp)
 def _given_up(state: State, event: SiegeGivenUp) -> State:
     veto = state.veto
     if veto is None:
@@ -707,3 +693,19 @@ def _given_up(state: State, event: SiegeGivenUp) -> State:
     waiting = tuple(p for p in veto.waiting if p != event.player)
     kept = dataclasses.replace(veto, waiting=waiting) if waiting else None
     return _answered(state.replace(veto=kept))
+
+
+DECISIONS: dict[str, Answer] = {
+    DISPLACE: Answer(("siege-displace",), _siege_stands),
+    MAKE_WAY: Answer(("siege-displace",), _barring_stands),
+    VETO: Answer(("siege-keep", "siege-lift"), _veto_stands),
+}
+
+
+EVOLVERS: Evolvers = {
+    SiegeAttacked: _attacked,
+    CastlePlundered: _plundered,
+    SiegeVetoAsked: _veto_asked,
+    SiegeKept: _kept,
+    SiegeGivenUp: _given_up,
+}
