@@ -12,11 +12,11 @@ from typing import Any
 import click
 
 from warscribe.engine.rulesets.divine_right import RULESET
-from warscribe.engine.rulesets.divine_right.mapview import stacks_text
 from warscribe.engine.rulesets.divine_right.projections import hand as hand_of
 from warscribe.store.views import escaped, printable
 
 from .context import Context, emit, json_option, pass_ctx
+from .divine_right_text import stacks_text
 from .positions import resolve_position
 
 NAME = RULESET.name

@@ -13,14 +13,13 @@ import click
 
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.rulesets.divine_right import RULESET
-from warscribe.engine.rulesets.divine_right.mapview import board, board_text
-from warscribe.engine.rulesets.divine_right.projections import vp as vp_of
 from warscribe.engine.rulesets.divine_right.state import State
 from warscribe.store.views import printable
 
 from . import svgmap
 from .context import Context, emit, json_option, pass_ctx, say
 from .divine_right import NAME, at_option
+from .divine_right_text import board_text
 from .files import Output, force_option, write_files
 from .positions import resolve_position
 
@@ -97,7 +96,7 @@ def map_(
     check_player(ctx, player)
     head = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position))
     if svg is None and png is None:
-        view = board(head.state)
+        view = RULESET.projections["map"](head.state)
         colour = use_colour(no_colour) and not as_json
         drawn = text_map(printable(view), colour)
         if colour:  # every value in it already escaped by `printable`; ANSI codes kept
@@ -131,7 +130,7 @@ def vp(ctx: Context, position: str | None, chart: bool, as_json: bool) -> None:
     """
     game_id = ctx.game_of(NAME, "vp").game_id
     state = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position)).state
-    data = vp_of(state)
+    data = RULESET.projections["vp"](state)
     if chart:
         points = per_turn(state)
         emit(points, as_json, chart_text(printable(points)))

@@ -13,7 +13,7 @@ from warscribe.engine.common import RECORD_EVENTS
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Event, Note
 from warscribe.engine.rulesets import eu_pop, get
-from warscribe.engine.rulesets.divine_right.evolving import evolvers
+from warscribe.engine.rulesets.divine_right import RULESET
 
 from .divine_right.play import Table
 from .eu_pop.table import Table as EuTable
@@ -33,8 +33,7 @@ def _event_classes(prefix: str) -> set[type]:
 
 
 def test_every_divine_right_event_has_an_evolver_or_is_informational() -> None:
-    get("divine-right")
-    handled, informational = evolvers()
+    handled, informational = set(RULESET.rulebook.evolvers), RULESET.rulebook.informational
     assert set(RECORD_EVENTS) <= informational
     missing = _event_classes("dr.") - handled - informational
     assert _event_classes("dr.") and not missing, sorted(topic_of(c) for c in missing)

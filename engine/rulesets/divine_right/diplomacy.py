@@ -36,7 +36,7 @@ from .events import (
     PenaltyIncurred,
     PersonalityRevealed,
 )
-from .evolving import Outcome, handles
+from .evolving import Outcome
 from .kingdoms import (
     DEACTIVATE,
     FORCED,
@@ -47,23 +47,27 @@ from .kingdoms import (
     held_up,
     monarch_dies,
 )
+from .sections import (
+    ACTIVATION_ATTEMPTS,
+    ASSASSINATION_ATTEMPTS,
+    BANISHING,
+    CONFUSION,
+    DEACTIVATION_ATTEMPTS,
+    DEATH_OF_AN_AMBASSADOR,
+    DIPLOMACY_CARDS,
+    DUELING,
+    FORCED_PEACE,
+    FORCED_PEACE_ATTEMPTS,
+    PREVENTING_FORCED_PEACE,
+    RESOLVING_DIPLOMACY,
+)
 from .state import Banishment, KingdomState, State
+from .tables import Evolvers
 from .turn import current
 
 PHASE = "diplomacy"
-CARDS = "Diplomacy Phase › Diplomacy Cards"
-RESOLVING = "Diplomacy Phase › Resolving Diplomacy"
-ACTIVATION = "Diplomacy Phase › Activation Attempts"
-DEACTIVATION = "Diplomacy Phase › Deactivation Attempts"
-ASSASSINATION = "Diplomacy Phase › Assassination Attempts"
-DUEL = "Diplomacy Phase › Dueling an Enemy Ambassador"
-DEATH = "Diplomacy Phase › Death of an Ambassador"
-BANISHING = "Diplomacy Phase › Banishing Ambassadors"
-FORCED_PEACE = "Diplomacy Phase › Forced Peace Attempts"
-PREVENTING = "Diplomacy Phase › Preventing a Forced Peace"
 NEEDED = {"activate": 6, "deactivate": 7}
 AMBASSADOR_DOWN_TURNS = 3
-PENALTY = "Inactive Kingdoms"
 
 
 # -- cards ---------------------------------------------------------------------------------
@@ -74,11 +78,11 @@ def draw(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     has run out."""
     turn = current(state, command, PHASE)
     if turn.progress.drew:
-        raise IllegalCommand(f"{turn.player} has already drawn this phase", CARDS)
+        raise IllegalCommand(f"{turn.player} has already drawn this phase", DIPLOMACY_CARDS)
     out = Outcome(state)
     if state.deck_size == 0:
         if not state.discards:
-            raise IllegalCommand("no card left in the deck or the discard pile", CARDS)
+            raise IllegalCommand("no card left in the deck or the discard pile", DIPLOMACY_CARDS)
         rolled, cards = dice.shuffle("diplomacy discards reshuffled", state.discards)
         out.add(rolled, DiscardsReshuffled(size=len(cards), cards=cards))
     deck = out.state.deck
@@ -93,7 +97,8 @@ def discard(state: State, command: Command, data: DRData, dice: Dice) -> Outcome
     for card in cards:
         if card not in hand:
             raise InvalidCommand(
-                f"{turn.player} holds no card {card!r} (hand: {', '.join(hand) or 'empty'})", CARDS
+                f"{turn.player} holds no card {card!r} (hand: {', '.join(hand) or 'empty'})",
+                DIPLOMACY_CARDS,
             )
         hand.remove(card)
     out = Outcome(state)
@@ -106,14 +111,14 @@ def _card_list(value: object) -> tuple[str, ...]:
         return tuple(c.strip() for c in value.split(",") if c.strip())
     if isinstance(value, tuple) and value:
         return tuple(str(v) for v in value)
-    raise InvalidCommand("name the cards to discard", CARDS)
+    raise InvalidCommand("name the cards to discard", DIPLOMACY_CARDS)
 
 
 def _card(state: State, data: DRData, player: str, card_id: str | None) -> Card | None:
     if card_id is None:
         return None
     if card_id not in state.player(player).hand:
-        raise InvalidCommand(f"{player} holds no diplomacy card {card_id!r}", CARDS)
+        raise InvalidCommand(f"{player} holds no diplomacy card {card_id!r}", DIPLOMACY_CARDS)
     return next(c for c in data.deck if c.id == card_id)
 
 
@@ -123,15 +128,17 @@ def _card(state: State, data: DRData, player: str, card_id: str | None) -> Card 
 def _ambassador(state: State, command: Command) -> str:
     turn = current(state, command, PHASE)
     if not turn.progress.drew:
-        raise IllegalCommand("draw a diplomacy card before conducting diplomacy", CARDS)
+        raise IllegalCommand("draw a diplomacy card before conducting diplomacy", DIPLOMACY_CARDS)
     if turn.progress.acted:
-        raise IllegalCommand(f"{turn.player}'s ambassador has already acted this phase", RESOLVING)
+        raise IllegalCommand(
+            f"{turn.player}'s ambassador has already acted this phase", RESOLVING_DIPLOMACY
+        )
     player = state.player(turn.player)
     if player.ambassador_dead(turn.number):
         raise IllegalCommand(
             f"{turn.player}'s ambassador is dead: "
             f"diplomacy resumes on turn {player.ambassador_back}",
-            DEATH,
+            DEATH_OF_AN_AMBASSADOR,
         )
     return turn.player
 
@@ -164,24 +171,25 @@ def _available(standing: KingdomState, rule: str) -> None:
     if standing.confusion_until is not None:
         raise IllegalCommand(
             f"{standing.name} is in Confusion: no diplomacy until turn {standing.confusion_until}",
-            "Kingdoms › Confusion",
+            CONFUSION,
         )
     if standing.peace_until is not None:
         raise IllegalCommand(
             f"{standing.name} is under Forced Peace until turn {standing.peace_until}",
-            "Kingdoms › Forced Peace",
+            FORCED_PEACE,
         )
 
 
 def activation(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     player = _ambassador(state, command)
-    standing = _kingdom(state, data, command, ACTIVATION)
+    standing = _kingdom(state, data, command, ACTIVATION_ATTEMPTS)
     if standing.player is not None or standing.ally is not None:
         owner = standing.player or standing.ally
         raise IllegalCommand(
-            f"{standing.name} is not a non-allied non-player kingdom (it is {owner}'s)", ACTIVATION
+            f"{standing.name} is not a non-allied non-player kingdom (it is {owner}'s)",
+            ACTIVATION_ATTEMPTS,
         )
-    _available(standing, ACTIVATION)
+    _available(standing, ACTIVATION_ATTEMPTS)
     _not_banished(state, player, standing.name)
     return _diplomacy_roll(
         state, data, dice, player, standing.name, "activate", command.arg("card")
@@ -190,22 +198,22 @@ def activation(state: State, command: Command, data: DRData, dice: Dice) -> Outc
 
 def deactivation(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     player = _ambassador(state, command)
-    standing = _kingdom(state, data, command, DEACTIVATION)
-    _enemy_allied(standing, player, DEACTIVATION)
+    standing = _kingdom(state, data, command, DEACTIVATION_ATTEMPTS)
+    _enemy_allied(standing, player, DEACTIVATION_ATTEMPTS)
     _not_banished(state, player, standing.name)
     if standing.captive_of is not None and standing.captive_of != player:
         raise IllegalCommand(
             f"{standing.name}'s monarch is held captive by {standing.captive_of}: "
             "only his jailor may "
             "work diplomacy on him",
-            DEACTIVATION,
+            DEACTIVATION_ATTEMPTS,
         )
     assert state.turn is not None
     if standing.name in state.turn.progress.forced:
         raise IllegalCommand(
             f"{player} attempted to force peace on {standing.name} this turn: "
             "no deactivation attempt too",
-            FORCED_PEACE,
+            FORCED_PEACE_ATTEMPTS,
         )
     return _diplomacy_roll(
         state, data, dice, player, standing.name, "deactivate", command.arg("card")
@@ -361,15 +369,17 @@ def _killed(state: State, player: str, why: str) -> AmbassadorKilled:
 
 def assassination(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     player = _ambassador(state, command)
-    standing = _kingdom(state, data, command, ASSASSINATION)
-    _enemy_allied(standing, player, ASSASSINATION)
+    standing = _kingdom(state, data, command, ASSASSINATION_ATTEMPTS)
+    _enemy_allied(standing, player, ASSASSINATION_ATTEMPTS)
     _not_banished(state, player, standing.name)
     if state.player(player).assassination_used:
         raise IllegalCommand(
-            f"{player} has already attempted an assassination this game", ASSASSINATION
+            f"{player} has already attempted an assassination this game", ASSASSINATION_ATTEMPTS
         )
     if command.arg("card") is not None:
-        raise IllegalCommand("diplomacy cards cannot be played on an assassination", ASSASSINATION)
+        raise IllegalCommand(
+            "diplomacy cards cannot be played on an assassination", ASSASSINATION_ATTEMPTS
+        )
     out = Outcome(state)
     out.add(*_reveal(state, standing.name))
     mine, theirs = (
@@ -408,19 +418,19 @@ def duel(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     player = _ambassador(state, command)
     opponent = str(command.arg("player"))
     if opponent == player or not state.has_player(opponent) or state.player(opponent).eliminated:
-        raise InvalidCommand(f"{opponent!r} is not another player in the game", DUEL)
+        raise InvalidCommand(f"{opponent!r} is not another player in the game", DUELING)
     if state.player(opponent).ambassador_dead(state.number):
         raise IllegalCommand(
             f"{opponent}'s ambassador is dead until turn {state.player(opponent).ambassador_back}",
-            DUEL,
+            DUELING,
         )
     pair = tuple(sorted((player, opponent)))
     if pair in state.duels:
         raise IllegalCommand(
-            f"the ambassadors of {player} and {opponent} have already duelled", DUEL
+            f"the ambassadors of {player} and {opponent} have already duelled", DUELING
         )
     if command.arg("card") is not None:
-        raise IllegalCommand("diplomacy cards cannot be played in a duel", DUEL)
+        raise IllegalCommand("diplomacy cards cannot be played in a duel", DUELING)
     mine, theirs = (
         dice.roll(f"duel: {player}'s ambassador"),
         dice.roll(f"duel: {opponent}'s ambassador"),
@@ -443,9 +453,11 @@ def duel(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 def pass_(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     turn = current(state, command, PHASE)
     if not turn.progress.drew:
-        raise IllegalCommand("draw a diplomacy card first", CARDS)
+        raise IllegalCommand("draw a diplomacy card first", DIPLOMACY_CARDS)
     if turn.progress.acted:
-        raise IllegalCommand(f"{turn.player}'s ambassador has already acted this phase", RESOLVING)
+        raise IllegalCommand(
+            f"{turn.player}'s ambassador has already acted this phase", RESOLVING_DIPLOMACY
+        )
     out = Outcome(state)
     out.add(DiplomacyPassed(player=turn.player))
     return out
@@ -458,26 +470,26 @@ def forced_peace(state: State, command: Command, data: DRData, dice: Dice) -> Ou
     turn = current(state, command, PHASE)
     player = turn.player
     if not turn.progress.drew:
-        raise IllegalCommand("draw a diplomacy card first", CARDS)
+        raise IllegalCommand("draw a diplomacy card first", DIPLOMACY_CARDS)
     if not (turn.progress.acted or state.player(player).ambassador_dead(turn.number)):
         raise IllegalCommand(
             "forced peace is attempted after the ambassador's task (or `diplomacy pass`)",
-            FORCED_PEACE,
+            FORCED_PEACE_ATTEMPTS,
         )
-    standing = _kingdom(state, data, command, FORCED_PEACE)
-    _enemy_allied(standing, player, FORCED_PEACE)
+    standing = _kingdom(state, data, command, FORCED_PEACE_ATTEMPTS)
+    _enemy_allied(standing, player, FORCED_PEACE_ATTEMPTS)
     if standing.name in turn.progress.forced:
         raise IllegalCommand(
             f"{player} has already attempted to force peace on {standing.name} this turn",
-            FORCED_PEACE,
+            FORCED_PEACE_ATTEMPTS,
         )
     if standing.name in turn.progress.deactivation_tried:
         raise IllegalCommand(
-            f"{player} attempted to deactivate {standing.name} this turn", FORCED_PEACE
+            f"{player} attempted to deactivate {standing.name} this turn", FORCED_PEACE_ATTEMPTS
         )
     if standing.captive_of is not None and standing.captive_of != player:
         raise IllegalCommand(
-            f"{standing.name}'s monarch is {standing.captive_of}'s captive", PREVENTING
+            f"{standing.name}'s monarch is {standing.captive_of}'s captive", PREVENTING_FORCED_PEACE
         )
     if not (
         standing.captive_of == player
@@ -486,7 +498,7 @@ def forced_peace(state: State, command: Command, data: DRData, dice: Dice) -> Ou
         raise IllegalCommand(
             f"{player} neither holds {standing.name}'s monarch prisoner "
             "nor occupies its plundered royal castle",
-            FORCED_PEACE,
+            FORCED_PEACE_ATTEMPTS,
         )
     roll = dice.roll(f"forced peace on {standing.name}")
     succeeded = roll.values[0] >= 5
@@ -535,7 +547,6 @@ HIDDEN_CARD = "hidden"
 public, its cards are not."""
 
 
-@handles(DiplomacyCardDrawn)
 def _drawn(state: State, event: DiplomacyCardDrawn) -> State:
     hand = state.player(event.player).hand
     if event.card is not None:
@@ -547,12 +558,10 @@ def _drawn(state: State, event: DiplomacyCardDrawn) -> State:
     return state.with_player(event.player, hand=hand).with_progress(drew=True)
 
 
-@handles(DiscardsReshuffled)
 def _reshuffled(state: State, event: DiscardsReshuffled) -> State:
     return state.replace(deck=event.cards, deck_size=event.size, discards=())
 
 
-@handles(CardsDiscarded)
 def _discarded(state: State, event: CardsDiscarded) -> State:
     hand = list(state.player(event.player).hand)
     for card in event.cards:
@@ -564,12 +573,10 @@ def _discarded(state: State, event: CardsDiscarded) -> State:
     return state.with_player(event.player, hand=tuple(hand))
 
 
-@handles(PersonalityRevealed)
 def _revealed(state: State, event: PersonalityRevealed) -> State:
     return state.with_kingdom(event.kingdom, revealed=True, personality=event.card)
 
 
-@handles(DiplomacyAttempted)
 def _attempted(state: State, event: DiplomacyAttempted) -> State:
     state = state.with_progress(acted=True)
     if event.attempt == "deactivate" and state.turn is not None:
@@ -578,7 +585,6 @@ def _attempted(state: State, event: DiplomacyAttempted) -> State:
     return state
 
 
-@handles(AmbassadorBanished)
 def _banished(state: State, event: AmbassadorBanished) -> State:
     banishment = Banishment(
         player=event.player,
@@ -590,34 +596,44 @@ def _banished(state: State, event: AmbassadorBanished) -> State:
     return state.replace(banishments=(*state.banishments, banishment))
 
 
-@handles(AssassinationAttempted)
 def _assassination(state: State, event: AssassinationAttempted) -> State:
     return state.with_player(event.player, assassination_used=True).with_progress(acted=True)
 
 
-@handles(AmbassadorKilled)
 def _ambassador_killed(state: State, event: AmbassadorKilled) -> State:
     return state.with_player(event.player, ambassador_back=event.back_on)
 
 
-@handles(DuelFought)
 def _duel(state: State, event: DuelFought) -> State:
     pair = tuple(sorted((event.challenger, event.opponent)))
     return state.replace(duels=state.duels | {pair}).with_progress(acted=True)
 
 
-@handles(DiplomacyPassed)
 def _passed(state: State, event: DiplomacyPassed) -> State:
     return state.with_progress(acted=True)
 
 
-@handles(ForcedPeaceAttempted)
 def _forced(state: State, event: ForcedPeaceAttempted) -> State:
     assert state.turn is not None
     return state.with_progress(forced=(*state.turn.progress.forced, event.kingdom))
 
 
-@handles(PenaltyIncurred)
 def _penalty(state: State, event: PenaltyIncurred) -> State:
     penalties = state.player(event.player).penalties | {event.kingdom}
     return state.with_player(event.player, penalties=penalties)
+
+
+EVOLVERS: Evolvers = {
+    DiplomacyCardDrawn: _drawn,
+    DiscardsReshuffled: _reshuffled,
+    CardsDiscarded: _discarded,
+    PersonalityRevealed: _revealed,
+    DiplomacyAttempted: _attempted,
+    AmbassadorBanished: _banished,
+    AssassinationAttempted: _assassination,
+    AmbassadorKilled: _ambassador_killed,
+    DuelFought: _duel,
+    DiplomacyPassed: _passed,
+    ForcedPeaceAttempted: _forced,
+    PenaltyIncurred: _penalty,
+}

@@ -5,6 +5,27 @@ from __future__ import annotations
 from warscribe.engine.codec import record
 from warscribe.engine.events import Event, Leaf, private
 
+from .sections import (
+    ACTIVATION_ATTEMPTS,
+    ADVANCE_AFTER_COMBAT,
+    AMPHIBIOUS_ATTACKS,
+    ASSASSINATION_ATTEMPTS,
+    BANISHING,
+    BESIEGER_DISPLACEMENT,
+    COMBAT_PHASE,
+    CONFUSION,
+    DEACTIVATION_ATTEMPTS,
+    DEACTIVATION_OF_KINGDOMS,
+    DECLARING_A_SIEGE,
+    DIPLOMACY_CARDS,
+    DUELING,
+    ENDING_A_SIEGE,
+    FORCED_PEACE_ATTEMPTS,
+    GAME_TURN,
+    MAKING_ATTACKS,
+    RESOLVING_A_SIEGE,
+    RETREAT_BEFORE_COMBAT,
+)
 from .state import Attack, Hex
 
 
@@ -71,7 +92,6 @@ class PhaseEnded(Event):
     phase: str
 
     def rule_section(self) -> str | None:
-        from .turn import GAME_TURN
 
         return GAME_TURN
 
@@ -197,9 +217,8 @@ class DiplomacyCardDrawn(Event):
     PRIVATE_OWNER = "player"
 
     def rule_section(self) -> str | None:
-        from .diplomacy import CARDS
 
-        return CARDS
+        return DIPLOMACY_CARDS
 
 
 @record("dr.DiscardsReshuffled")
@@ -212,9 +231,8 @@ class DiscardsReshuffled(Event):
     CONCEALS_ROLL = True
 
     def rule_section(self) -> str | None:
-        from .diplomacy import CARDS
 
-        return CARDS
+        return DIPLOMACY_CARDS
 
 
 @record("dr.CardsDiscarded")
@@ -228,9 +246,8 @@ class CardsDiscarded(Event):
         return _drawn_card(earlier, self.player, self.cards)
 
     def rule_section(self) -> str | None:
-        from .diplomacy import CARDS
 
-        return CARDS
+        return DIPLOMACY_CARDS
 
 
 @record("dr.PersonalityRevealed")
@@ -271,9 +288,8 @@ class DiplomacyAttempted(Event):
         return _drawn_card(earlier, self.player, (self.card,) if self.card else ())
 
     def rule_section(self) -> str | None:
-        from .diplomacy import ACTIVATION, DEACTIVATION
 
-        return ACTIVATION if self.attempt == "activate" else DEACTIVATION
+        return ACTIVATION_ATTEMPTS if self.attempt == "activate" else DEACTIVATION_ATTEMPTS
 
 
 @record("dr.AmbassadorBanished")
@@ -287,7 +303,6 @@ class AmbassadorBanished(Event):
     why: str
 
     def rule_section(self) -> str | None:
-        from .diplomacy import BANISHING
 
         return BANISHING
 
@@ -308,9 +323,8 @@ class AssassinationAttempted(Event):
     outcome: str
 
     def rule_section(self) -> str | None:
-        from .diplomacy import ASSASSINATION
 
-        return ASSASSINATION
+        return ASSASSINATION_ATTEMPTS
 
 
 @record("dr.AmbassadorKilled")
@@ -331,9 +345,8 @@ class DuelFought(Event):
     killed: tuple[str, ...]
 
     def rule_section(self) -> str | None:
-        from .diplomacy import DUEL
 
-        return DUEL
+        return DUELING
 
 
 @record("dr.ForcedPeaceAttempted")
@@ -344,9 +357,8 @@ class ForcedPeaceAttempted(Event):
     succeeded: bool
 
     def rule_section(self) -> str | None:
-        from .diplomacy import FORCED_PEACE
 
-        return FORCED_PEACE
+        return FORCED_PEACE_ATTEMPTS
 
 
 @record("dr.DiplomacyPassed")
@@ -493,7 +505,7 @@ class SuccessorEntered(Event):
     inside: bool
 
     def rule_section(self) -> str | None:
-        return "Kingdoms › Confusion"
+        return CONFUSION
 
 
 @record("dr.HeroCastAway")
@@ -646,7 +658,7 @@ class SiegeDeclared(Event):
     how: str
 
     def rule_section(self) -> str | None:
-        return "Siege Phase › Declaring a Siege"
+        return DECLARING_A_SIEGE
 
 
 @record("dr.SiegeInvalidated")
@@ -662,7 +674,7 @@ class SiegeInvalidated(Event):
     why: str
 
     def rule_section(self) -> str | None:
-        return "Siege Phase › Besieger Displacement"
+        return BESIEGER_DISPLACEMENT
 
 
 @record("dr.SiegeEnded")
@@ -672,7 +684,7 @@ class SiegeEnded(Event):
     why: str
 
     def rule_section(self) -> str | None:
-        return "Siege Phase › Ending a Siege"
+        return ENDING_A_SIEGE
 
 
 @record("dr.SiegeAttacked")
@@ -692,7 +704,7 @@ class SiegeAttacked(Event):
     defence: int
 
     def rule_section(self) -> str | None:
-        return "Siege Phase › Resolving a Siege (Siege Attack)"
+        return RESOLVING_A_SIEGE
 
 
 @record("dr.CastlePlundered")
@@ -706,7 +718,7 @@ class CastlePlundered(Event):
     eliminated: tuple[str, ...]
 
     def rule_section(self) -> str | None:
-        return "Siege Phase › Resolving a Siege (Siege Attack)"
+        return RESOLVING_A_SIEGE
 
 
 @record("dr.UnitsDisplaced")
@@ -720,7 +732,7 @@ class UnitsDisplaced(Event):
     why: str
 
     def rule_section(self) -> str | None:
-        return "Siege Phase › Besieger Displacement"
+        return BESIEGER_DISPLACEMENT
 
 
 @record("dr.SiegeVetoAsked")
@@ -735,7 +747,7 @@ class SiegeVetoAsked(Event):
     besiegers: tuple[str, ...]
 
     def rule_section(self) -> str | None:
-        return "Kingdoms › Deactivation of Kingdoms"
+        return DEACTIVATION_OF_KINGDOMS
 
 
 @record("dr.SiegeKept")
@@ -747,7 +759,7 @@ class SiegeKept(Event):
     change: str
 
     def rule_section(self) -> str | None:
-        return "Kingdoms › Deactivation of Kingdoms"
+        return DEACTIVATION_OF_KINGDOMS
 
 
 @record("dr.SiegeGivenUp")
@@ -756,7 +768,7 @@ class SiegeGivenUp(Event):
     kingdom: str
 
     def rule_section(self) -> str | None:
-        return "Kingdoms › Deactivation of Kingdoms"
+        return DEACTIVATION_OF_KINGDOMS
 
 
 # -- combat (Combat Phase; breakouts) ----------------------------------------------------------
@@ -770,7 +782,7 @@ class AttacksDeclared(Event):
     attacks: tuple[Attack, ...]
 
     def rule_section(self) -> str | None:
-        return "Combat Phase"
+        return COMBAT_PHASE
 
 
 @record("dr.AttackBegun")
@@ -801,7 +813,7 @@ class RetreatRolled(Event):
     allowed: tuple[str, ...]
 
     def rule_section(self) -> str | None:
-        return "Combat Phase › Retreat Before Combat"
+        return RETREAT_BEFORE_COMBAT
 
 
 @record("dr.UnitsRetreated")
@@ -812,7 +824,7 @@ class UnitsRetreated(Event):
     hex: Hex
 
     def rule_section(self) -> str | None:
-        return "Combat Phase › Retreat Before Combat"
+        return RETREAT_BEFORE_COMBAT
 
 
 @record("dr.DefendersStood")
@@ -844,7 +856,7 @@ class BattleFought(Event):
     defender_losses: int
 
     def rule_section(self) -> str | None:
-        return "Combat Phase › Making Attacks"
+        return MAKING_ATTACKS
 
 
 @record("dr.UnitsEliminated")
@@ -873,7 +885,7 @@ class UnitsAdvanced(Event):
     landed: bool = False
 
     def rule_section(self) -> str | None:
-        return "Combat Phase › Advance After Combat"
+        return ADVANCE_AFTER_COMBAT
 
 
 @record("dr.AdvanceDeclined")
@@ -899,7 +911,7 @@ class WithdrawalLosses(Event):
     count: int
 
     def rule_section(self) -> str | None:
-        return "Combat Phase › Amphibious Attacks"
+        return AMPHIBIOUS_ATTACKS
 
 
 @record("dr.FleetsCameOut")
@@ -912,7 +924,7 @@ class FleetsCameOut(Event):
     units: tuple[str, ...]
 
     def rule_section(self) -> str | None:
-        return "Combat Phase › Amphibious Attacks"
+        return AMPHIBIOUS_ATTACKS
 
 
 @record("dr.RetreatedAttacked")
@@ -925,4 +937,4 @@ class RetreatedAttacked(Event):
     units: tuple[str, ...]
 
     def rule_section(self) -> str | None:
-        return "Combat Phase › Retreat Before Combat"
+        return RETREAT_BEFORE_COMBAT

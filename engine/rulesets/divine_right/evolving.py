@@ -1,59 +1,32 @@
 """How each Divine Right event changes the state, and a decision's running outcome.
 
-Rule modules register an `evolve` handler per event class with `@handles`, or declare an
-event class `informational` (a fact for the record that changes nothing, e.g. which
-candidate a random pick chose); `evolve` folds one event (and asks the next queued decision
-once the one asked is answered), and refuses an event of this rule set it knows no
-evolver for rather than ignore it silently; `Outcome`
-lets a decision see the state as its own events change it (a
+`evolve` folds one event through the rulebook's evolver for its class (and asks the next
+queued decision once the one asked is answered); an event the rulebook declares
+informational (a fact for the record that changes nothing, e.g. which candidate a random
+pick chose) changes nothing, and one it knows no evolver for is refused rather than ignored
+silently. `Outcome` lets a decision see the state as its own events change it (a
 deactivation after an elimination sees the eliminated player's allies, say).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
 from uuid import UUID
 
 from warscribe.engine.codec import topic_of
-from warscribe.engine.common import RECORD_EVENTS
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Event
 
 from .state import State
-
-E = TypeVar("E", bound=Event)
-Handler = Callable[[State, Any], State]
-
-_HANDLERS: dict[type, Handler] = {}
-_INFORMATIONAL: set[type] = set(RECORD_EVENTS)
-
-
-def handles(cls: type[E]) -> Callable[[Callable[[State, E], State]], Callable[[State, E], State]]:
-    def register(fn: Callable[[State, E], State]) -> Callable[[State, E], State]:
-        _HANDLERS[cls] = fn
-        return fn
-
-    return register
-
-
-def informational(cls: type[E]) -> type[E]:
-    """Declare an event class a fact that changes no state (the record's own events are)."""
-    _INFORMATIONAL.add(cls)
-    return cls
-
-
-def evolvers() -> tuple[frozenset[type], frozenset[type]]:
-    """The event classes with an evolver, and those declared informational."""
-    return frozenset(_HANDLERS), frozenset(_INFORMATIONAL)
+from .tables import rulebook
 
 
 def evolve(state: State, event: Event) -> State:
-    handler = _HANDLERS.get(type(event))
-    if handler is not None:
-        return _next_decision(handler(state, event))
-    if type(event) in _INFORMATIONAL:
+    table = rulebook()
+    evolver = table.evolvers.get(type(event))
+    if evolver is not None:
+        return _next_decision(evolver(state, event))
+    if type(event) in table.informational:
         return state
     raise LogError(f"Divine Right has no evolver for {topic_of(type(event))}")
 

@@ -37,15 +37,16 @@ from .events import (
     PrisonerFreed,
     SuccessorEntered,
 )
-from .evolving import Outcome, handles
-from .kingdoms import CONFUSION, after_deactivation, eliminate, monarch_dies, score
+from .evolving import Outcome
+from .kingdoms import eliminate, monarch_dies, score
 from .movement.terrain import all_sea, geography
 from .placement.choice import ask_place, relocation
 from .placement.deployment import monarch_id
-from .sections import CAPTURE, SHIPWRECK
+from .sections import CAPTURE_OF_A_MONARCH, CONFUSION, SHIPWRECKED_HEROES
 from .siege import declare as siege
 from .state import Hex, Pending, State, Unit
-from .turn import after_decision, answering, answers_pending, at_player_turn_start, current
+from .tables import Answer, Evolvers, Placement
+from .turn import answering, current
 from .units import (
     HERO,
     at,
@@ -180,8 +181,7 @@ def _wreck(out: Outcome, data: DRData, fleet: str, hex_: Hex, dice: Dice, by: st
             cast_away(out, data, dice, hero.id, hex_)
 
 
-@after_decision
-def _cargo_of_lost_fleets(out: Outcome, data: DRData, dice: Dice) -> None:
+def cargo_of_lost_fleets(out: Outcome, data: DRData, dice: Dice) -> None:
     """A fleet that left the map by any other way than a loss that wrecked it (lost to a
     random event, removed with its deactivating kingdom, even if put back on the map since,
     elsewhere or for another player) takes what it carried with it, as a fleet lost does:
@@ -248,7 +248,7 @@ def _shore_penalty(state: State, data: DRData, hero: str) -> list[PenaltyIncurre
 
 def castaway_decision(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """`castaway-stay` / `castaway-eliminate`: the castaway's player answers."""
-    pending = answering(state, command, (STRANDED,), SHIPWRECK)
+    pending = answering(state, command, (STRANDED,), SHIPWRECKED_HEROES)
     hero = pending.options[0].rsplit(" ", 1)[1]
     eliminated = command.name == "castaway-eliminate"
     out = Outcome(state)
@@ -266,9 +266,6 @@ STRANDED = "castaway-shore"
 def _castaway_stands(state: State, pending: Pending) -> bool:
     """The castaway's player decides while the castaway is still on the map."""
     return pending.options[0].rsplit(" ", 1)[1] in state.units
-
-
-answers_pending(STRANDED, "castaway-", _castaway_stands)
 
 
 def castaway(state: State, data: DRData, unit: Unit) -> bool:
@@ -410,7 +407,6 @@ def _refuge(state: State, data: DRData, side: str | None, origin: Hex) -> Hex | 
 
 
 FREED = "freed-captive"
-relocation(FREED, CAPTURE, "the freed captive is placed")
 
 
 def successor_enters(out: Outcome, data: DRData, kingdom: str) -> None:
@@ -435,7 +431,6 @@ def successor_enters(out: Outcome, data: DRData, kingdom: str) -> None:
 
 
 SUCCESSOR = "crowned-successor"
-relocation(SUCCESSOR, CONFUSION, "the new monarch is placed")
 
 
 def _held_at(state: State, data: DRData, kingdom: str) -> Hex:
@@ -445,8 +440,7 @@ def _held_at(state: State, data: DRData, kingdom: str) -> Hex:
     return state.units[monarch_id(kingdom)].hex
 
 
-@after_deactivation
-def _jail_deactivated(out: Outcome, data: DRData, kingdom: str) -> None:
+def jail_deactivated(out: Outcome, data: DRData, kingdom: str) -> None:
     """Capture of a Monarch 2: a kingdom holding a prisoner deactivates: he is released."""
     castles = {c.name for c in data.castles.values() if c.kingdom == kingdom}
     for captive in _held_in(out.state, castles):
@@ -460,10 +454,12 @@ def _jailed(state: State, command: Command, data: DRData) -> str:
     try:
         kingdom = data.kingdom(str(name)).name
     except KeyError:
-        raise InvalidCommand(f"no kingdom {name!r}", CAPTURE) from None
+        raise InvalidCommand(f"no kingdom {name!r}", CAPTURE_OF_A_MONARCH) from None
     standing = state.kingdoms.get(kingdom)
     if standing is None or standing.captive_of != command.actor:
-        raise IllegalCommand(f"{command.actor} holds no monarch of {kingdom} prisoner", CAPTURE)
+        raise IllegalCommand(
+            f"{command.actor} holds no monarch of {kingdom} prisoner", CAPTURE_OF_A_MONARCH
+        )
     pending = state.turn.progress.pending if state.turn else None
     answering = pending is not None and pending.kind == CAPTIVE
     if not (answering and pending is not None and pending.options == _choices(kingdom)):
@@ -502,14 +498,10 @@ def _captive_stands(state: State, pending: Pending) -> bool:
     return standing.captive_of == pending.player and standing.prison is None
 
 
-answers_pending(CAPTIVE, "prisoner-", _captive_stands)
-
-
 # -- trigger 8 -----------------------------------------------------------------------------
 
 
-@at_player_turn_start
-def _inside_enemy_castles(out: Outcome, data: DRData, dice: Dice) -> None:
+def inside_enemy_castles(out: Outcome, data: DRData, dice: Dice) -> None:
     """Trigger 8: the player's heroes inside an enemy castle as his player turn begins."""
     assert out.state.turn is not None
     player = out.state.turn.player
@@ -532,21 +524,18 @@ def _close_captive(state: State) -> State:
     return state
 
 
-@handles(HeroFateRolled)
 def _rolled(state: State, event: HeroFateRolled) -> State:
     if state.turn is None or event.trigger not in FORCED_BY_ENEMY:
         return state
     return state.with_progress(fated=(*state.turn.progress.fated, event.hero))
 
 
-@handles(MonarchCaptured)
 def _taken(state: State, event: MonarchCaptured) -> State:
     if event.prison is not None:
         state = state.without_units([monarch_id(event.kingdom)])
     return state.with_kingdom(event.kingdom, captive_of=event.captor, prison=event.prison)
 
 
-@handles(CaptiveFateAsked)
 def _asked(state: State, event: CaptiveFateAsked) -> State:
     pending = Pending(
         kind=CAPTIVE,
@@ -558,20 +547,17 @@ def _asked(state: State, event: CaptiveFateAsked) -> State:
     return state.with_progress(pending=pending)
 
 
-@handles(PrisonerExecuted)
 def _executed(state: State, event: PrisonerExecuted) -> State:
     state = state.without_units([monarch_id(event.kingdom)])
     return _close_captive(state.with_kingdom(event.kingdom, captive_of=None, prison=None))
 
 
-@handles(PrisonerFreed)
 def _freed(state: State, event: PrisonerFreed) -> State:
     unit = Unit(id=monarch_id(event.kingdom), kingdom=event.kingdom, kind=HERO, hex=event.hex)
     state = state.with_units([unit]).with_kingdom(event.kingdom, captive_of=None, prison=None)
     return _close_captive(state)
 
 
-@handles(SuccessorEntered)
 def _successor_entered(state: State, event: SuccessorEntered) -> State:
     unit = Unit(
         id=monarch_id(event.kingdom),
@@ -583,17 +569,39 @@ def _successor_entered(state: State, event: SuccessorEntered) -> State:
     return state.with_units([unit])
 
 
-@handles(CastawayDecided)
 def _castaway_decided(state: State, event: CastawayDecided) -> State:
     return state.with_progress(pending=None)
 
 
-@handles(HeroCastAway)
 def _cast_away(state: State, event: HeroCastAway) -> State:
     unit = dataclasses.replace(state.units[event.hero], hex=event.hex, aboard=None, inside=False)
     return state.with_units([unit])
 
 
-@handles(CargoLost)
 def _cargo_lost(state: State, event: CargoLost) -> State:
     return remove(state, event.units)
+
+
+DECISIONS: dict[str, Answer] = {
+    STRANDED: Answer(("castaway-",), _castaway_stands),
+    CAPTIVE: Answer(("prisoner-",), _captive_stands),
+}
+
+
+EVOLVERS: Evolvers = {
+    HeroFateRolled: _rolled,
+    MonarchCaptured: _taken,
+    CaptiveFateAsked: _asked,
+    PrisonerExecuted: _executed,
+    PrisonerFreed: _freed,
+    SuccessorEntered: _successor_entered,
+    CastawayDecided: _castaway_decided,
+    HeroCastAway: _cast_away,
+    CargoLost: _cargo_lost,
+}
+
+
+PLACEMENTS: dict[str, Placement] = {
+    FREED: relocation(CAPTURE_OF_A_MONARCH, "the freed captive is placed"),
+    SUCCESSOR: relocation(CONFUSION, "the new monarch is placed"),
+}

@@ -19,20 +19,19 @@ from .arguments import label
 from .data import DRData
 from .diplomacy import penalty
 from .events import UnitsRelocated
-from .evolving import Outcome, handles
+from .evolving import Outcome
 from .kingdoms import activate, crown
 from .movement.terrain import all_sea, geography
 from .placement.choice import ask_place, relocation
+from .sections import INVADED_INACTIVE
 from .state import Hex, State
-from .turn import at_phase_end
+from .tables import Evolvers, Placement
 from .units import castle, enemies, is_fleet
 
-RULE = "Activation of Invaded Inactive Kingdoms"
 INVADED = "invaded-setup"
 
 
-@at_phase_end("movement")
-def _lingering(out: Outcome, data: DRData, dice: Dice) -> None:
+def lingering(out: Outcome, data: DRData, dice: Dice) -> None:
     """The player's units still in a kingdom that went inactive before this Movement Phase
     incur the penalty now."""
     turn = out.state.turn
@@ -93,9 +92,6 @@ def _relocate(out: Outcome, data: DRData, kingdom: str, ally: str) -> None:
         ask_place(out, data, INVADED, ally, [(tuple(ids), h) for h in free], why)
 
 
-relocation(INVADED, RULE, "their deployment space is held by the enemy")
-
-
 def _free_spaces(state: State, data: DRData, kingdom: str, ally: str, fleets: bool) -> list[Hex]:
     geo = geography(data)
     return [
@@ -107,7 +103,16 @@ def _free_spaces(state: State, data: DRData, kingdom: str, ally: str, fleets: bo
     ]
 
 
-@handles(UnitsRelocated)
 def _relocated(state: State, event: UnitsRelocated) -> State:
     units = [dataclasses.replace(state.units[u], hex=event.hex) for u in event.units]
     return state.with_units(units)
+
+
+EVOLVERS: Evolvers = {
+    UnitsRelocated: _relocated,
+}
+
+
+PLACEMENTS: dict[str, Placement] = {
+    INVADED: relocation(INVADED_INACTIVE, "their deployment space is held by the enemy"),
+}

@@ -4,7 +4,6 @@ kingdoms, and the crowning of new monarchs when Confusion ends."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 
 from warscribe.engine.dice import Dice
@@ -25,16 +24,10 @@ from .events import (
     PointsScored,
     SiegeVetoAsked,
 )
-from .evolving import Outcome, handles
+from .evolving import Outcome
 from .placement.deployment import awaiting, deployment, monarch_id
 from .state import MERCENARY, Deed, GameResult, State, Unit
-
-ACTIVATION = "Kingdoms › Activation of Kingdoms"
-DEACTIVATION = "Kingdoms › Deactivation of Kingdoms"
-CONFUSION = "Kingdoms › Confusion"
-FORCED_PEACE = "Kingdoms › Forced Peace"
-FATE = "Kingdoms › Fate of Player Kingdoms"
-VICTORY = "Victory"
+from .tables import Evolvers, rulebook
 
 
 def effects(state: State, data: DRData, kingdom: str) -> tuple[Effect, ...]:
@@ -46,30 +39,8 @@ def effects(state: State, data: DRData, kingdom: str) -> tuple[Effect, ...]:
     return card.effects if card else ()
 
 
-Reaction = Callable[[Outcome, DRData, str], None]
-_AFTER_DEACTIVATION: list[Reaction] = []
-
-
-def after_deactivation(reaction: Reaction) -> Reaction:
-    """Register what must follow at once when a kingdom deactivates (prisoners held in its
-    castles are released, say): `reaction(out, data, kingdom)`."""
-    _AFTER_DEACTIVATION.append(reaction)
-    return reaction
-
-
-_AFTER_ACTIVATION: list[Reaction] = []
-
-
-def after_activation(reaction: Reaction) -> Reaction:
-    """Register what follows at once when a kingdom activates or a re-entering player's
-    kingdom deploys (the Trollish monarch chooses his space, say):
-    `reaction(out, data, kingdom)`."""
-    _AFTER_ACTIVATION.append(reaction)
-    return reaction
-
-
 def _deactivated_now(out: Outcome, data: DRData, kingdom: str) -> None:
-    for reaction in _AFTER_DEACTIVATION:
+    for reaction in rulebook().after_deactivation:
         reaction(out, data, kingdom)
 
 
@@ -121,7 +92,7 @@ def activate(out: Outcome, data: DRData, kingdom: str, ally: str, why: str, dice
 
 def entered_play(out: Outcome, data: DRData, kingdom: str) -> None:
     """Run what follows a kingdom's pieces entering play (activation, re-entry)."""
-    for reaction in _AFTER_ACTIVATION:
+    for reaction in rulebook().after_activation:
         reaction(out, data, kingdom)
 
 
@@ -251,7 +222,6 @@ def crown(out: Outcome, kingdom: str, dice: Dice) -> None:
 # -- evolve --------------------------------------------------------------------------------
 
 
-@handles(KingdomDeployed)
 def _deployed(state: State, event: KingdomDeployed) -> State:
     units = (
         Unit(id=p.unit, kingdom=event.kingdom, kind=p.kind, hex=p.hex) for p in event.placements
@@ -259,7 +229,6 @@ def _deployed(state: State, event: KingdomDeployed) -> State:
     return state.with_units(units).with_kingdom(event.kingdom, activations=1)
 
 
-@handles(KingdomActivated)
 def _activated(state: State, event: KingdomActivated) -> State:
     standing = state.kingdoms[event.kingdom]
     units = (
@@ -276,7 +245,6 @@ def _activated(state: State, event: KingdomActivated) -> State:
     )
 
 
-@handles(KingdomDeactivated)
 def _deactivated(state: State, event: KingdomDeactivated) -> State:
     survivors = tuple(u for u in event.removed if u != monarch_id(event.kingdom))
     state = state.without_units((*event.removed, *event.mercenaries))
@@ -294,7 +262,6 @@ def _deactivated(state: State, event: KingdomDeactivated) -> State:
     )
 
 
-@handles(MonarchDied)
 def _died(state: State, event: MonarchDied) -> State:
     standing = state.kingdoms[event.kingdom]
     pool = state.personality_pool
@@ -304,7 +271,6 @@ def _died(state: State, event: MonarchDied) -> State:
     return state.with_kingdom(event.kingdom, personality=None, revealed=False, captive_of=None)
 
 
-@handles(BanishmentsLifted)
 def _lifted(state: State, event: BanishmentsLifted) -> State:
     kept = tuple(
         b for b in state.banishments if not (b.kingdom == event.kingdom and b.until is None)
@@ -312,22 +278,18 @@ def _lifted(state: State, event: BanishmentsLifted) -> State:
     return state.replace(banishments=kept)
 
 
-@handles(ConfusionBegan)
 def _confusion(state: State, event: ConfusionBegan) -> State:
     return state.with_kingdom(event.kingdom, confusion_until=event.until)
 
 
-@handles(ForcedPeaceBegan)
 def _peace(state: State, event: ForcedPeaceBegan) -> State:
     return state.with_kingdom(event.kingdom, peace_until=event.until)
 
 
-@handles(ForcedPeaceEnded)
 def _peace_ended(state: State, event: ForcedPeaceEnded) -> State:
     return state.with_kingdom(event.kingdom, peace_until=None)
 
 
-@handles(MonarchCrowned)
 def _crowned(state: State, event: MonarchCrowned) -> State:
     pool = state.personality_pool
     if pool is not None and event.personality in pool:
@@ -340,7 +302,6 @@ def _crowned(state: State, event: MonarchCrowned) -> State:
     )
 
 
-@handles(PlayerEliminated)
 def _eliminated(state: State, event: PlayerEliminated) -> State:
     kingdom = state.player(event.player).kingdom
     hand = state.player(event.player).hand
@@ -349,14 +310,28 @@ def _eliminated(state: State, event: PlayerEliminated) -> State:
     return state.with_kingdom(kingdom, player=None, ally=None)
 
 
-@handles(PointsScored)
 def _scored(state: State, event: PointsScored) -> State:
     deed = Deed(player=event.player, turn=state.number, deed=event.deed, points=event.points)
     return state.replace(ledger=(*state.ledger, deed))
 
 
-@handles(GameEnded)
 def _ended(state: State, event: GameEnded) -> State:
     return state.replace(
         outcome=GameResult(winners=event.winners, scores=event.scores, why=event.why)
     )
+
+
+EVOLVERS: Evolvers = {
+    KingdomDeployed: _deployed,
+    KingdomActivated: _activated,
+    KingdomDeactivated: _deactivated,
+    MonarchDied: _died,
+    BanishmentsLifted: _lifted,
+    ConfusionBegan: _confusion,
+    ForcedPeaceBegan: _peace,
+    ForcedPeaceEnded: _peace_ended,
+    MonarchCrowned: _crowned,
+    PlayerEliminated: _eliminated,
+    PointsScored: _scored,
+    GameEnded: _ended,
+}

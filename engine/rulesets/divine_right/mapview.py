@@ -1,5 +1,6 @@
 """Who is where: the stacks on the map (any player may examine any stack: Movement Phase ›
-Stacking), and a text view of the map with them."""
+Stacking), and the board: a character a space, its most telling terrain or the player
+whose units hold it, with the stacks (the CLI renders both as text)."""
 
 from __future__ import annotations
 
@@ -88,33 +89,3 @@ def _cell(data: DRData, hex_: Hex, marks: dict[Hex, str]) -> str:
     if is_isle(place):
         return "i"
     return next((char for flag, char in SYMBOLS if flag in place.terrain), ".")
-
-
-def board_text(view: dict[str, Any]) -> str:
-    """The text map, its legend, and one line per stack."""
-    key = ", ".join(f"{k} {v}" for k, v in view["legend"].items())
-    terrain = (
-        "C castle, P castle-port, p port, M mountain, = pass, h hills, f forest, "
-        "s swamp, r river, ~ sea, i Isle of Fright"
-    )
-    rows = [*view["rows"], "", f"players: {key}", f"terrain: {terrain}", ""]
-    return "\n".join(rows) + "\n" + stacks_text(view["stacks"])
-
-
-def stacks_text(rows: list[dict[str, Any]]) -> str:
-    """One line per stack: the space and its units."""
-    lines = []
-    for row in rows:
-        units = ", ".join(_unit_text(u) for u in row["units"])
-        lines.append(f"{row['place']:<18} {units}")
-    return "\n".join(lines)
-
-
-def _unit_text(unit: dict[str, Any]) -> str:
-    notes = []
-    if unit["inside"]:
-        notes.append("inside")
-    if unit["aboard"]:
-        notes.append(f"aboard {unit['aboard']}")
-    extra = f" [{'; '.join(notes)}]" if notes else ""
-    return f"{unit['unit']} ({unit['player'] or '-'}){extra}"

@@ -51,19 +51,18 @@ from warscribe.engine.events import Command, Event
 
 from .arguments import hex_arg, label, names
 from .data import DRData, Location, UnitKind, UnitSpec
-from .evolving import Outcome, handles, informational
+from .evolving import Outcome
 from .kingdoms import activate, crown, monarch_dies
 from .movement.fleets import aboard
-from .placement.deployment import SPREAD_RULE, kin_spaces, spread_refusal, spread_spaces
+from .placement.deployment import kin_spaces, spread_refusal, spread_spaces
+from .sections import MERCENARY_REINFORCEMENTS, RANDOM_EVENTS_PHASE, REPLACEMENTS, ZORN_RULES
 from .siege.declare import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
-from .turn import answers_pending, current, offered_units
+from .tables import Answer, Evolvers
+from .turn import current, offered_units
 from .units import remove
 
 PHASE = "random-events"
-RULE = "Random Events Phase"
-REPLACEMENTS = "Random Events Phase › Replacements/Reinforcements"
-MERCENARIES = "Random Events Phase › Deployment of Common Mercenary Reinforcements"
 
 TABLE = {
     2: "Untimely Death",
@@ -148,7 +147,6 @@ class RandomEventVoid(Event):
     short: int = 0
 
 
-@informational
 @record("dr.RandomlyPicked")
 class RandomlyPicked(Event):
     """A random pick the table calls for: the die `roll` chose `picked` among `candidates`
@@ -240,7 +238,9 @@ def roll(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """Two dice on the Random Events Table; the result happens at once."""
     turn = current(state, command, PHASE)
     if turn.progress.rolled:
-        raise IllegalCommand(f"{turn.player} has already rolled the random events this turn", RULE)
+        raise IllegalCommand(
+            f"{turn.player} has already rolled the random events this turn", RANDOM_EVENTS_PHASE
+        )
     rolled = dice.roll("random events", 2)
     total = rolled.total
     out = Outcome(state)
@@ -596,14 +596,16 @@ def _pending(state: State, command: Command, kinds: tuple[str, ...]) -> Pending:
     pending = turn.progress.pending
     if pending is None or pending.kind not in kinds:
         asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
-        raise IllegalCommand(f"`{command.name}` answers no decision now; {asked}", RULE)
+        raise IllegalCommand(
+            f"`{command.name}` answers no decision now; {asked}", RANDOM_EVENTS_PHASE
+        )
     return pending
 
 
 def lose(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The units the player loses to Storms, Mutiny, Epidemic or Desertion."""
     pending = _pending(state, command, LOSSES)
-    rule = f"{RULE} › {TABLE[KIND_RESULT[pending.kind]]}"
+    rule = f"{RANDOM_EVENTS_PHASE} › {TABLE[KIND_RESULT[pending.kind]]}"
     units = _unit_list(command, rule)
     for unit in units:
         if unit not in pending.options:
@@ -677,14 +679,14 @@ def _check_spread(
     spec = data.unit(unit)
     if at is None or data.start_area(spec) is None:
         return
-    hex_ = hex_arg(data, str(at), SPREAD_RULE)
+    hex_ = hex_arg(data, str(at), ZORN_RULES)
     if any(g.hex == hex_ for g in gains):
         return
     barred = [h for h in data.spread_hexes(spec) if not _open(state, player, h)]
     why = spread_refusal(data, spec, hex_, kin_spaces(state, spec.kingdom), barred)
     places = ", ".join(g.place for g in gains)
     raise IllegalCommand(
-        f"{unit} may not come back at {at}: {why}; it may at: {places}", SPREAD_RULE
+        f"{unit} may not come back at {at}: {why}; it may at: {places}", ZORN_RULES
     )
 
 
@@ -710,9 +712,9 @@ def reinforce(state: State, command: Command, data: DRData, dice: Dice) -> Outco
     if not candidates:
         allowed = ", ".join(g.label for g in offered if g.source != "replacement") or "none"
         raise IllegalCommand(
-            f"{unit} cannot enter now; {player} may bring in: {allowed}", MERCENARIES
+            f"{unit} cannot enter now; {player} may bring in: {allowed}", MERCENARY_REINFORCEMENTS
         )
-    gain = _site(candidates, data, command.arg("at"), unit, MERCENARIES)
+    gain = _site(candidates, data, command.arg("at"), unit, MERCENARY_REINFORCEMENTS)
     out = Outcome(state)
     out.add(
         MercenaryEntered(
@@ -736,7 +738,9 @@ def _reinforcement(
     unit, kind = command.arg("unit"), command.arg("kind")
     if unit is None:
         if kind not in KINDS:
-            raise InvalidCommand("name kind=army or kind=fleet, or unit=ID", MERCENARIES)
+            raise InvalidCommand(
+                "name kind=army or kind=fleet, or unit=ID", MERCENARY_REINFORCEMENTS
+            )
         in_pool = sorted(m for m in state.mercenary_pool if data.mercenary(m).kind == kind)
         unit = in_pool[0] if in_pool else f"a mercenary {kind}"
     unit = str(unit)
@@ -771,7 +775,7 @@ def decline(state: State, command: Command, data: DRData, dice: Dice) -> Outcome
     pending = _pending(state, command, (REINFORCEMENT, EITHER))
     if any(g.source != "steal" for g in gains(state, data, pending.player, pending.kind)):
         raise IllegalCommand(
-            "only stealing may be declined; a unit can enter without it", MERCENARIES
+            "only stealing may be declined; a unit can enter without it", MERCENARY_REINFORCEMENTS
         )
     out = Outcome(state)
     out.add(ReinforcementsDeclined(player=pending.player, short=pending.count))
@@ -793,10 +797,10 @@ def _gain_stands(state: State, pending: Pending) -> bool:
     return turn is not None and turn.phase == PHASE and turn.player == pending.player
 
 
-for _kind in LOSSES:
-    answers_pending(_kind, "events-", offered_units)
-for _kind in GAINS:
-    answers_pending(_kind, "events-", _gain_stands)
+DECISIONS: dict[str, Answer] = {
+    **{kind: Answer(("events-",), offered_units) for kind in LOSSES},
+    **{kind: Answer(("events-",), _gain_stands) for kind in GAINS},
+}
 
 
 # -- evolve ----------------------------------------------------------------------------------------
@@ -811,12 +815,10 @@ def _answered(state: State, units: int) -> State:
     return state.with_progress(pending=replace(pending, count=left) if left > 0 else None)
 
 
-@handles(RandomEventRolled)
 def _rolled(state: State, event: RandomEventRolled) -> State:
     return state.with_progress(rolled=True)
 
 
-@handles(ChoiceAsked)
 def _asked(state: State, event: ChoiceAsked) -> State:
     pending = Pending(
         kind=event.kind,
@@ -832,16 +834,10 @@ def _closed(state: State, event: Event) -> State:
     return state.with_progress(pending=None)
 
 
-handles(RandomEventVoid)(_closed)
-handles(ReinforcementsDeclined)(_closed)
-
-
-@handles(UnitsLost)
 def _lost(state: State, event: UnitsLost) -> State:
     return _answered(remove(state, event.units), len(event.units))
 
 
-@handles(RegularReplaced)
 def _replaced(state: State, event: RegularReplaced) -> State:
     eliminated = state.kingdoms[event.kingdom].eliminated - {event.unit}
     unit = Unit(id=event.unit, kingdom=event.kingdom, kind=event.kind, hex=event.hex)
@@ -850,7 +846,6 @@ def _replaced(state: State, event: RegularReplaced) -> State:
     )
 
 
-@handles(MercenaryEntered)
 def _entered(state: State, event: MercenaryEntered) -> State:
     pool = tuple(m for m in state.mercenary_pool if m != event.unit)
     unit = Unit(
@@ -859,6 +854,17 @@ def _entered(state: State, event: MercenaryEntered) -> State:
     return _answered(state.replace(mercenary_pool=pool).with_units((unit,)), 1)
 
 
-@handles(BadOmensFell)
 def _omens(state: State, event: BadOmensFell) -> State:
     return state.with_kingdom(event.kingdom, bad_omens_on=event.turn)
+
+
+EVOLVERS: Evolvers = {
+    RandomEventVoid: _closed,
+    ReinforcementsDeclined: _closed,
+    RandomEventRolled: _rolled,
+    ChoiceAsked: _asked,
+    UnitsLost: _lost,
+    RegularReplaced: _replaced,
+    MercenaryEntered: _entered,
+    BadOmensFell: _omens,
+}

@@ -8,12 +8,12 @@ from warscribe.engine.events import Command
 
 from .data import DRData
 from .events import PlayerReentered, PointsForfeited
-from .evolving import Outcome, handles
+from .evolving import Outcome
 from .kingdoms import deactivate, entered_play, totals
 from .placement.deployment import awaiting, deployment
+from .sections import REENTRY
 from .state import Deed, KingdomState, State, Unit
-
-RULE = "Basic Game Optional Rules › Re-entry of Eliminated Players"
+from .tables import Evolvers
 
 
 def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
@@ -21,15 +21,17 @@ def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     of a randomly drawn neutral kingdom (or, with none, of a kingdom drawn from the player
     with most allies), with its full force pool and zero victory points."""
     if not state.reentry:
-        raise IllegalCommand("this game was created without the re-entry option (--reentry)", RULE)
+        raise IllegalCommand(
+            "this game was created without the re-entry option (--reentry)", REENTRY
+        )
     if state.outcome is not None:
-        raise IllegalCommand("the game is over", RULE)
+        raise IllegalCommand("the game is over", REENTRY)
     player = command.actor
     if not state.has_player(player) or not state.player(player).eliminated:
-        raise IllegalCommand(f"{player} is not an eliminated player", RULE)
+        raise IllegalCommand(f"{player} is not an eliminated player", REENTRY)
     if str(command.arg("consent", "")).lower() not in ("true", "yes", "all"):
         raise IllegalCommand(
-            "re-entry needs the unanimous consent of the other players (consent=true)", RULE
+            "re-entry needs the unanimous consent of the other players (consent=true)", REENTRY
         )
     out = Outcome(state)
     neutral = available(state, player)
@@ -74,14 +76,13 @@ def _from_largest_alliance(out: Outcome, data: DRData, dice: Dice) -> str:
     )
     allies = tuple(k for k in out.state.alliance(donor) if out.state.kingdoms[k].player is None)
     if not allies:
-        raise IllegalCommand("no neutral monarch and no allied monarch to draw from", RULE)
+        raise IllegalCommand("no neutral monarch and no allied monarch to draw from", REENTRY)
     picked, kingdom = dice.pick(f"identity card drawn from {donor}'s allies", allies)
     out.add(rolled, picked)
     deactivate(out, data, kingdom, "drawn for a re-entering player")
     return kingdom
 
 
-@handles(PointsForfeited)
 def _forfeited(state: State, event: PointsForfeited) -> State:
     deed = Deed(
         player=event.player, turn=state.number, deed="forfeited on re-entry", points=-event.points
@@ -89,7 +90,6 @@ def _forfeited(state: State, event: PointsForfeited) -> State:
     return state.replace(ledger=(*state.ledger, deed))
 
 
-@handles(PlayerReentered)
 def _reentered(state: State, event: PlayerReentered) -> State:
     kingdoms = dict(state.kingdoms)
     previous = kingdoms[event.kingdom]
@@ -101,3 +101,9 @@ def _reentered(state: State, event: PlayerReentered) -> State:
     )
     state = state.replace(kingdoms=kingdoms).with_units(units)
     return state.with_player(event.player, kingdom=event.kingdom, eliminated=False)
+
+
+EVOLVERS: Evolvers = {
+    PointsForfeited: _forfeited,
+    PlayerReentered: _reentered,
+}

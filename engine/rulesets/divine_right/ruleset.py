@@ -15,23 +15,51 @@ from . import (
     answers,
     diplomacy,
     heroes,
-    inactive_kingdoms,
     legal,
     projections,
     random_events,
     reentry,
-    special_kingdoms,
     turn,
 )
 from .combat import fight, resolve
 from .data import DRData, load_custom
-from .events import DiplomacyDeckShuffled, IdentityTaken, PersonalitiesDealt
-from .evolving import Outcome, evolve, handles
+from .evolving import Outcome, evolve
 from .movement import fleets, move
 from .placement import choice
+from .rulebook import RULEBOOK
+from .sections import (
+    ACTIVATION_ATTEMPTS,
+    ACTIVATION_OF_KINGDOMS,
+    ADVANCE_AFTER_COMBAT,
+    AMPHIBIOUS_ATTACKS,
+    ASSASSINATION_ATTEMPTS,
+    BESIEGER_DISPLACEMENT,
+    BREAKOUTS,
+    CAPTURE_OF_A_MONARCH,
+    DEACTIVATION_ATTEMPTS,
+    DIPLOMACY_CARDS,
+    DUELING,
+    FATE_ROLL,
+    FORCED_PEACE_ATTEMPTS,
+    GAME_TURN,
+    INACTIVE_KINGDOMS,
+    INSIDE_OUTSIDE,
+    MAKING_ATTACKS,
+    MOVEMENT_PHASE,
+    ONGOING_SIEGES,
+    RANDOM_EVENTS_PHASE,
+    REENTRY,
+    RESOLVING_A_SIEGE,
+    RESOLVING_DIPLOMACY,
+    RETREAT_BEFORE_COMBAT,
+    RIVER_FLEETS,
+    SHIPWRECKED_HEROES,
+    TRANSPORTING_TROOPS,
+)
 from .setup import check_players, setup_events
 from .siege import phase
-from .state import KingdomState, Player, State
+from .state import KingdomState, State
+from .tables import Rulebook
 
 Decision = Callable[[State, Command, DRData, Dice], Outcome]
 
@@ -59,9 +87,6 @@ COMMANDS: dict[str, Decision] = {
     "losses": fight.take_losses,
     **choice.COMMANDS,
 }
-
-# Modules whose rules act through hooks only (phase ends, turn starts, deactivations).
-HOOKED = (inactive_kingdoms, special_kingdoms)
 
 
 ARGS: dict[str, tuple[str, ...]] = {
@@ -114,39 +139,39 @@ ARGS: dict[str, tuple[str, ...]] = {
 
 
 SECTIONS: dict[str, str] = {
-    "end-phase": "The Game Turn",
-    "events-": "Random Events Phase",
-    "diplomacy-draw": "Diplomacy Phase › Diplomacy Cards",
-    "discard": "Diplomacy Phase › Diplomacy Cards",
-    "diplomacy-activate": "Diplomacy Phase › Activation Attempts",
-    "diplomacy-deactivate": "Diplomacy Phase › Deactivation Attempts",
-    "diplomacy-assassinate": "Diplomacy Phase › Assassination Attempts",
-    "diplomacy-duel": "Diplomacy Phase › Dueling an Enemy Ambassador",
-    "diplomacy-force-peace": "Diplomacy Phase › Forced Peace Attempts",
-    "diplomacy-pass": "Diplomacy Phase › Resolving Diplomacy",
-    "rejoin": "Basic Game Optional Rules › Re-entry of Eliminated Players",
-    "move": "Movement Phase",
-    "ferry": "Movement Phase › Fleets and Navigable Rivers",
-    "embark": "Movement Phase › Transporting Troops",
-    "debark": "Movement Phase › Transporting Troops",
-    "inside": 'Siege Phase › "Inside" and "Outside" of Castles',
-    "outside": 'Siege Phase › "Inside" and "Outside" of Castles',
-    "search": "Heroes › Hero Fate Roll",
-    "disband": "Inactive Kingdoms",
-    "prisoner-": "Heroes › Capture of a Monarch",
-    "castaway-": "Heroes › Shipwrecked Heroes",
-    "siege-attack": "Siege Phase › Resolving a Siege (Siege Attack)",
-    "siege-displace": "Siege Phase › Besieger Displacement",
-    "siege-keep": "Kingdoms › Deactivation of Kingdoms (ONGOING SIEGES)",
-    "siege-lift": "Kingdoms › Deactivation of Kingdoms (ONGOING SIEGES)",
-    "breakout": "Siege Phase › Breakouts",
-    "attack-": "Combat Phase › Making Attacks",
-    "losses": "Combat Phase › Making Attacks",
-    "retreat-": "Combat Phase › Retreat Before Combat",
-    "pursue": "Combat Phase › Retreat Before Combat",
-    "advance-": "Combat Phase › Advance After Combat",
-    "sortie": "Combat Phase › Amphibious Attacks",
-    "place": "Kingdoms › Activation of Kingdoms",
+    "end-phase": GAME_TURN,
+    "events-": RANDOM_EVENTS_PHASE,
+    "diplomacy-draw": DIPLOMACY_CARDS,
+    "discard": DIPLOMACY_CARDS,
+    "diplomacy-activate": ACTIVATION_ATTEMPTS,
+    "diplomacy-deactivate": DEACTIVATION_ATTEMPTS,
+    "diplomacy-assassinate": ASSASSINATION_ATTEMPTS,
+    "diplomacy-duel": DUELING,
+    "diplomacy-force-peace": FORCED_PEACE_ATTEMPTS,
+    "diplomacy-pass": RESOLVING_DIPLOMACY,
+    "rejoin": REENTRY,
+    "move": MOVEMENT_PHASE,
+    "ferry": RIVER_FLEETS,
+    "embark": TRANSPORTING_TROOPS,
+    "debark": TRANSPORTING_TROOPS,
+    "inside": INSIDE_OUTSIDE,
+    "outside": INSIDE_OUTSIDE,
+    "search": FATE_ROLL,
+    "disband": INACTIVE_KINGDOMS,
+    "prisoner-": CAPTURE_OF_A_MONARCH,
+    "castaway-": SHIPWRECKED_HEROES,
+    "siege-attack": RESOLVING_A_SIEGE,
+    "siege-displace": BESIEGER_DISPLACEMENT,
+    "siege-keep": ONGOING_SIEGES,
+    "siege-lift": ONGOING_SIEGES,
+    "breakout": BREAKOUTS,
+    "attack-": MAKING_ATTACKS,
+    "losses": MAKING_ATTACKS,
+    "retreat-": RETREAT_BEFORE_COMBAT,
+    "pursue": RETREAT_BEFORE_COMBAT,
+    "advance-": ADVANCE_AFTER_COMBAT,
+    "sortie": AMPHIBIOUS_ATTACKS,
+    "place": ACTIVATION_OF_KINGDOMS,
 }
 
 
@@ -164,7 +189,7 @@ def _check_args(command: Command) -> None:
         raise InvalidCommand(
             f"`{command.name}` takes no {', '.join(extra)} in divine-right "
             f"(its arguments: {', '.join(allowed or ()) or 'none'})",
-            turn.GAME_TURN,
+            GAME_TURN,
         )
 
 
@@ -172,6 +197,7 @@ class DivineRight:
     """Divine Right, basic game."""
 
     name = "divine-right"
+    rulebook: Rulebook = RULEBOOK
     projections: Mapping[str, Callable[[Any], Any]] = projections.PROJECTIONS
 
     def validate_spec(self, spec: GameSpec) -> tuple[DataRef, ...]:
@@ -188,7 +214,7 @@ class DivineRight:
             raise InvalidCommand(
                 f"unknown command {command.name!r}; "
                 f"commands now: {', '.join(self.legal_commands(state))}",
-                turn.GAME_TURN,
+                GAME_TURN,
             )
         _check_args(command)
         data = data_of(state)
@@ -254,27 +280,3 @@ def _created(event: GameCreated, data: DRData) -> State:
         custom_data=_custom(event.options),
         data=tuple((ref.name, ref.digest) for ref in event.data),
     )
-
-
-@handles(IdentityTaken)
-def _identity(state: State, event: IdentityTaken) -> State:
-    kingdoms = dict(state.kingdoms)
-    kingdoms[event.kingdom] = KingdomState(name=event.kingdom, player=event.player)
-    return state.replace(
-        players=(*state.players, Player(name=event.player, kingdom=event.kingdom)),
-        kingdoms=kingdoms,
-    )
-
-
-@handles(PersonalitiesDealt)
-def _dealt(state: State, event: PersonalitiesDealt) -> State:
-    kingdoms = dict(state.kingdoms)
-    cards = event.cards or (None,) * len(event.kingdoms)
-    for kingdom, card in zip(event.kingdoms, cards, strict=True):
-        kingdoms[kingdom] = KingdomState(name=kingdom, personality=card)
-    return state.replace(kingdoms=kingdoms, personality_pool=event.pool)
-
-
-@handles(DiplomacyDeckShuffled)
-def _shuffled(state: State, event: DiplomacyDeckShuffled) -> State:
-    return state.replace(deck=event.cards, deck_size=event.size)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Event
@@ -19,8 +17,10 @@ from .events import (
     PlayerOrderDrawn,
 )
 from .placement.deployment import awaiting, deployment
+from .sections import GAME_SETUP, IDENTITY_CARDS
+from .state import KingdomState, Player, State
+from .tables import Evolvers, rulebook
 
-SETUP = "Game Setup"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
@@ -28,9 +28,9 @@ def check_players(spec: GameSpec, data: DRData) -> None:
     """2-6 players, distinct names, each chosen kingdom a basic-game kingdom, no kingdom twice."""
     names = [p.name for p in spec.players]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise InvalidCommand(f"Divine Right needs 2 to 6 players, not {len(names)}", SETUP)
+        raise InvalidCommand(f"Divine Right needs 2 to 6 players, not {len(names)}", GAME_SETUP)
     if len(set(names)) != len(names) or not all(names):
-        raise InvalidCommand("each player needs a distinct, non-empty name", SETUP)
+        raise InvalidCommand("each player needs a distinct, non-empty name", GAME_SETUP)
     basic = {k.name.lower(): k.name for k in data.basic_kingdoms()}
     chosen: list[str] = []
     for player in spec.players:
@@ -41,10 +41,10 @@ def check_players(spec: GameSpec, data: DRData) -> None:
             raise InvalidCommand(
                 f"{player.name}={player.choice}: not a kingdom of the basic game "
                 f"(choose from {', '.join(sorted(basic.values()))})",
-                "The Cards › Identity Cards",
+                IDENTITY_CARDS,
             )
         if kingdom in chosen:
-            raise InvalidCommand(f"{kingdom} is chosen by two players", SETUP)
+            raise InvalidCommand(f"{kingdom} is chosen by two players", GAME_SETUP)
         chosen.append(kingdom)
 
 
@@ -71,20 +71,9 @@ def setup_events(spec: GameSpec, data: DRData, dice: Dice) -> list[Event]:
     events += [rolled, DiplomacyDeckShuffled(size=len(deck), cards=deck)]
     events += player_order(1, tuple(name for name, _ in identities), dice)
     for player, kingdom in identities:
-        for question in _AT_SETUP:
+        for question in rulebook().at_setup:
             events += question(data, player, kingdom)
     return events
-
-
-SetupQuestion = Callable[[DRData, str, str], list[Event]]
-_AT_SETUP: list[SetupQuestion] = []
-
-
-def at_setup(question: SetupQuestion) -> SetupQuestion:
-    """Register a decision a player makes once the game is set up (where the Trollish
-    monarch enters play, say): `question(data, player, kingdom)` gives the events asking it."""
-    _AT_SETUP.append(question)
-    return question
 
 
 def _identities(
@@ -124,3 +113,31 @@ def player_order(turn: int, players: tuple[str, ...], dice: Dice) -> list[Event]
 
 
 __all__ = ["Placement", "check_players", "player_order", "setup_events"]
+
+
+def _identity(state: State, event: IdentityTaken) -> State:
+    kingdoms = dict(state.kingdoms)
+    kingdoms[event.kingdom] = KingdomState(name=event.kingdom, player=event.player)
+    return state.replace(
+        players=(*state.players, Player(name=event.player, kingdom=event.kingdom)),
+        kingdoms=kingdoms,
+    )
+
+
+def _dealt(state: State, event: PersonalitiesDealt) -> State:
+    kingdoms = dict(state.kingdoms)
+    cards = event.cards or (None,) * len(event.kingdoms)
+    for kingdom, card in zip(event.kingdoms, cards, strict=True):
+        kingdoms[kingdom] = KingdomState(name=kingdom, personality=card)
+    return state.replace(kingdoms=kingdoms, personality_pool=event.pool)
+
+
+def _shuffled(state: State, event: DiplomacyDeckShuffled) -> State:
+    return state.replace(deck=event.cards, deck_size=event.size)
+
+
+EVOLVERS: Evolvers = {
+    IdentityTaken: _identity,
+    PersonalitiesDealt: _dealt,
+    DiplomacyDeckShuffled: _shuffled,
+}

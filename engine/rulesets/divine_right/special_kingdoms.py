@@ -30,22 +30,14 @@ from .events import (
     UnitPlaced,
     UnitsAwaitPlacement,
 )
-from .evolving import Outcome, handles
-from .kingdoms import after_activation
-from .placement.choice import Choice, ask_place, option_units, placement_asked, placing, relocation
-from .placement.deployment import (
-    SPREAD_RULE,
-    deployment,
-    kin_spaces,
-    monarch_id,
-    spread_refusal,
-    spread_spaces,
-)
+from .evolving import Outcome
+from .placement.choice import Choice, ask_place, option_units, placement_asked, relocation
+from .placement.deployment import deployment, kin_spaces, monarch_id, spread_refusal, spread_spaces
 from .random_events import UnitsLost, replacement_spaces
-from .setup import at_setup
+from .sections import TROLLS_RULES, ZORN_RULES
 from .siege import declare as siege
 from .state import Hex, Pending, State, Unit
-from .turn import after_decision, at_game_turn_start
+from .tables import Evolvers, Placement
 from .units import at, castle_side, enemies, enemy_land, is_hero, spent
 
 TROLLS = "Trolls"
@@ -59,12 +51,10 @@ CANALS = 2
 # -- the Trolls ----------------------------------------------------------------------------
 
 
-TROLLS_RULE = "Special Rules for Select Kingdoms › The Trolls"
 REGENERATE, TROLL_MONARCH = "troll-regeneration", "troll-monarch"
 
 
-@at_game_turn_start
-def _regenerate(out: Outcome, data: DRData, dice: Dice) -> None:
+def regenerate(out: Outcome, data: DRData, dice: Dice) -> None:
     """One eliminated Troll regular back at its deployment space, if that is free: the
     Trolls' controller chooses which when more than one could."""
     standing = out.state.kingdoms.get(TROLLS)
@@ -90,15 +80,13 @@ def _regeneration_stands(state: State, pending: Pending) -> bool:
     return waiting and standing.controller() == pending.player
 
 
-@placing(REGENERATE, TROLLS_RULE, _regeneration_stands)
 def _regenerated_at(
     out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
 ) -> None:
     out.add(TrollRegenerated(unit=units[0], hex=hex_, place=label(data, hex_)))
 
 
-@after_decision
-def _lost_to_events(out: Outcome, data: DRData, dice: Dice) -> None:
+def lost_to_events(out: Outcome, data: DRData, dice: Dice) -> None:
     """Troll regulars lost through a Random Event are kept in the state for that game turn."""
     lost = tuple(
         unit
@@ -111,8 +99,7 @@ def _lost_to_events(out: Outcome, data: DRData, dice: Dice) -> None:
         out.add(TrollLostToEvents(units=lost, turn=out.state.number))
 
 
-@after_activation
-def _monarch_enters(out: Outcome, data: DRData, kingdom: str) -> None:
+def monarch_enters(out: Outcome, data: DRData, kingdom: str) -> None:
     """The Trollish monarch may enter play in any of the four scenic spaces of the Troll
     kingdom: the controller chooses among those free of enemy combat units."""
     player = out.state.kingdoms[kingdom].controller()
@@ -122,8 +109,7 @@ def _monarch_enters(out: Outcome, data: DRData, kingdom: str) -> None:
     ask_place(out, data, TROLL_MONARCH, player, _monarch_choices(spaces), _entry(player))
 
 
-@at_setup
-def _monarch_enters_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+def monarch_enters_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
     """The same choice for the player whose identity is the Trolls, as the game begins."""
     if kingdom != TROLLS:
         return []
@@ -144,17 +130,12 @@ def _entry(player: str) -> str:
     return f"the Trollish monarch enters play: {player} chooses which scenic space"
 
 
-relocation(TROLL_MONARCH, TROLLS_RULE, "the Trollish monarch enters play")
-
-
-@handles(TrollRegenerated)
 def _regenerated(state: State, event: TrollRegenerated) -> State:
     unit = Unit(id=event.unit, kingdom=TROLLS, kind="army", hex=event.hex)
     eliminated = state.kingdoms[TROLLS].eliminated - {event.unit}
     return state.with_units([unit]).with_kingdom(TROLLS, eliminated=eliminated)
 
 
-@handles(TrollLostToEvents)
 def _lost(state: State, event: TrollLostToEvents) -> State:
     kept = tuple(entry for entry in state.lost_to_events if entry[1] == event.turn)
     return state.replace(lost_to_events=(*kept, *((u, event.turn) for u in event.units)))
@@ -166,7 +147,6 @@ def _lost(state: State, event: TrollLostToEvents) -> State:
 SPREAD = "spread-deployment"
 
 
-@after_activation
 def next_spread(out: Outcome, data: DRData, kingdom: str) -> None:
     """Ask the kingdom's controller where the next of its units still to place goes (Zorn:
     a mountain or pass space of Zorn), among the spaces leaving room for as many of the
@@ -203,8 +183,7 @@ def _barred(state: State, data: DRData, player: str, spec: UnitSpec) -> list[Hex
     return [h for h in data.spread_hexes(spec) if enemies(state, player, h)]
 
 
-@at_setup
-def _spread_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+def spread_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
     """The same question for the player whose identity is Zorn, as the game begins."""
     _, to_place = deployment(data, kingdom)
     if not to_place:
@@ -238,7 +217,6 @@ def _spread_stands(state: State, pending: Pending) -> bool:
     )
 
 
-@placing(SPREAD, SPREAD_RULE, _spread_stands, _spread_refusal)
 def _spread_placed(
     out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
 ) -> None:
@@ -250,19 +228,16 @@ def _spread_placed(
     next_spread(out, data, spec.kingdom)
 
 
-@handles(UnitsAwaitPlacement)
 def _awaiting(state: State, event: UnitsAwaitPlacement) -> State:
     return state.with_kingdom(event.kingdom, unplaced=event.units)
 
 
-@handles(UnitPlaced)
 def _placed(state: State, event: UnitPlaced) -> State:
     unit = Unit(id=event.unit, kingdom=event.kingdom, kind=event.kind, hex=event.hex)
     unplaced = tuple(u for u in state.kingdoms[event.kingdom].unplaced if u != event.unit)
     return state.with_units([unit]).with_kingdom(event.kingdom, unplaced=unplaced)
 
 
-@handles(PlacementBlocked)
 def _blocked(state: State, event: PlacementBlocked) -> State:
     eliminated = state.kingdoms[event.kingdom].eliminated | set(event.units)
     return state.with_kingdom(event.kingdom, unplaced=(), eliminated=eliminated)
@@ -325,3 +300,19 @@ def canal_defence(data: DRData, hex_: Hex, land_attackers: int, fleets: int) -> 
     if hex_ != data.place(PARROS).hex or fleets >= land_attackers:
         return 0
     return CANALS
+
+
+EVOLVERS: Evolvers = {
+    TrollRegenerated: _regenerated,
+    TrollLostToEvents: _lost,
+    UnitsAwaitPlacement: _awaiting,
+    UnitPlaced: _placed,
+    PlacementBlocked: _blocked,
+}
+
+
+PLACEMENTS: dict[str, Placement] = {
+    TROLL_MONARCH: relocation(TROLLS_RULES, "the Trollish monarch enters play"),
+    REGENERATE: Placement(_regenerated_at, TROLLS_RULES, _regeneration_stands),
+    SPREAD: Placement(_spread_placed, ZORN_RULES, _spread_stands, _spread_refusal),
+}

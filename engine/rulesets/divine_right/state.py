@@ -8,15 +8,23 @@ from typing import Any
 
 from warscribe.engine.codec import record
 
+from .sections import (
+    COMBAT_PHASE,
+    DIPLOMACY_PHASE,
+    MOVEMENT_PHASE,
+    RANDOM_EVENTS_PHASE,
+    SIEGE_PHASE,
+)
+
 Hex = tuple[int, int]
 
 PHASES = ("random-events", "diplomacy", "siege", "movement", "combat")
 PHASE_TITLES = {
-    "random-events": "Random Events Phase",
-    "diplomacy": "Diplomacy Phase",
-    "siege": "Siege Phase",
-    "movement": "Movement Phase",
-    "combat": "Combat Phase",
+    "random-events": RANDOM_EVENTS_PHASE,
+    "diplomacy": DIPLOMACY_PHASE,
+    "siege": SIEGE_PHASE,
+    "movement": MOVEMENT_PHASE,
+    "combat": COMBAT_PHASE,
 }
 TURN_OVER = "turn-over"
 PHASE_TITLES[TURN_OVER] = "end of the game turn"

@@ -4,8 +4,6 @@ end of a phase, a new game turn's randomizer chits, and the end of the game."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import TypeVar
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
@@ -13,12 +11,13 @@ from warscribe.engine.events import Command
 
 from .data import DRData
 from .events import DecisionAsked, DecisionWithdrawn, PhaseEnded, PlayerOrderDrawn
-from .evolving import Outcome, handles
+from .evolving import Outcome
 from .kingdoms import finish, turn_starts
+from .sections import DIPLOMACY_CARDS, GAME_TURN, RANDOM_EVENTS_PHASE, VICTORY
 from .setup import player_order
 from .state import LAST_TURN, PHASE_TITLES, PHASES, TURN_OVER, Pending, Progress, State, Turn
+from .tables import Evolvers, Hook, rulebook
 
-GAME_TURN = "The Game Turn"
 HAND_LIMIT = 4
 
 
@@ -26,7 +25,7 @@ def current(state: State, command: Command, phase: str | None = None) -> Turn:
     """The turn, after checking the game goes on, it is the actor's turn and phase."""
     turn = state.turn
     if state.outcome is not None or turn is None:
-        raise IllegalCommand("the game is over", "Victory")
+        raise IllegalCommand("the game is over", VICTORY)
     if command.actor != turn.player:
         raise NotYourTurn(
             f"it is {turn.player}'s turn ({turn.label}), not {command.actor}'s", GAME_TURN
@@ -38,35 +37,22 @@ def current(state: State, command: Command, phase: str | None = None) -> Turn:
             GAME_TURN,
         )
     pending = turn.progress.pending
-    if pending is not None and not command.name.startswith(_PENDING_PREFIX.get(pending.kind, "\0")):
+    if pending is not None and not command.name.startswith(answered_by(pending.kind) or "\0"):
         raise IllegalCommand(
             f"{pending.player} must first decide: {pending.why} ({pending.kind})", GAME_TURN
         )
     return turn
 
 
-Stands = Callable[[State, Pending], bool]
-_PENDING_PREFIX: dict[str, str | tuple[str, ...]] = {}
-_STANDS: dict[str, Stands] = {}
-
-
-def answers_pending(kind: str, prefix: str | tuple[str, ...], stands: Stands) -> None:
-    """Declare that commands starting with `prefix` (or one of several) answer a pending
-    decision `kind`, and whether what it asks about still stands: `stands(state, pending)`.
-    Once it does not, however it ended, the decision is withdrawn (`withdrawals`)."""
-    _PENDING_PREFIX[kind] = prefix
-    _STANDS[kind] = stands
-
-
 def answered_by(kind: str) -> tuple[str, ...]:
     """The prefixes of the commands answering a decision of `kind`."""
-    prefix = _PENDING_PREFIX.get(kind, ())
-    return (prefix,) if isinstance(prefix, str) else prefix
+    answer = rulebook().decisions.get(kind)
+    return answer.answered_by if answer else ()
 
 
 def pending_kinds() -> tuple[str, ...]:
     """Every kind of decision the rules may ask."""
-    return tuple(sorted(_STANDS))
+    return tuple(sorted(rulebook().decisions))
 
 
 def offered_units(state: State, pending: Pending) -> bool:
@@ -90,7 +76,7 @@ def withdrawals(state: State) -> list[DecisionWithdrawn]:
 def _over(state: State, pending: Pending) -> str | None:
     if state.has_player(pending.player) and state.player(pending.player).eliminated:
         return f"{pending.player} is out of the game"
-    if not _STANDS[pending.kind](state, pending):
+    if not rulebook().decisions[pending.kind].stands(state, pending):
         return f"what it asked about is over ({pending.why})"
     return None
 
@@ -100,7 +86,7 @@ def answering(state: State, command: Command, kinds: tuple[str, ...], rule: str)
     (who need not be the player whose turn it is)."""
     turn = state.turn
     if state.outcome is not None or turn is None:
-        raise IllegalCommand("the game is over", "Victory")
+        raise IllegalCommand("the game is over", VICTORY)
     pending = turn.progress.pending
     if pending is None or pending.kind not in kinds:
         asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
@@ -126,69 +112,12 @@ def asked(state: State, kind: str) -> bool:
     return any(p is not None and p.kind == kind for p in waiting)
 
 
-Hook = Callable[[Outcome, DRData, Dice], None]
-Due = Callable[[State, DRData], list[DecisionAsked]]
-_PHASE_END: dict[str, list[Hook]] = {}
-_DUE: dict[str, list[Due]] = {}
-_AFTER_DECISION: list[Hook] = []
-_GAME_TURN_START: list[Hook] = []
-_PLAYER_TURN_START: list[Hook] = []
-_PHASE_COMMANDS: dict[str, tuple[str, ...]] = {}
-_T = TypeVar("_T")
-
-
-def _in_phase(registry: dict[str, list[_T]], phase: str) -> Callable[[_T], _T]:
-    """A decorator registering its function under `phase` in `registry`."""
-
-    def register(item: _T) -> _T:
-        registry.setdefault(phase, []).append(item)
-        return item
-
-    return register
-
-
-def at_phase_end(phase: str) -> Callable[[Hook], Hook]:
-    """Register what happens as the player whose turn it is closes `phase` (before the
-    phase ends): `hook(out, data, dice)`."""
-    return _in_phase(_PHASE_END, phase)
-
-
-def at_game_turn_start(hook: Hook) -> Hook:
-    """Register what happens as a new game turn begins (after the player order is drawn)."""
-    _GAME_TURN_START.append(hook)
-    return hook
-
-
-def at_player_turn_start(hook: Hook) -> Hook:
-    """Register what happens as a player turn begins (before its Random Events Phase)."""
-    _PLAYER_TURN_START.append(hook)
-    return hook
-
-
-def due_before_phase_end(phase: str) -> Callable[[Due], Due]:
-    """Register a check made before the player may close `phase`: `due(state, data)`
-    raises when something must be done first, or returns the decisions other players
-    must make first (asked by the refused `end-phase`, which is then given again)."""
-    return _in_phase(_DUE, phase)
-
-
-def after_decision(hook: Hook) -> Hook:
-    """Register what is settled after every decision (sieges become invalid, say)."""
-    _AFTER_DECISION.append(hook)
-    return hook
-
-
 def settle(out: Outcome, data: DRData, dice: Dice) -> None:
     """Run the after-decision hooks on a decision's outcome, then withdraw the decisions
     whatever happened has made moot."""
-    for hook in _AFTER_DECISION:
+    for hook in rulebook().after_decision:
         hook(out, data, dice)
     out.add(*withdrawals(out.state))
-
-
-def phase_commands(phase: str, names: tuple[str, ...]) -> None:
-    """Declare the commands (as the CLI spells them) a player may give in `phase`."""
-    _PHASE_COMMANDS[phase] = _PHASE_COMMANDS.get(phase, ()) + names
 
 
 def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
@@ -197,11 +126,16 @@ def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outco
     turn = current(state, command)
     _check_phase_done(state, turn)
     out = Outcome(state)
-    due = [ask for check in _DUE.get(turn.phase, ()) for ask in check(state, data)]
+    table = rulebook()
+    due = [
+        ask
+        for check in table.due_before_phase_end.get(turn.phase, ())
+        for ask in check(state, data)
+    ]
     if due:
         out.add(*due)
         return out
-    for hook in _PHASE_END.get(turn.phase, ()):
+    for hook in table.at_phase_end.get(turn.phase, ()):
         hook(out, data, dice)
     out.add(PhaseEnded(player=turn.player, phase=turn.phase))
     if out.state.turn is not None and out.state.turn.phase == TURN_OVER:
@@ -210,13 +144,13 @@ def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outco
         else:
             out.add(*player_order(state.number + 1, state.active_players(), dice))
             turn_starts(out, dice)
-            _run(_GAME_TURN_START, out, data, dice)
+            _run(table.at_game_turn_start, out, data, dice)
     if out.state.turn is not None and out.state.turn.phase == PHASES[0]:
-        _run(_PLAYER_TURN_START, out, data, dice)
+        _run(table.at_player_turn_start, out, data, dice)
     return out
 
 
-def _run(hooks: list[Hook], out: Outcome, data: DRData, dice: Dice) -> None:
+def _run(hooks: tuple[Hook, ...], out: Outcome, data: DRData, dice: Dice) -> None:
     for hook in hooks:
         if out.state.outcome is None:
             hook(out, data, dice)
@@ -225,19 +159,19 @@ def _run(hooks: list[Hook], out: Outcome, data: DRData, dice: Dice) -> None:
 def _check_phase_done(state: State, turn: Turn) -> None:
     progress = turn.progress
     if turn.phase == "random-events" and not progress.rolled:
-        raise IllegalCommand("roll the random events first (`events roll`)", "Random Events Phase")
+        raise IllegalCommand("roll the random events first (`events roll`)", RANDOM_EVENTS_PHASE)
     if turn.phase == "diplomacy":
         if not progress.drew:
             raise IllegalCommand(
                 "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
-                "Diplomacy Phase › Diplomacy Cards",
+                DIPLOMACY_CARDS,
             )
         held = len(state.player(turn.player).hand)
         if held > HAND_LIMIT:
             raise IllegalCommand(
                 f"{turn.player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "
                 "before the phase ends (`discard CARD`)",
-                "Diplomacy Phase › Diplomacy Cards",
+                DIPLOMACY_CARDS,
             )
 
 
@@ -248,9 +182,7 @@ def legal_commands(state: State) -> tuple[str, ...]:
         return ()
     progress = turn.progress
     if progress.pending is not None:
-        prefix = _PENDING_PREFIX.get(progress.pending.kind, "")
-        first = prefix if isinstance(prefix, str) else prefix[0]
-        return (first + " ...",)
+        return (answered_by(progress.pending.kind)[0] + " ...",)
     if turn.phase == "random-events":
         return ("end-phase",) if progress.rolled else ("events roll",)
     if turn.phase == "diplomacy":
@@ -271,10 +203,9 @@ def legal_commands(state: State) -> tuple[str, ...]:
         if len(player.hand) > HAND_LIMIT:
             return (*options, "discard")
         return (*options, "discard", "end-phase")
-    return (*_PHASE_COMMANDS.get(turn.phase, ()), "end-phase")
+    return (*rulebook().phase_commands.get(turn.phase, ()), "end-phase")
 
 
-@handles(PhaseEnded)
 def _phase_ended(state: State, event: PhaseEnded) -> State:
     turn = state.turn
     assert turn is not None
@@ -293,7 +224,6 @@ def _phase_ended(state: State, event: PhaseEnded) -> State:
     return state.replace(turn=dataclasses.replace(turn, phase=TURN_OVER, progress=Progress()))
 
 
-@handles(DecisionAsked)
 def _decision_asked(state: State, event: DecisionAsked) -> State:
     pending = Pending(
         kind=event.kind,
@@ -305,7 +235,6 @@ def _decision_asked(state: State, event: DecisionAsked) -> State:
     return ask(state, pending)
 
 
-@handles(DecisionWithdrawn)
 def _withdrawn(state: State, event: DecisionWithdrawn) -> State:
     progress = state.turn.progress if state.turn else Progress()
 
@@ -319,6 +248,13 @@ def _withdrawn(state: State, event: DecisionWithdrawn) -> State:
     return state.with_progress(queue=progress.queue[:first] + progress.queue[first + 1 :])
 
 
-@handles(PlayerOrderDrawn)
 def _order(state: State, event: PlayerOrderDrawn) -> State:
     return state.replace(turn=Turn(number=event.turn, order=event.order, chits=event.chits))
+
+
+EVOLVERS: Evolvers = {
+    PhaseEnded: _phase_ended,
+    DecisionAsked: _decision_asked,
+    DecisionWithdrawn: _withdrawn,
+    PlayerOrderDrawn: _order,
+}

@@ -166,6 +166,7 @@ def test_the_boom_is_open_when_port_lork_is_besieged(
         put(table, unit, (9, 20))
     hire(table, "K", (8, 19), ME)
     table.do("move", units="K", path="The Boom,Port Lork")
+    assert where(table, "K") == lork
 
 
 def test_crossing_the_canals_of_parros_costs_two_more_unless_it_is_friendly(

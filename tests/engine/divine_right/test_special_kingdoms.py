@@ -82,7 +82,7 @@ def test_trolls_lost_through_random_events_are_not_regenerated_that_game_turn() 
     table.do("events-lose", unit="Trolls-A3")
     assert table.state.lost_to_events == (("Trolls-A3", 2),)
     out = Outcome(table.state)  # a regeneration within game turn 2 passes it over
-    special_kingdoms._regenerate(out, DATA, Dice(table.key, UUID(int=7), bytes(32), 10_000))
+    special_kingdoms.regenerate(out, DATA, Dice(table.key, UUID(int=7), bytes(32), 10_000))
     assert [e.unit for e in of(out.events, TrollRegenerated)] == ["Trolls-A5"]
     table.do("end-phase")
     asked = of(next_game_turn(table), DecisionAsked)[0]  # game turn 3: it may return

@@ -6,13 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
-ODDS = "Combat Phase › Modifying the Combat Roll (Odds)"
-TIES = "Combat Phase › Ties"
-SIEGE_MODIFIER = "Siege Phase › Modifying the Siege Roll"
-RETREAT = "Combat Phase › Retreat Before Combat"
-TERRAIN = "Combat Phase › Effects of Terrain on Combat"
-PLUNDER_POINTS = "Victory"
-
 HUMAN_RETREAT = 4
 NON_HUMAN_RETREAT = 3
 PLUNDER = 6

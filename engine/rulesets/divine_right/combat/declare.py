@@ -28,11 +28,22 @@ from ..events import (
     AttacksDeclared,
     DecisionAsked,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..movement.fleets import aboard
+from ..sections import (
+    ACTIVATION_OF_KINGDOMS,
+    AMPHIBIOUS_ATTACKS,
+    BAD_OMENS,
+    COMBAT_PHASE,
+    COMBAT_TERRAIN,
+    MIXED_TYPE_COMBAT,
+    RELIEVING_FORCES,
+    WHICH_UNITS,
+)
 from ..siege.declare import BREAKOUT, omened, siege_at
 from ..state import Attack, Hex, State, Unit
-from ..turn import current, due_before_phase_end, phase_commands
+from ..tables import Evolvers
+from ..turn import current
 from ..units import (
     at,
     castle,
@@ -50,14 +61,6 @@ from .fight import (
 )
 
 PHASE = "combat"
-COMBAT = "Combat Phase"
-WHICH = "Combat Phase › Which Units May Attack?"
-MIXED = "Combat Phase › Mixed-Type Combat"
-TERRAIN_RULE = "Combat Phase › Effects of Terrain on Combat"
-AMPHIBIOUS_RULE = "Combat Phase › Amphibious Attacks"
-RELIEF_RULE = "Combat Phase › Relieving Forces at Sieges"
-FIRST_TURN = "Kingdoms › Activation of Kingdoms"
-OMENS = "Random Events Phase › Bad Omens"
 PORTS = frozenset({Terrain.PORT, Terrain.NON_CASTLE_PORT})
 
 
@@ -68,7 +71,7 @@ def declare_attacks(state: State, command: Command, data: DRData, dice: Dice) ->
     """Every attack of the phase, checked together: no unit attacks or is attacked twice."""
     turn = current(state, command, PHASE)
     if turn.progress.declared:
-        raise IllegalCommand("the attacks of this Combat Phase are declared already", COMBAT)
+        raise IllegalCommand("the attacks of this Combat Phase are declared already", COMBAT_PHASE)
     texts = _texts(command.arg("attacks"))
     attacks: list[Attack] = []
     for number, text in enumerate(texts, 1):
@@ -88,7 +91,7 @@ def _texts(value: object) -> tuple[str, ...]:
     else:
         found = ()
     if not found:
-        raise InvalidCommand("declare at least one attack: ATTACKERS>SPACES", COMBAT)
+        raise InvalidCommand("declare at least one attack: ATTACKERS>SPACES", COMBAT_PHASE)
     return found
 
 
@@ -96,9 +99,9 @@ def _attack(state: State, data: DRData, player: str, number: int, text: str) -> 
     kind, left, right = _split(text)
     where = f"attack {number} ({text})"
     units = _attacking_units(state, data, player, left, kind, where)
-    spaces = path_arg(data, right, COMBAT)
+    spaces = path_arg(data, right, COMBAT_PHASE)
     if len(set(spaces)) != len(spaces):
-        raise InvalidCommand(f"{where}: a defending space is named twice", COMBAT)
+        raise InvalidCommand(f"{where}: a defending space is named twice", COMBAT_PHASE)
     defender = _defender(state, data, player, kind, spaces, where)
     relief = _relief(state, data, player, spaces, defender)
     helpers = [u for u in units if u.inside]
@@ -127,7 +130,7 @@ def _split(text: str) -> tuple[str, str, str]:
     if not sep or not left.strip() or not right.strip():
         raise InvalidCommand(
             f"write an attack as ATTACKERS>SPACES (e.g. Muetar-A1,12,7>13,7), not {text!r}",
-            COMBAT,
+            COMBAT_PHASE,
         )
     return kind, left, right
 
@@ -167,16 +170,20 @@ def _units_of(
     if token in state.units:
         unit = state.units[token]
         if state.controller(unit) != player or is_hero(unit):
-            raise IllegalCommand(f"{where}: {token} is not a combat unit of {player}'s", WHICH)
+            raise IllegalCommand(
+                f"{where}: {token} is not a combat unit of {player}'s", WHICH_UNITS
+            )
         return [unit]
-    hex_ = hex_arg(data, token, COMBAT)
+    hex_ = hex_arg(data, token, COMBAT_PHASE)
     units = [
         u
         for u in at(state, hex_)
         if state.controller(u) == player and not u.inside and _of_kind(u, kind)
     ]
     if not units:
-        raise IllegalCommand(f"{where}: {player} has no units to attack with at {token}", WHICH)
+        raise IllegalCommand(
+            f"{where}: {player} has no units to attack with at {token}", WHICH_UNITS
+        )
     return units
 
 
@@ -212,14 +219,14 @@ def _defender(
             raise IllegalCommand(
                 f"{where}: no enemy {what} unit outside the walls at {label(data, space)} "
                 "(lone heroes and units inside a castle are not attacked)",
-                WHICH,
+                WHICH_UNITS,
             )
         players |= {str(state.controller(u)) for u in found}
         if not found:
             standing = castle(state, data, space)
             players.add(str(castle_side(state, standing)) if standing else "")
     if len(players) != 1:
-        raise IllegalCommand(f"{where}: an attack is made on one player's units", COMBAT)
+        raise IllegalCommand(f"{where}: an attack is made on one player's units", COMBAT_PHASE)
     return players.pop()
 
 
@@ -265,19 +272,19 @@ def _check_helpers(
         raise IllegalCommand(
             f"{where}: units inside a castle attack only their besiegers, joining a relieving "
             "force (or in a breakout)",
-            RELIEF_RULE,
+            RELIEVING_FORCES,
         )
     types = {is_fleet(u) for u in helpers}
     if len(types) > 1 or (kind != AMPHIBIOUS and types != {kind == FLEET}):
         raise IllegalCommand(
             f"{where}: the besieged join a relief of their own type (either type, not both, "
             "in an amphibious one)",
-            RELIEF_RULE,
+            RELIEVING_FORCES,
         )
     assert state.turn is not None
     broke = [u.id for u in helpers if state.turn.engaged_in(u.id) == BREAKOUT]
     if broke:
-        raise IllegalCommand(f"{where}: {', '.join(broke)} broke out this turn", RELIEF_RULE)
+        raise IllegalCommand(f"{where}: {', '.join(broke)} broke out this turn", RELIEVING_FORCES)
 
 
 def _check_attacker(
@@ -292,9 +299,9 @@ def _check_attacker(
     assert state.turn is not None
     done = state.turn.engaged_in(unit.id)
     if done is not None:
-        raise IllegalCommand(f"{where}: {unit.id} {done} this turn: it may not attack", WHICH)
+        raise IllegalCommand(f"{where}: {unit.id} {done} this turn: it may not attack", WHICH_UNITS)
     if omened(state, unit):
-        raise IllegalCommand(f"{where}: {unit.kingdom}'s regulars have Bad Omens", OMENS)
+        raise IllegalCommand(f"{where}: {unit.kingdom}'s regulars have Bad Omens", BAD_OMENS)
     _check_kind(unit, kind, units, where)
     for space in spaces:
         _check_reach(state, data, unit, kind, space, where)
@@ -308,13 +315,13 @@ def _check_kind(unit: Unit, kind: str, units: list[Unit], where: str) -> None:
         raise IllegalCommand(
             f"{where}: {unit.id} is a fleet: fleets fight fleets (declare a fleet: attack) or "
             "make amphibious attacks",
-            MIXED,
+            MIXED_TYPE_COMBAT,
         )
     if not _of_kind(unit, kind):
         raise IllegalCommand(
             f"{where}: {unit.id} cannot fight in this attack (land units aboard fleets fight "
             "only in amphibious attacks)",
-            MIXED,
+            MIXED_TYPE_COMBAT,
         )
 
 
@@ -330,21 +337,21 @@ def reaches(state: State, data: DRData, unit: Unit, kind: str, space: Hex) -> bo
 
 def _check_reach(state: State, data: DRData, unit: Unit, kind: str, space: Hex, where: str) -> None:
     if hex_distance(unit.hex, space) != 1:
-        raise IllegalCommand(f"{where}: {unit.id} is not next to {label(data, space)}", WHICH)
+        raise IllegalCommand(f"{where}: {unit.id} is not next to {label(data, space)}", WHICH_UNITS)
     if kind == LAND and data.map.is_river_side(unit.hex, space):
         raise IllegalCommand(
-            f"{where}: land units do not attack across the navigable river", TERRAIN_RULE
+            f"{where}: land units do not attack across the navigable river", COMBAT_TERRAIN
         )
     place = data.map.get(*space)
     if kind == AMPHIBIOUS and (place is None or not place.terrain & PORTS):
-        raise IllegalCommand(f"{where}: amphibious attacks are made on ports", AMPHIBIOUS_RULE)
+        raise IllegalCommand(f"{where}: amphibious attacks are made on ports", AMPHIBIOUS_ATTACKS)
     standing = state.kingdoms.get(unit.kingdom)
     new = standing is not None and standing.ally and standing.activated_on == state.number
     if new and (place is None or place.kingdom != unit.kingdom):
         raise IllegalCommand(
             f"{where}: {unit.kingdom} was activated this turn: its units attack only inside "
             f"{unit.kingdom}",
-            FIRST_TURN,
+            ACTIVATION_OF_KINGDOMS,
         )
 
 
@@ -364,7 +371,7 @@ def _check_stacks(state: State, player: str, kind: str, units: list[Unit], where
         if left:
             raise IllegalCommand(
                 f"{where}: if a stack attacks, all its units attack ({', '.join(left)} too)",
-                WHICH,
+                WHICH_UNITS,
             )
 
 
@@ -380,7 +387,7 @@ def _check_overlaps(
     twice = sorted(used & {*attack.units, *attack.helpers})
     if twice:
         raise IllegalCommand(
-            f"attack {attack.number}: {', '.join(twice)} would attack twice", WHICH
+            f"attack {attack.number}: {', '.join(twice)} would attack twice", WHICH_UNITS
         )
     for other in earlier:
         for space in set(other.spaces) & set(attack.spaces):
@@ -388,7 +395,7 @@ def _check_overlaps(
                 raise IllegalCommand(
                     f"attack {attack.number}: the units at {label(data, space)} would be "
                     "attacked twice",
-                    WHICH,
+                    WHICH_UNITS,
                 )
 
 
@@ -399,24 +406,24 @@ def _overlap(a: str, b: str) -> bool:
 # -- the end of the phase -----------------------------------------------------------------------
 
 
-@due_before_phase_end(PHASE)
-def _unresolved(state: State, data: DRData) -> list[DecisionAsked]:
+def unresolved_attacks(state: State, data: DRData) -> list[DecisionAsked]:
     assert state.turn is not None
     left = [a.number for a in state.turn.progress.attacks if not a.resolved]
     if left:
         raise IllegalCommand(
             f"resolve the declared attacks first ({', '.join(map(str, left))}: attack resolve N)",
-            COMBAT,
+            COMBAT_PHASE,
         )
     return []
-
-
-phase_commands(PHASE, ("attack declare", "attack resolve"))
 
 
 # -- evolve ---------------------------------------------------------------------------------------
 
 
-@handles(AttacksDeclared)
 def _attacks(state: State, event: AttacksDeclared) -> State:
     return state.with_progress(attacks=event.attacks, declared=True)
+
+
+EVOLVERS: Evolvers = {
+    AttacksDeclared: _attacks,
+}

@@ -40,21 +40,20 @@ from ..events import (
     UnitsRetreated,
     WithdrawalLosses,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..heroes import absent_monarch_modifiers, shipwreck, stack_losses
 from ..kingdoms import effects
 from ..movement.fleets import aboard
 from ..placement.deployment import monarch_id
+from ..sections import MAKING_ATTACKS
 from ..siege.declare import BREAKOUT, engage
 from ..special_kingdoms import canal_defence
 from ..state import MERCENARY, Fight, Hex, Pending, State, Unit
-from ..turn import answering, answers_pending, offered_units
+from ..tables import Answer, Evolvers
+from ..turn import answering, offered_units
 from ..units import castle, castle_side, is_fleet, is_hero, remove
 from .arithmetic import amphibious_withdrawal, defence_bonus, defence_strength, odds, resolve
 
-MAKING = "Combat Phase › Making Attacks"
-ADVANCING = "Combat Phase › Advance After Combat"
-AMPHIBIOUS_RULE = "Combat Phase › Amphibious Attacks"
 LOSSES, ADVANCE, RETREAT = "losses", "advance", "retreat"
 LAND, FLEET, AMPHIBIOUS, BREAKOUT_KIND = "land", "fleet", "amphibious", "breakout"
 BEFORE, BATTLE, WITHDRAWAL = "before battle", "battle", "withdrawal"
@@ -328,16 +327,18 @@ def eliminate(
 
 def take_losses(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """`losses units=A,B,...`: the units the player chooses to lose."""
-    pending = answering(state, command, (LOSSES,), MAKING)
-    chosen = names(command.arg("units"), MAKING)
+    pending = answering(state, command, (LOSSES,), MAKING_ATTACKS)
+    chosen = names(command.arg("units"), MAKING_ATTACKS)
     wrong = [u for u in chosen if u not in pending.options]
     if wrong:
         raise IllegalCommand(
             f"{', '.join(wrong)} cannot be lost here; choose from {', '.join(pending.options)}",
-            MAKING,
+            MAKING_ATTACKS,
         )
     if len(chosen) != pending.count:
-        raise IllegalCommand(f"name {pending.count} unit(s) to lose, not {len(chosen)}", MAKING)
+        raise IllegalCommand(
+            f"name {pending.count} unit(s) to lose, not {len(chosen)}", MAKING_ATTACKS
+        )
     units = [state.units[u] for u in chosen]
     current = the_fight(state)
     enemy = other(current, pending.player) if current else _castle_side(state, data, units[0])
@@ -387,9 +388,6 @@ def answer_units(
 def _castle_side(state: State, data: DRData, unit: Unit) -> str | None:
     found = castle(state, data, unit.hex)
     return castle_side(state, found) if found else None
-
-
-answers_pending(LOSSES, "losses", offered_units)
 
 
 # -- after the battle ------------------------------------------------------------------------
@@ -448,7 +446,6 @@ def _with_fight(state: State, **changes: Any) -> State:
     return state.with_progress(fight=dataclasses.replace(current, **changes))
 
 
-@handles(AttackBegun)
 def _begun(state: State, event: AttackBegun) -> State:
     current = Fight(
         number=event.number,
@@ -468,7 +465,6 @@ def _begun(state: State, event: AttackBegun) -> State:
     return state
 
 
-@handles(BattleFought)
 def _fought(state: State, event: BattleFought) -> State:
     due = ((event.attacker, event.attacker_losses), (event.defender, event.defender_losses))
     failed = event.kind == AMPHIBIOUS and event.attacker_losses >= event.defender_losses
@@ -479,7 +475,6 @@ def _fought(state: State, event: BattleFought) -> State:
     return _with_fight(state, stage=BATTLE, due=tuple(d for d in due if d[1]), failed=failed)
 
 
-@handles(UnitsEliminated)
 def _eliminated(state: State, event: UnitsEliminated) -> State:
     state = remove(state, event.units)
     if not event.losses:
@@ -492,18 +487,15 @@ def _eliminated(state: State, event: UnitsEliminated) -> State:
     return _with_fight(state, due=due)
 
 
-@handles(WithdrawalLosses)
 def _withdrawal(state: State, event: WithdrawalLosses) -> State:
     due = ((event.player, event.count),) if event.count else ()
     return _with_fight(state, stage=WITHDRAWAL, due=due, failed=False)
 
 
-@handles(DefendersStood)
 def _stood(state: State, event: DefendersStood) -> State:
     return close_pending(state, RETREAT)
 
 
-@handles(UnitsRetreated)
 def _retreated(state: State, event: UnitsRetreated) -> State:
     moved = [dataclasses.replace(state.units[u], hex=event.hex, inside=False) for u in event.units]
     state = state.with_units(moved)
@@ -524,7 +516,6 @@ def _retreated(state: State, event: UnitsRetreated) -> State:
     return state
 
 
-@handles(UnitsAdvanced)
 def _advanced(state: State, event: UnitsAdvanced) -> State:
     moved = [
         dataclasses.replace(state.units[u], hex=event.hex, inside=event.inside) for u in event.units
@@ -538,12 +529,10 @@ def _advanced(state: State, event: UnitsAdvanced) -> State:
     return close_pending(state.with_units([*moved, *carried]), ADVANCE)
 
 
-@handles(AdvanceDeclined)
 def _declined(state: State, event: AdvanceDeclined) -> State:
     return close_pending(state, ADVANCE)
 
 
-@handles(AttackEnded)
 def _ended(state: State, event: AttackEnded) -> State:
     assert state.turn is not None
     attacks = tuple(
@@ -551,3 +540,21 @@ def _ended(state: State, event: AttackEnded) -> State:
         for a in state.turn.progress.attacks
     )
     return close_pending(state.with_progress(fight=None, attacks=attacks), RETREAT, ADVANCE)
+
+
+DECISIONS: dict[str, Answer] = {
+    LOSSES: Answer(("losses",), offered_units),
+}
+
+
+EVOLVERS: Evolvers = {
+    AttackBegun: _begun,
+    BattleFought: _fought,
+    UnitsEliminated: _eliminated,
+    WithdrawalLosses: _withdrawal,
+    DefendersStood: _stood,
+    UnitsRetreated: _retreated,
+    UnitsAdvanced: _advanced,
+    AdvanceDeclined: _declined,
+    AttackEnded: _ended,
+}

@@ -35,12 +35,21 @@ from ..events import (
     FleetsCameOut,
     UnitsAdvanced,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..heroes import fate
 from ..movement.fleets import aboard
+from ..sections import (
+    ACTIVATION_OF_KINGDOMS,
+    ADVANCE_AFTER_COMBAT,
+    AMPHIBIOUS_ATTACKS,
+    COMBAT_PHASE,
+    COMBAT_TERRAIN,
+    DECLARING_A_SIEGE,
+)
 from ..siege.declare import besieger, declare, refusal
 from ..state import Attack, Fight, Hex, Pending, State, Unit
-from ..turn import answering, answers_pending, current, offered_units
+from ..tables import Answer, Evolvers
+from ..turn import answering, current, offered_units
 from ..units import (
     at,
     castle,
@@ -72,13 +81,8 @@ from .retreat import (
 )
 
 SORTIE = "sortie"
-AMPHIBIOUS_RULE = "Combat Phase › Amphibious Attacks"
 
 PHASE = "combat"
-COMBAT = "Combat Phase"
-TERRAIN_RULE = "Combat Phase › Effects of Terrain on Combat"
-ADVANCING = "Combat Phase › Advance After Combat"
-FIRST_TURN = "Kingdoms › Activation of Kingdoms"
 
 
 # -- resolving ---------------------------------------------------------------------------------
@@ -150,7 +154,7 @@ def sortie_none(state: State, command: Command, data: DRData, dice: Dice) -> Out
     )
 
 
-_SORTIE_ASKED = (SORTIE, AMPHIBIOUS_RULE, "is not a fleet of yours within the walls here")
+_SORTIE_ASKED = (SORTIE, AMPHIBIOUS_ATTACKS, "is not a fleet of yours within the walls here")
 
 
 def attackers_of(state: State, attack: Attack) -> list[Unit]:
@@ -161,16 +165,18 @@ def _declared(state: State, value: object) -> Attack:
     assert state.turn is not None
     progress = state.turn.progress
     if progress.fight is not None:
-        raise IllegalCommand(f"attack {progress.fight.number} is being resolved", COMBAT)
+        raise IllegalCommand(f"attack {progress.fight.number} is being resolved", COMBAT_PHASE)
     try:
         number = int(str(value))
     except ValueError:
-        raise InvalidCommand(f"name the attack by its number, not {value!r}", COMBAT) from None
+        raise InvalidCommand(
+            f"name the attack by its number, not {value!r}", COMBAT_PHASE
+        ) from None
     attack = next((a for a in progress.attacks if a.number == number), None)
     if attack is None:
-        raise IllegalCommand(f"no attack {number} was declared this phase", COMBAT)
+        raise IllegalCommand(f"no attack {number} was declared this phase", COMBAT_PHASE)
     if attack.resolved:
-        raise IllegalCommand(f"attack {number} is resolved already", COMBAT)
+        raise IllegalCommand(f"attack {number} is resolved already", COMBAT_PHASE)
     return attack
 
 
@@ -199,12 +205,13 @@ def _retreated_nearby(
 def advance_into(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """Attacking units advance into a vacated space (besieging it if it is an enemy
     castle), or a relieving force enters the castle it relieved."""
-    pending = answering(state, command, (ADVANCE,), ADVANCING)
+    pending = answering(state, command, (ADVANCE,), ADVANCE_AFTER_COMBAT)
     current_fight = fight_now(state)
-    to = hex_arg(data, str(command.arg("to", "")), ADVANCING)
+    to = hex_arg(data, str(command.arg("to", "")), ADVANCE_AFTER_COMBAT)
     if label(data, to) not in pending.options and not _relieved(data, current_fight, to):
         raise IllegalCommand(
-            f"advance into {' or '.join(pending.options)}, not {label(data, to)}", ADVANCING
+            f"advance into {' or '.join(pending.options)}, not {label(data, to)}",
+            ADVANCE_AFTER_COMBAT,
         )
     units = _advancing(state, command, current_fight)
     inside = _inside(state, data, current_fight, to, flag(command.arg("inside")))
@@ -237,13 +244,13 @@ def _advancing(state: State, command: Command, current_fight: Fight) -> list[Uni
     named = command.arg("units")
     if named is None:
         return [u for u in survivors if u.aboard is None]
-    ids = names(named, ADVANCING)
+    ids = names(named, ADVANCE_AFTER_COMBAT)
     alive = {u.id: u for u in survivors}
     wrong = [u for u in ids if u not in alive]
     if wrong:
         raise IllegalCommand(
             f"{', '.join(wrong)} did not attack in attack {current_fight.number} (or is lost)",
-            ADVANCING,
+            ADVANCE_AFTER_COMBAT,
         )
     return [alive[u] for u in ids]
 
@@ -257,7 +264,9 @@ def _inside(state: State, data: DRData, current_fight: Fight, to: Hex, wanted: b
         return False
     standing = castle(state, data, to)
     if standing is None or castle_side(state, standing) != current_fight.attacker:
-        raise IllegalCommand("units go inside only the walls of their own castle", ADVANCING)
+        raise IllegalCommand(
+            "units go inside only the walls of their own castle", ADVANCE_AFTER_COMBAT
+        )
     return True
 
 
@@ -267,17 +276,19 @@ def _check_advance(
     for unit in units:
         if not is_fleet(unit) and data.map.is_river_side(unit.hex, to):
             raise IllegalCommand(
-                f"{unit.id} may not advance across the navigable river", TERRAIN_RULE
+                f"{unit.id} may not advance across the navigable river", COMBAT_TERRAIN
             )
     limited = first_turn(state, data, units, to)
     if limited is not None:
-        raise IllegalCommand(f"no advance into {label(data, to)}: {limited}", FIRST_TURN)
+        raise IllegalCommand(
+            f"no advance into {label(data, to)}: {limited}", ACTIVATION_OF_KINGDOMS
+        )
     if not inside and hostile_castle(state, data, player, to) and besieger(state, to) != player:
         refused = refusal(state, data, player, to, units)
         if refused is not None:
             raise IllegalCommand(
                 f"advancing into {label(data, to)} would have to declare a siege, and {refused}",
-                "Siege Phase › Declaring a Siege",
+                DECLARING_A_SIEGE,
             )
 
 
@@ -290,7 +301,7 @@ def _arrive(out: Outcome, data: DRData, dice: Dice, player: str, to: Hex) -> Non
 
 
 def advance_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    pending = answering(state, command, (ADVANCE,), ADVANCING)
+    pending = answering(state, command, (ADVANCE,), ADVANCE_AFTER_COMBAT)
     current_fight = fight_now(state)
     out = Outcome(state)
     out.add(AdvanceDeclined(player=pending.player, number=current_fight.number))
@@ -327,11 +338,6 @@ def _sortie_stands(state: State, pending: Pending) -> bool:
     return the_fight(state) is not None and offered_units(state, pending)
 
 
-answers_pending(ADVANCE, "advance-", _advance_stands)
-answers_pending(SORTIE, "sortie", _sortie_stands)
-
-
-@handles(FleetsCameOut)
 def _came_out(state: State, event: FleetsCameOut) -> State:
     """The fleets (and what they carry) are outside the walls, among the defenders."""
     gone = set(event.units)
@@ -344,3 +350,14 @@ def _came_out(state: State, event: FleetsCameOut) -> State:
     current_fight = fight_now(state)
     defenders = (*current_fight.defenders, *event.units)
     return state.with_progress(fight=dataclasses.replace(current_fight, defenders=defenders))
+
+
+DECISIONS: dict[str, Answer] = {
+    ADVANCE: Answer(("advance-",), _advance_stands),
+    SORTIE: Answer(("sortie",), _sortie_stands),
+}
+
+
+EVOLVERS: Evolvers = {
+    FleetsCameOut: _came_out,
+}

@@ -29,12 +29,14 @@ from ..events import (
     RetreatRolled,
     UnitsRetreated,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..movement.fleets import first_turn_limit
 from ..movement.terrain import all_sea, geography, is_isle
+from ..sections import RETREAT_BEFORE_COMBAT
 from ..siege.declare import besieger
 from ..state import MERCENARY, Fight, Hex, Pending, RetreatTry, State, Unit
-from ..turn import answering, answers_pending, offered_units
+from ..tables import Answer, Evolvers
+from ..turn import answering, offered_units
 from ..units import (
     at,
     enemies,
@@ -57,7 +59,6 @@ from .fight import (
     the_fight,
 )
 
-RETREATING = "Combat Phase › Retreat Before Combat"
 HUMANS = "humans"
 PURSUE = "pursue"
 
@@ -156,7 +157,7 @@ def retreat_roll(state: State, command: Command, data: DRData, dice: Dice) -> Ou
     """One die for the land units (or fleets) of a defending space: the group with the
     least chance (humans 4+, non-humans 3+) is tested first; each group the roll meets
     may retreat. After a failure, groups with a better chance may roll once more."""
-    pending = answering(state, command, (RETREAT,), RETREATING)
+    pending = answering(state, command, (RETREAT,), RETREAT_BEFORE_COMBAT)
     current_fight = fight_now(state)
     space = _space(data, current_fight, command.arg("space"))
     fleets = flag(command.arg("fleets"))
@@ -165,7 +166,9 @@ def retreat_roll(state: State, command: Command, data: DRData, dice: Dice) -> Ou
     tested = _tested(command, current_fight, space, fleets, groups)
     moving = [u for u in units if _group(data, u) in tested]
     if not _destinations(state, data, current_fight, moving, space):
-        raise IllegalCommand(f"no space next to {label(data, space)} to retreat into", RETREATING)
+        raise IllegalCommand(
+            f"no space next to {label(data, space)} to retreat into", RETREAT_BEFORE_COMBAT
+        )
     rolled = dice.roll(f"retreat before combat from {label(data, space)}")
     allowed = retreating_groups({g: groups[g] for g in tested}, rolled.values[0])
     out = Outcome(state)
@@ -187,10 +190,10 @@ def _space(data: DRData, current_fight: Fight, value: object) -> Hex:
     if value is None:
         if len(current_fight.spaces) == 1:
             return current_fight.spaces[0]
-        raise InvalidCommand("name the defending space (space=HEX)", RETREATING)
-    hex_ = hex_arg(data, str(value), RETREATING)
+        raise InvalidCommand("name the defending space (space=HEX)", RETREAT_BEFORE_COMBAT)
+    hex_ = hex_arg(data, str(value), RETREAT_BEFORE_COMBAT)
     if hex_ not in current_fight.spaces:
-        raise IllegalCommand(f"{label(data, hex_)} is not attacked now", RETREATING)
+        raise IllegalCommand(f"{label(data, hex_)} is not attacked now", RETREAT_BEFORE_COMBAT)
     return hex_
 
 
@@ -212,11 +215,13 @@ def _tested(
     """The groups this roll tests: those named (default: all present), after checking a
     second roll is made only by groups with a better chance than one that failed."""
     named = command.arg("groups")
-    tested = names(named, RETREATING, "group") if named else tuple(groups)
+    tested = names(named, RETREAT_BEFORE_COMBAT, "group") if named else tuple(groups)
     unknown = [g for g in tested if g not in groups]
     if unknown:
         present = ", ".join(groups) or "none"
-        raise IllegalCommand(f"no group {', '.join(unknown)} here (groups: {present})", RETREATING)
+        raise IllegalCommand(
+            f"no group {', '.join(unknown)} here (groups: {present})", RETREAT_BEFORE_COMBAT
+        )
     tries = [t for t in current_fight.tries if t.space == space and t.fleets == fleets]
     if not tries:
         return tested
@@ -227,29 +232,31 @@ def _tested(
         raise IllegalCommand(
             "no further retreat roll: only groups with a better chance than one that failed "
             "may roll once more",
-            RETREATING,
+            RETREAT_BEFORE_COMBAT,
         )
     return tested
 
 
 def retreat_to(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The groups a roll let go (all, or those named) retreat to one adjacent space."""
-    pending = answering(state, command, (RETREAT,), RETREATING)
+    pending = answering(state, command, (RETREAT,), RETREAT_BEFORE_COMBAT)
     current_fight = fight_now(state)
     space = _space(data, current_fight, command.arg("space"))
     fleets = flag(command.arg("fleets"))
     chance = _open_try(current_fight, space, fleets)
     named = command.arg("groups")
-    groups = names(named, RETREATING, "group") if named else chance.allowed
+    groups = names(named, RETREAT_BEFORE_COMBAT, "group") if named else chance.allowed
     if not set(groups) <= set(chance.allowed):
-        raise IllegalCommand(f"the roll let only {', '.join(chance.allowed)} go", RETREATING)
+        raise IllegalCommand(
+            f"the roll let only {', '.join(chance.allowed)} go", RETREAT_BEFORE_COMBAT
+        )
     units = [
         u for u in _retreaters(state, current_fight, space, fleets) if _group(data, u) in groups
     ]
-    to = hex_arg(data, str(command.arg("to", "")), RETREATING)
+    to = hex_arg(data, str(command.arg("to", "")), RETREAT_BEFORE_COMBAT)
     problem = _retreat_problem(state, data, current_fight, units, space, to)
     if problem is not None:
-        raise IllegalCommand(f"no retreat to {label(data, to)}: {problem}", RETREATING)
+        raise IllegalCommand(f"no retreat to {label(data, to)}: {problem}", RETREAT_BEFORE_COMBAT)
     ids = [u.id for u in units] + _riders(state, current_fight, units, space, command)
     out = Outcome(state)
     out.add(UnitsRetreated(player=pending.player, units=tuple(ids), start=space, hex=to))
@@ -265,7 +272,7 @@ def _open_try(current_fight: Fight, space: Hex, fleets: bool) -> RetreatTry:
         if t.space == space and t.fleets == fleets and t.allowed and not t.gone
     ]
     if not tries:
-        raise IllegalCommand("no retreat roll has let any group go", RETREATING)
+        raise IllegalCommand("no retreat roll has let any group go", RETREAT_BEFORE_COMBAT)
     return tries[-1]
 
 
@@ -281,13 +288,13 @@ def _riders(
     heroes = [u.id for u in here if is_hero(u) and u.aboard is None]
     named = command.arg("heroes")
     if named is not None:
-        chosen = () if str(named).lower() == "none" else names(named, RETREATING, "hero")
+        chosen = () if str(named).lower() == "none" else names(named, RETREAT_BEFORE_COMBAT, "hero")
         wrong = [h for h in chosen if h not in heroes]
         if wrong:
             raise IllegalCommand(
                 f"{', '.join(wrong)}: not a hero of {side}'s in the space to ride away "
                 f"(heroes there: {', '.join(heroes) or 'none'})",
-                RETREATING,
+                RETREAT_BEFORE_COMBAT,
             )
         return list(chosen)
     if any(not is_hero(u) and u.id not in going and u.aboard is None for u in here):
@@ -297,7 +304,7 @@ def _riders(
 
 def retreat_stand(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The defenders still there stand: the attack is fought."""
-    pending = answering(state, command, (RETREAT,), RETREATING)
+    pending = answering(state, command, (RETREAT,), RETREAT_BEFORE_COMBAT)
     out = Outcome(state)
     out.add(DefendersStood(player=pending.player, number=fight_now(state).number))
     _pursue_or_fight(out, data, dice)
@@ -349,7 +356,7 @@ def pursue_none(state: State, command: Command, data: DRData, dice: Dice) -> Out
     )
 
 
-_PURSUE_ASKED = (PURSUE, RETREATING, "may not be attacked now")
+_PURSUE_ASKED = (PURSUE, RETREAT_BEFORE_COMBAT, "may not be attacked now")
 
 
 def _retreat_stands(state: State, pending: Pending) -> bool:
@@ -368,14 +375,9 @@ def _pursuit_stands(state: State, pending: Pending) -> bool:
     return the_fight(state) is not None and offered_units(state, pending)
 
 
-answers_pending(RETREAT, "retreat-", _retreat_stands)
-answers_pending(PURSUE, "pursue", _pursuit_stands)
-
-
 # -- evolve ---------------------------------------------------------------------------------------
 
 
-@handles(RetreatedAttacked)
 def _attacked_after_all(state: State, event: RetreatedAttacked) -> State:
     state = close_pending(state, PURSUE)
     current_fight = fight_now(state)
@@ -388,7 +390,6 @@ def _attacked_after_all(state: State, event: RetreatedAttacked) -> State:
     return state.with_progress(fight=updated)
 
 
-@handles(RetreatRolled)
 def _rolled(state: State, event: RetreatRolled) -> State:
     current_fight = fight_now(state)
     failed = tuple(g for g, _ in event.groups if g not in event.allowed)
@@ -397,3 +398,15 @@ def _rolled(state: State, event: RetreatRolled) -> State:
     )
     updated = dataclasses.replace(current_fight, tries=(*current_fight.tries, chance))
     return state.with_progress(fight=updated)
+
+
+DECISIONS: dict[str, Answer] = {
+    RETREAT: Answer(("retreat-",), _retreat_stands),
+    PURSUE: Answer(("pursue",), _pursuit_stands),
+}
+
+
+EVOLVERS: Evolvers = {
+    RetreatedAttacked: _attacked_after_all,
+    RetreatRolled: _rolled,
+}

@@ -22,13 +22,21 @@ from ..arguments import label, names
 from ..data import DRData
 from ..diplomacy import penalty
 from ..events import DecisionAsked, HeroRescued, UnitsDebarked, UnitsEmbarked
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..heroes import entry_trigger, fate
 from ..placement.choice import placement_asked, relocation
-from ..sections import CHART, ENEMY, FIRST_TURN, PHASE, TRANSPORT
+from ..sections import (
+    ACTIVATION_OF_KINGDOMS,
+    ENEMY_UNITS,
+    MIXED_TYPE_COMBAT,
+    NON_CASTLE_PORTS,
+    TERRAIN_CHART,
+    TRANSPORTING_TROOPS,
+)
 from ..siege import declare as siege
 from ..state import Hex, State, Unit
-from ..turn import current, due_before_phase_end
+from ..tables import Evolvers, Placement
+from ..turn import current
 from ..units import (
     at,
     enemies,
@@ -41,6 +49,7 @@ from ..units import (
     lone_heroes,
     moved,
 )
+from . import PHASE
 from .stacks import own
 from .terrain import all_sea, geography, is_isle, mountain_coast
 
@@ -81,19 +90,23 @@ def embark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """Land units and heroes in the fleet's space go aboard (no movement point cost)."""
     player = current(state, command, PHASE).player
     fleet = _fleet(state, command, player)
-    units = [own(state, u, player, TRANSPORT) for u in names(command.arg("units"), TRANSPORT)]
+    units = [
+        own(state, u, player, TRANSPORTING_TROOPS)
+        for u in names(command.arg("units"), TRANSPORTING_TROOPS)
+    ]
     for unit in units:
         _check_boarding(state, fleet, unit)
     place = geography(data).place(fleet.hex)
     if place is not None and mountain_coast(place):
         raise IllegalCommand(
             f"{label(data, fleet.hex)} is a coastal space with mountains: nobody embarks there",
-            TRANSPORT,
+            TRANSPORTING_TROOPS,
         )
     combat = [u for u in (*aboard(state, fleet), *units) if not is_hero(u)]
     if len(combat) > CARRIES:
         raise IllegalCommand(
-            f"{fleet.id} may carry one combat unit (and any heroes), not {len(combat)}", TRANSPORT
+            f"{fleet.id} may carry one combat unit (and any heroes), not {len(combat)}",
+            TRANSPORTING_TROOPS,
         )
     out = Outcome(state)
     out.add(UnitsEmbarked(fleet=fleet.id, units=tuple(u.id for u in units)))
@@ -101,23 +114,24 @@ def embark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 
 def _fleet(state: State, command: Command, player: str) -> Unit:
-    fleet = own(state, str(command.arg("fleet", "")), player, TRANSPORT)
+    fleet = own(state, str(command.arg("fleet", "")), player, TRANSPORTING_TROOPS)
     if not is_fleet(fleet):
-        raise IllegalCommand(f"{fleet.id} is not a fleet", TRANSPORT)
+        raise IllegalCommand(f"{fleet.id} is not a fleet", TRANSPORTING_TROOPS)
     return fleet
 
 
 def _check_boarding(state: State, fleet: Unit, unit: Unit) -> None:
     if is_fleet(unit):
-        raise IllegalCommand(f"{unit.id} is a fleet: fleets carry land units", TRANSPORT)
+        raise IllegalCommand(f"{unit.id} is a fleet: fleets carry land units", TRANSPORTING_TROOPS)
     if unit.hex != fleet.hex:
-        raise IllegalCommand(f"{unit.id} is not in {fleet.id}'s space", TRANSPORT)
+        raise IllegalCommand(f"{unit.id} is not in {fleet.id}'s space", TRANSPORTING_TROOPS)
     if unit.aboard is not None:
-        raise IllegalCommand(f"{unit.id} is already aboard {unit.aboard}", TRANSPORT)
+        raise IllegalCommand(f"{unit.id} is already aboard {unit.aboard}", TRANSPORTING_TROOPS)
     record = moved(state, unit.id)
     if record is not None and record.done:
         raise IllegalCommand(
-            f"{unit.id} was transported by sea this turn: it may not move further", TRANSPORT
+            f"{unit.id} was transported by sea this turn: it may not move further",
+            TRANSPORTING_TROOPS,
         )
 
 
@@ -132,9 +146,9 @@ def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     units = list(cargo) if chosen is None else [own(state, u, player) for u in names(chosen, "")]
     for unit in units:
         if unit.aboard != fleet.id:
-            raise IllegalCommand(f"{unit.id} is not aboard {fleet.id}", TRANSPORT)
+            raise IllegalCommand(f"{unit.id} is not aboard {fleet.id}", TRANSPORTING_TROOPS)
     if not units:
-        raise IllegalCommand(f"{fleet.id} carries nobody", TRANSPORT)
+        raise IllegalCommand(f"{fleet.id} carries nobody", TRANSPORTING_TROOPS)
     _check_landing(state, data, player, fleet, units)
     out = Outcome(state)
     ids = tuple(u.id for u in units)
@@ -166,12 +180,16 @@ def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: 
     where = label(data, hex_)
     combat = [u for u in units if not is_hero(u)]
     if all_sea(place):
-        raise IllegalCommand(f"{where} is open water: debark on a coast or in a port", TRANSPORT)
+        raise IllegalCommand(
+            f"{where} is open water: debark on a coast or in a port", TRANSPORTING_TROOPS
+        )
     if is_isle(place) and combat:
-        raise IllegalCommand("fleets may not unload combat units on the Isle of Fright", CHART)
+        raise IllegalCommand(
+            "fleets may not unload combat units on the Isle of Fright", TERRAIN_CHART
+        )
     if mountain_coast(place):
         raise IllegalCommand(
-            f"{where} is a coastal space with mountains: nobody debarks there", TRANSPORT
+            f"{where} is a coastal space with mountains: nobody debarks there", TRANSPORTING_TROOPS
         )
     hostile = combat and hostile_castle(state, data, player, hex_)
     if hostile and not siege.may_besiege(state, data, player, hex_, combat):
@@ -179,16 +197,16 @@ def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: 
         raise IllegalCommand(
             f"{where} is an enemy castle-port: units debark there only to besiege it, and "
             f"{refused}",
-            TRANSPORT,
+            TRANSPORTING_TROOPS,
         )
     relief = fleet.inside and siege.relieving(state, data, player, hex_)
     if combat and enemy_land(state, player, hex_) and not relief:
-        raise IllegalCommand(f"enemy land units hold {where}", ENEMY)
+        raise IllegalCommand(f"enemy land units hold {where}", ENEMY_UNITS)
     limited = first_turn_limit(state, data, units, hex_)
     if limited is not None:
         raise IllegalCommand(
             f"{limited}'s kingdom was activated this turn: it may not land outside its kingdom",
-            FIRST_TURN,
+            ACTIVATION_OF_KINGDOMS,
         )
 
 
@@ -221,14 +239,10 @@ def can_rescue(state: State, player: str, hex_: Hex) -> bool:
 # -- fleets sharing a space with enemy land units ------------------------------------------
 
 
-PORTS = "Movement Phase › Non-Castle Ports"
-MIXED = "Combat Phase › Mixed-Type Combat"
 DISPLACED = "port-displacement"
-relocation(DISPLACED, PORTS, "enemy land units took the non-castle port")
 
 
-@due_before_phase_end(PHASE)
-def _ports_taken(state: State, data: DRData) -> list[DecisionAsked]:
+def ports_taken(state: State, data: DRData) -> list[DecisionAsked]:
     """Land combat units entering a non-castle port held solely by enemy fleets make it
     theirs: the fleets are displaced as the Movement Phase ends, their owner choosing to
     which next space fleets may be in, free of his enemies (with their cargo)."""
@@ -256,8 +270,7 @@ def _ports_taken(state: State, data: DRData) -> list[DecisionAsked]:
     return [a for a in asks if a.options]
 
 
-@due_before_phase_end(PHASE)
-def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]:
+def fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]:
     """The player's fleets in a space with enemy land combat units must leave it in his
     Movement Phase (move them, or disband them), except in siege situations."""
     assert state.turn is not None
@@ -276,7 +289,7 @@ def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]
             f"{', '.join(stuck)} {'shares' if len(stuck) == 1 else 'share'} a space with "
             "enemy land units: fleets must leave as soon as possible (move them away, or "
             "disband them)",
-            MIXED,
+            MIXED_TYPE_COMBAT,
         )
     return []
 
@@ -284,7 +297,6 @@ def _fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]
 # -- evolve --------------------------------------------------------------------------------
 
 
-@handles(UnitsEmbarked)
 def _embarked(state: State, event: UnitsEmbarked) -> State:
     units = [
         dataclasses.replace(state.units[u], aboard=event.fleet, inside=False) for u in event.units
@@ -292,7 +304,6 @@ def _embarked(state: State, event: UnitsEmbarked) -> State:
     return state.with_units(units)
 
 
-@handles(UnitsDebarked)
 def _debarked(state: State, event: UnitsDebarked) -> State:
     units = [
         dataclasses.replace(state.units[u], aboard=None, hex=event.hex, inside=event.inside)
@@ -301,7 +312,18 @@ def _debarked(state: State, event: UnitsDebarked) -> State:
     return state.with_units(units)
 
 
-@handles(HeroRescued)
 def _rescued(state: State, event: HeroRescued) -> State:
     units = [dataclasses.replace(state.units[u], aboard=event.fleet) for u in event.heroes]
     return state.with_units(units)
+
+
+EVOLVERS: Evolvers = {
+    UnitsEmbarked: _embarked,
+    UnitsDebarked: _debarked,
+    HeroRescued: _rescued,
+}
+
+
+PLACEMENTS: dict[str, Placement] = {
+    DISPLACED: relocation(NON_CASTLE_PORTS, "enemy land units took the non-castle port"),
+}

@@ -24,9 +24,9 @@ from warscribe.engine.events import Command, Event
 from ..arguments import label, names, path_arg
 from ..data import DRData, MovementRule
 from ..data import Hex as MapHex
-from ..diplomacy import PENALTY, penalty
+from ..diplomacy import penalty
 from ..events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
-from ..evolving import Outcome, handles, scratch_dice
+from ..evolving import Outcome, scratch_dice
 from ..heroes import (
     castaway,
     castle_trigger,
@@ -37,28 +37,31 @@ from ..heroes import (
 )
 from ..placement.deployment import monarch_id
 from ..sections import (
-    BOOM,
-    CASTLES,
-    CHART,
-    ENEMY,
-    FATE,
-    FIRST_TURN,
-    FLEETS,
-    LEADING,
-    MOVEMENT,
-    NAVIGABLE,
-    PERSONALITY,
-    PHASE,
-    RESTRICTIONS,
+    ACTIVATION_OF_KINGDOMS,
+    DECLARING_A_SIEGE,
+    EFFECTS_OF_A_SIEGE,
+    ENEMY_UNITS,
+    FATE_ROLL,
+    FLEET_MOVEMENT,
+    HERO_MOVEMENT,
+    HOTHIOR_RULES,
+    INACTIVE_KINGDOMS,
+    MOVEMENT_PHASE,
+    MOVEMENT_RESTRICTIONS,
+    MOVEMENT_TERRAIN,
+    MOVING_INTO_CASTLES,
+    NAVIGABLE_RIVERS,
+    PERSONALITY_CARDS,
     RIVER_FLEETS,
-    SHIPWRECK,
-    TERRAIN,
-    TRANSPORT,
+    SHIPWRECKED_HEROES,
+    TERRAIN_CHART,
+    TRANSPORTING_TROOPS,
 )
 from ..siege import declare as siege
 from ..special_kingdoms import boom_refusal, canal_extra
 from ..state import MERCENARY, Hex, State, Unit
-from ..turn import current, phase_commands
+from ..tables import Evolvers
+from ..turn import current
 from ..units import (
     allowance,
     bonuses,
@@ -79,6 +82,7 @@ from ..units import (
     spent,
     with_moves,
 )
+from . import PHASE
 from .fleets import aboard, can_rescue, first_turn_limit, rescue, side_controller
 from .stacks import own, stack
 from .terrain import (
@@ -130,7 +134,7 @@ def _stack(state: State, data: DRData, command: Command, player: str) -> Stack:
     if len(kinds) > 1:
         raise IllegalCommand(
             "fleets move with the units aboard them: embark land units and heroes first",
-            TRANSPORT,
+            TRANSPORTING_TROOPS,
         )
     leader = _leader(state, data, command, units)
     ferry = _ferry(state, command, player)
@@ -143,22 +147,25 @@ def _check_free(state: State, data: DRData, unit: Unit) -> None:
     """The unit may move now: not aboard, not marooned, not transported this turn, not
     besieged, not a monarch kept in his royal castle."""
     if unit.aboard is not None:
-        raise IllegalCommand(f"{unit.id} is aboard {unit.aboard}: move the fleet", TRANSPORT)
+        raise IllegalCommand(
+            f"{unit.id} is aboard {unit.aboard}: move the fleet", TRANSPORTING_TROOPS
+        )
     if castaway(state, data, unit):
         raise IllegalCommand(
             f"{unit.id} is cast away on the Isle of Fright until a friendly fleet rescues him",
-            SHIPWRECK,
+            SHIPWRECKED_HEROES,
         )
     record = moved(state, unit.id)
     if record is not None and record.done:
         raise IllegalCommand(
-            f"{unit.id} was transported by sea this turn: it may not move further", TRANSPORT
+            f"{unit.id} was transported by sea this turn: it may not move further",
+            TRANSPORTING_TROOPS,
         )
     held = siege.movement_refusal(state, unit)
     if held is not None:
-        raise IllegalCommand(held, siege.EFFECTS)
+        raise IllegalCommand(held, EFFECTS_OF_A_SIEGE)
     if MovementRule.MONARCH_STAYS_IN_ROYAL_CASTLE in rules_of(state, data, unit):
-        raise IllegalCommand(f"{unit.id} may not leave his royal castle", PERSONALITY)
+        raise IllegalCommand(f"{unit.id} may not leave his royal castle", PERSONALITY_CARDS)
 
 
 def _leader(state: State, data: DRData, command: Command, units: list[Unit]) -> Unit | None:
@@ -172,14 +179,16 @@ def _leader(state: State, data: DRData, command: Command, units: list[Unit]) -> 
                 raise IllegalCommand(
                     f"{unit.id} began moving with {record.leader}: it may not split off and "
                     "move on its own",
-                    LEADING,
+                    HERO_MOVEMENT,
                 )
         return None
     leader = next((u for u in units if u.id == name), None)
     if leader is None or not is_hero(leader):
-        raise InvalidCommand(f"the leader must be a monarch in the stack, not {name!r}", LEADING)
+        raise InvalidCommand(
+            f"the leader must be a monarch in the stack, not {name!r}", HERO_MOVEMENT
+        )
     if MovementRule.NO_MOVEMENT_BONUS in rules_of(state, data, leader):
-        raise IllegalCommand(f"{leader.id} lends no movement bonus to any unit", PERSONALITY)
+        raise IllegalCommand(f"{leader.id} lends no movement bonus to any unit", PERSONALITY_CARDS)
     for unit in units:
         if unit is not leader:
             _check_led(state, leader, unit)
@@ -191,7 +200,7 @@ def _check_led(state: State, leader: Unit, unit: Unit) -> None:
         raise IllegalCommand(
             f"{unit.id} is a regular of {unit.kingdom}: the monarch of {leader.kingdom} may "
             "not lead it",
-            LEADING,
+            HERO_MOVEMENT,
         )
     record = moved(state, unit.id)
     if record is None or (record.spent == 0 and record.leader is None):
@@ -199,7 +208,7 @@ def _check_led(state: State, leader: Unit, unit: Unit) -> None:
     if record.leader != leader.id or record.spent != spent(state, leader.id):
         raise IllegalCommand(
             f"{unit.id} has moved without {leader.id} this phase: it may not be led by him now",
-            LEADING,
+            HERO_MOVEMENT,
         )
 
 
@@ -235,9 +244,9 @@ def move(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """Move a stack along a path (also `ferry`, crossing the river over a fleet)."""
     player = current(state, command, PHASE).player
     moving = _stack(state, data, command, player)
-    path = path_arg(data, command.arg("path"), MOVEMENT)
+    path = path_arg(data, command.arg("path"), MOVEMENT_PHASE)
     if not path:
-        raise InvalidCommand("the path is empty", MOVEMENT)
+        raise InvalidCommand("the path is empty", MOVEMENT_PHASE)
     Walk(Outcome(state), data, dice, moving, dry=True).run(path)
     _check_end(state, data, moving, path)
     out = Outcome(state)
@@ -322,7 +331,7 @@ def _check_end(state: State, data: DRData, moving: Stack, path: tuple[Hex, ...])
     relief = siege.relieving(state, data, moving.player, end)
     if moving.fleets and enemy_land(state, moving.player, end) and not relief:
         raise IllegalCommand(
-            f"fleets may not stop at {label(data, end)}, where enemy land units are", ENEMY
+            f"fleets may not stop at {label(data, end)}, where enemy land units are", ENEMY_UNITS
         )
     for kingdom in sorted({u.kingdom for u in moving.units}):
         monarch = state.units.get(monarch_id(kingdom))
@@ -344,7 +353,7 @@ def _check_half_home(state: State, data: DRData, moving: Stack, kingdom: str, en
         raise IllegalCommand(
             f"half of {kingdom}'s regulars must stay inside {kingdom} ({home} of "
             f"{len(regulars)} would)",
-            PERSONALITY,
+            PERSONALITY_CARDS,
         )
 
 
@@ -385,7 +394,9 @@ class Walk:
         a, where = self.here, f"step {number} ({b[0]},{b[1]})"
         place = self.geo.place(b)
         if place is None or b not in self.data.map.neighbours(*a):
-            raise InvalidCommand(f"{where}: not a space next to {label(self.data, a)}", MOVEMENT)
+            raise InvalidCommand(
+                f"{where}: not a space next to {label(self.data, a)}", MOVEMENT_PHASE
+            )
         if self.moving.fleets:
             costs = self.fleet_step(where, a, b, place, last)
         else:
@@ -406,15 +417,19 @@ class Walk:
         units = self.units()
         combat = [u for u in units if not is_hero(u)]
         if all_sea(place):
-            raise IllegalCommand(f"{where}: land units may not enter open water", RESTRICTIONS)
+            raise IllegalCommand(
+                f"{where}: land units may not enter open water", MOVEMENT_RESTRICTIONS
+            )
         if is_isle(place):
-            raise IllegalCommand(f"{where}: land units may not enter the Isle of Fright", CHART)
+            raise IllegalCommand(
+                f"{where}: land units may not enter the Isle of Fright", TERRAIN_CHART
+            )
         self.check_first_turn(where, units, b)
         if combat:
             self.check_castle(where, b, combat)
             if self.blocking(b):
                 raise IllegalCommand(
-                    f"{where}: enemy land combat units hold {label(self.data, b)}", ENEMY
+                    f"{where}: enemy land combat units hold {label(self.data, b)}", ENEMY_UNITS
                 )
         extra = self.crossing(where, number, a, b, combat)
         extra += int(_valley(self.geo.place(a), place))
@@ -435,7 +450,7 @@ class Walk:
             raise IllegalCommand(
                 f"{where}: {found.name} is an unbesieged enemy or neutral castle: hostile "
                 f"units enter it only to besiege it, and {refused}",
-                siege.DECLARING,
+                DECLARING_A_SIEGE,
             )
 
     def check_first_turn(self, where: str, units: list[Unit], b: Hex) -> None:
@@ -444,7 +459,7 @@ class Walk:
             raise IllegalCommand(
                 f"{where}: {limited}'s kingdom was activated this turn: it moves only within "
                 "its kingdom, the sea and unclaimed land",
-                FIRST_TURN,
+                ACTIVATION_OF_KINGDOMS,
             )
 
     def crossing(self, where: str, number: int, a: Hex, b: Hex, combat: list[Unit]) -> int:
@@ -467,7 +482,7 @@ class Walk:
                 f"{where}: land units cross a navigable river only from the space they began "
                 "the Movement Phase in, beside the hexside (they stop to prepare the "
                 "crossing), unless a fleet ferries them",
-                NAVIGABLE,
+                NAVIGABLE_RIVERS,
             )
         return 2
 
@@ -512,7 +527,7 @@ class Walk:
             raise IllegalCommand(
                 f"{where}: entering {cost.what} costs {total}{more}, {who} has only {left} "
                 f"movement point{'s' if left != 1 else ''} left",
-                TERRAIN,
+                MOVEMENT_TERRAIN,
             )
         self.left[unit.id] = left - total
 
@@ -525,10 +540,10 @@ class Walk:
             self.check_castle(where, b, fleets)
         besieging = siege.besieger(self.state, b) == self.player
         if enemy_fleets(self.state, self.player, b) and not besieging:
-            raise IllegalCommand(f"{where}: enemy fleets hold {label(self.data, b)}", ENEMY)
+            raise IllegalCommand(f"{where}: enemy fleets hold {label(self.data, b)}", ENEMY_UNITS)
         refusal = boom_refusal(self.state, self.data, self.player, fleets, a, b, last)
         if refusal is not None:
-            raise IllegalCommand(f"{where}: {refusal}", BOOM)
+            raise IllegalCommand(f"{where}: {refusal}", HOTHIOR_RULES)
         if not last and self.must_stop(b):
             raise IllegalCommand(
                 f"{where}: {label(self.data, b)} shares a river hexside controlled by an enemy "
@@ -543,10 +558,10 @@ class Walk:
 
     def check_waters(self, where: str, a: Hex, b: Hex, place: MapHex) -> None:
         if not self.geo.floats(place):
-            raise IllegalCommand(f"{where}: fleets may not enter land", FLEETS)
+            raise IllegalCommand(f"{where}: fleets may not enter land", FLEET_MOVEMENT)
         if is_isle(place) and not can_rescue(self.state, self.player, b):
             raise IllegalCommand(
-                f"{where}: fleets enter the Isle of Fright only to rescue a hero", CHART
+                f"{where}: fleets enter the Isle of Fright only to rescue a hero", TERRAIN_CHART
             )
         banks = [self.geo.place(h) for h in (a, b)]
         inland = all(p is not None and not _water(p) and self.geo.on_river(p.coord) for p in banks)
@@ -690,7 +705,7 @@ def search(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     rolls (Heroes › Hero Fate Roll, trigger 3; once per enemy movement)."""
     player = current(state, command, PHASE).player
     units = stack(state, data, command.arg("units"), player)
-    rule = FATE
+    rule = FATE_ROLL
     if not any(not is_hero(u) for u in units):
         raise IllegalCommand("only combat units search for heroes", rule)
     hex_ = units[0].hex
@@ -724,13 +739,13 @@ def disband(state: State, command: Command, data: DRData, dice: Dice) -> Outcome
     """Voluntarily eliminate units (to avoid a diplomatic penalty: Inactive Kingdoms): a
     non-player monarch among them dies (Confusion), a player's own monarch may not."""
     player = current(state, command, PHASE).player
-    units = [own(state, u, player) for u in names(command.arg("units"), MOVEMENT)]
+    units = [own(state, u, player) for u in names(command.arg("units"), MOVEMENT_PHASE)]
     for unit in units:
         refusal = voluntary_refusal(state, unit) if is_hero(unit) else None
         if refusal is not None:
-            raise IllegalCommand(refusal, PENALTY)
+            raise IllegalCommand(refusal, INACTIVE_KINGDOMS)
         if aboard(state, unit):
-            raise IllegalCommand(f"{unit.id} carries units: debark them first", TRANSPORT)
+            raise IllegalCommand(f"{unit.id} carries units: debark them first", TRANSPORTING_TROOPS)
     out = Outcome(state)
     why = "voluntarily eliminated (Inactive Kingdoms)"
     combat = tuple(u.id for u in units if not is_hero(u))
@@ -751,14 +766,16 @@ def walls(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     hex_ = units[0].hex
     found = castle(state, data, hex_)
     if found is None or any(u.aboard for u in units):
-        raise IllegalCommand(f"there is no standing castle at {label(data, hex_)}", CASTLES)
+        raise IllegalCommand(
+            f"there is no standing castle at {label(data, hex_)}", MOVING_INTO_CASTLES
+        )
     if castle_side(state, found) != player:
-        raise IllegalCommand(f"{found.name} is not a friendly castle", CASTLES)
+        raise IllegalCommand(f"{found.name} is not a friendly castle", MOVING_INTO_CASTLES)
     if any(is_fleet(u) for u in units) and not found.port:
-        raise IllegalCommand(f"{found.name} is not a castle-port", CASTLES)
+        raise IllegalCommand(f"{found.name} is not a castle-port", MOVING_INTO_CASTLES)
     if siege.relieving(state, data, player, hex_):
         raise IllegalCommand(
-            f"{found.name} is under siege: its defenders stay within the walls", siege.EFFECTS
+            f"{found.name} is under siege: its defenders stay within the walls", EFFECTS_OF_A_SIEGE
         )
     out = Outcome(state)
     out.add(UnitsWalled(player=player, units=tuple(u.id for u in units), inside=inside))
@@ -773,15 +790,11 @@ COMMANDS = {
     "inside": walls,
     "outside": walls,
 }
-phase_commands(
-    PHASE, ("move", "ferry", "embark", "debark", "inside", "outside", "search", "disband")
-)
 
 
 # -- evolve --------------------------------------------------------------------------------
 
 
-@handles(StackMoved)
 def _moved(state: State, event: StackMoved) -> State:
     end = event.path[-1]
     placed = [
@@ -800,22 +813,27 @@ def _moved(state: State, event: StackMoved) -> State:
     return with_moves(state, records)
 
 
-@handles(FerryUsed)
 def _ferried(state: State, event: FerryUsed) -> State:
     return with_moves(state, [bump(state, event.fleet, event.points)])
 
 
-@handles(HexSearched)
 def _searched(state: State, event: HexSearched) -> State:
     return with_moves(state, [bump(state, unit, points) for unit, points in event.spent])
 
 
-@handles(UnitsWalled)
 def _walled(state: State, event: UnitsWalled) -> State:
     units = [dataclasses.replace(state.units[u], inside=event.inside) for u in event.units]
     return state.with_units(units)
 
 
-@handles(UnitsDisbanded)
 def _disbanded(state: State, event: UnitsDisbanded) -> State:
     return remove(state, event.units)
+
+
+EVOLVERS: Evolvers = {
+    StackMoved: _moved,
+    FerryUsed: _ferried,
+    HexSearched: _searched,
+    UnitsWalled: _walled,
+    UnitsDisbanded: _disbanded,
+}

@@ -7,12 +7,12 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand
 
 from ..arguments import hex_arg, label, names
 from ..data import DRData
-from ..sections import MOVEMENT, STACKING
+from ..sections import MOVEMENT_PHASE, STACKING
 from ..state import State, Unit
 from ..units import at
 
 
-def own(state: State, unit_id: str, player: str, rule: str = MOVEMENT) -> Unit:
+def own(state: State, unit_id: str, player: str, rule: str = MOVEMENT_PHASE) -> Unit:
     """The unit, after checking it is on the map and one of the player's forces."""
     unit = state.units.get(unit_id)
     if unit is None:
@@ -27,10 +27,10 @@ def stack(state: State, data: DRData, value: object, player: str) -> list[Unit]:
     all the player's and in one space."""
     ids = _ids_or_none(state, value)
     if ids is None:
-        hex_ = hex_arg(data, str(value), MOVEMENT)
+        hex_ = hex_arg(data, str(value), MOVEMENT_PHASE)
         units = [u for u in at(state, hex_) if state.controller(u) == player and not u.aboard]
         if not units:
-            raise IllegalCommand(f"{player} has no units at {label(data, hex_)}", MOVEMENT)
+            raise IllegalCommand(f"{player} has no units at {label(data, hex_)}", MOVEMENT_PHASE)
         return sorted(units, key=lambda u: u.id)
     units = [own(state, unit_id, player) for unit_id in ids]
     places = {u.hex for u in units}
@@ -45,4 +45,4 @@ def _ids_or_none(state: State, value: object) -> tuple[str, ...] | None:
         parts = [p.strip() for p in value.split(",") if p.strip()]
         if not parts or not all(p in state.units or "-" in p for p in parts):
             return None
-    return names(value, MOVEMENT)
+    return names(value, MOVEMENT_PHASE)

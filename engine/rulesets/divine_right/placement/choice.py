@@ -3,13 +3,13 @@ a decision and answered with `place UNIT... --at SPACE`.
 
 A rule asks with `ask_place(out, data, kind, player, choices, why)`: each choice is the
 units and the space they may go to (None: any land space). A lone choice is taken at once;
-otherwise the player's answer is recorded as `PlacementChosen`, then what the rule that
-asked registered for `kind` (`@placing(kind, rule)`) records the placement itself.
+otherwise the player's answer is recorded as `PlacementChosen`, then the rule's `Placement`
+(its module's `PLACEMENTS`, in the rulebook under `kind`) records the placement itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
@@ -18,36 +18,16 @@ from warscribe.engine.events import Command
 from ..arguments import hex_arg, label, names
 from ..data import DRData
 from ..events import DecisionAsked, PlacementChosen, UnitsRelocated
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..movement.terrain import all_sea
+from ..sections import GAME_TURN
 from ..state import Hex, Pending, State
-from ..turn import GAME_TURN, Stands, answering, answers_pending
+from ..tables import Evolvers, Placement, rulebook
+from ..turn import answering
 
 Choice = tuple[tuple[str, ...], Hex | None]
-Finish = Callable[[Outcome, DRData, str, tuple[str, ...], Hex], None]
-Refusal = Callable[[State, DRData, tuple[str, ...], Hex], str]
 ANYWHERE = "any land space"
 _AT = " at "
-_FINISH: dict[str, tuple[Finish, str]] = {}
-_REFUSAL: dict[str, Refusal] = {}
-
-
-def placing(
-    kind: str, rule: str, stands: Stands, refusal: Refusal | None = None
-) -> Callable[[Finish], Finish]:
-    """Register how a placement of `kind` is carried out: `finish(out, data, player,
-    units, hex)` (`rule`: the rulebook section the decision cites; `stands`: whether the
-    placement is still to be made); `refusal(state, data, units, hex)` says why a space
-    not offered breaks the rule."""
-
-    def register(finish: Finish) -> Finish:
-        _FINISH[kind] = (finish, rule)
-        if refusal is not None:
-            _REFUSAL[kind] = refusal
-        answers_pending(kind, "place", stands)
-        return finish
-
-    return register
 
 
 def option_units(option: str) -> tuple[str, ...]:
@@ -64,15 +44,15 @@ def _units_to_relocate(state: State, pending: Pending) -> bool:
     )
 
 
-def relocation(kind: str, rule: str, what: str) -> None:
-    """Register a placement of `kind` carried out as `UnitsRelocated` (`what` says why)."""
+def relocation(rule: str, what: str) -> Placement:
+    """A placement carried out as `UnitsRelocated` (`what` says why)."""
 
     def finish(out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex) -> None:
         if any(out.state.units[u].hex != hex_ for u in units):
             why = f"{what}: {player} chose {label(data, hex_)}"
             out.add(UnitsRelocated(units=units, hex=hex_, why=why))
 
-    placing(kind, rule, _units_to_relocate)(finish)
+    return Placement(finish, rule, _units_to_relocate)
 
 
 def ask_place(
@@ -88,7 +68,7 @@ def ask_place(
         return
     units, hex_ = choices[0]
     if len(choices) == 1 and hex_ is not None:
-        _FINISH[kind][0](out, data, player, units, hex_)
+        rulebook().placements[kind].finish(out, data, player, units, hex_)
         return
     out.add(placement_asked(data, kind, player, choices, why))
 
@@ -108,8 +88,10 @@ def _option(data: DRData, units: tuple[str, ...], hex_: Hex | None) -> str:
 def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The player's answer: the units (left out when the choice is only of the space) and
     the space, among the options asked."""
-    pending = answering(state, command, tuple(_FINISH), GAME_TURN)
-    finish, rule = _FINISH[pending.kind]
+    placements = rulebook().placements
+    pending = answering(state, command, tuple(placements), GAME_TURN)
+    placement = placements[pending.kind]
+    rule = placement.rule
     given = command.arg("units")
     units = set(names(given, rule)) if given else None
     at = command.arg("at")
@@ -124,7 +106,7 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
             found.append((ids, target, space))
     if len(found) != 1 or found[0][1] is None:
         choices = "; ".join(pending.options)
-        refusal = _REFUSAL.get(pending.kind)
+        refusal = placement.refusal
         why = ""
         asked = tuple(pending.options[0].partition(_AT)[0].split(","))
         if refusal and where and not found and units in (None, set(asked)):
@@ -137,13 +119,17 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         raise InvalidCommand(f"{label(data, hex_)} is not a land space", rule)
     out = Outcome(state)
     out.add(PlacementChosen(player=pending.player, kind=pending.kind, units=chosen, hex=hex_))
-    finish(out, data, pending.player, chosen, hex_)
+    placement.finish(out, data, pending.player, chosen, hex_)
     return out
 
 
 COMMANDS = {"place": place}
 
 
-@handles(PlacementChosen)
 def _chosen(state: State, event: PlacementChosen) -> State:
     return state.with_progress(pending=None)
+
+
+EVOLVERS: Evolvers = {
+    PlacementChosen: _chosen,
+}

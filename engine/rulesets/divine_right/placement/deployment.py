@@ -19,7 +19,6 @@ from ..data import Coord, DRData, Room, UnitSpec
 from ..events import Placement, UnitsAwaitPlacement
 from ..state import State
 
-SPREAD_RULE = "Special Rules for Select Kingdoms › Zorn"
 MONARCH = "monarch"
 
 

@@ -33,18 +33,12 @@ from ..events import (
     UnitsDisplaced,
     UnitsWalled,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..inactive_kingdoms import invaded
-from ..kingdoms import after_deactivation
 from ..state import MERCENARY, Hex, Siege, State, Unit
-from ..turn import after_decision
+from ..tables import Evolvers
 from ..units import at, castle, castle_side, enemies, hostile_castle, is_fleet, is_hero
 
-DECLARING = "Siege Phase › Declaring a Siege"
-EFFECTS = "Siege Phase › Effects of a Siege"
-ENDING = "Siege Phase › Ending a Siege"
-DISPLACEMENT = "Siege Phase › Besieger Displacement"
-NEUTRAL = "Siege Phase › Besieging Neutral Castles"
 DISPLACE, MAKE_WAY = "displace", "make-way"
 DECLARED, SIEGE_ATTACK, BREAKOUT = "declared a siege", "made a siege attack", "broke out"
 
@@ -291,8 +285,7 @@ def _invalidate(out: Outcome, siege: Siege, why: str) -> None:
 # -- a castle gone neutral ----------------------------------------------------------------------
 
 
-@after_deactivation
-def _walls_closed(out: Outcome, data: DRData, kingdom: str) -> None:
+def walls_closed(out: Outcome, data: DRData, kingdom: str) -> None:
     """The deactivated kingdom's castles are neutral: the other kingdoms' units within
     their walls stand outside them, to leave in their next Movement Phase (Inactive
     Kingdoms: "Active combat units within a kingdom that has been deactivated have their
@@ -312,7 +305,6 @@ def _walls_closed(out: Outcome, data: DRData, kingdom: str) -> None:
 # -- after every decision: ended, or invalid ------------------------------------------------------
 
 
-@after_decision
 def review(out: Outcome, data: DRData, dice: Dice) -> None:
     """Each siege still stands? It ends when no besieging combat unit is left in the space
     or the castle turned friendly; it turns invalid when the besiegers are too weak."""
@@ -379,7 +371,6 @@ def _without(state: State, castle_name: str) -> State:
     return state.replace(sieges=tuple(s for s in state.sieges if s.castle != castle_name))
 
 
-@handles(SiegeDeclared)
 def _declared(state: State, event: SiegeDeclared) -> State:
     siege = Siege(
         castle=event.castle,
@@ -403,7 +394,6 @@ def engage(state: State, units: Sequence[str], why: str) -> State:
     return state.replace(turn=dataclasses.replace(turn, engaged=kept + added))
 
 
-@handles(SiegeInvalidated)
 def _invalidated(state: State, event: SiegeInvalidated) -> State:
     sieges = tuple(
         dataclasses.replace(s, doomed=True, why=event.why) if s.castle == event.castle else s
@@ -412,12 +402,10 @@ def _invalidated(state: State, event: SiegeInvalidated) -> State:
     return state.replace(sieges=sieges)
 
 
-@handles(SiegeEnded)
 def _ended_event(state: State, event: SiegeEnded) -> State:
     return _without(state, event.castle)
 
 
-@handles(UnitsDisplaced)
 def _displaced(state: State, event: UnitsDisplaced) -> State:
     moved = [dataclasses.replace(state.units[u], hex=event.hex, inside=False) for u in event.units]
     state = state.with_units(moved)
@@ -427,3 +415,11 @@ def _displaced(state: State, event: UnitsDisplaced) -> State:
     if waiting and pending is not None and pending.player == event.player and not left:
         state = state.with_progress(pending=None)
     return state
+
+
+EVOLVERS: Evolvers = {
+    SiegeDeclared: _declared,
+    SiegeInvalidated: _invalidated,
+    SiegeEnded: _ended_event,
+    UnitsDisplaced: _displaced,
+}

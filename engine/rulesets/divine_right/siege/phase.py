@@ -1,5 +1,5 @@
 """The Siege Phase (rulebook: Siege Phase, all subsections) and the sieges' part in
-deactivations (Kingdoms › Deactivation of Kingdoms, ONGOING SIEGES).
+deactivations (Kingdoms › Deactivation of Kingdoms, DEACTIVATION_OF_KINGDOMS SIEGES).
 
 Commands, each the player's recorded decision:
 
@@ -51,20 +51,25 @@ from ..events import (
     UnitsDisplaced,
     UnitsEmbarked,
 )
-from ..evolving import Outcome, handles
+from ..evolving import Outcome
 from ..heroes import castle_falls, fate, successor_enters
 from ..kingdoms import CONFUSED, DEACTIVATE, FORCED, confusion, crown, force_peace, score
 from ..movement.stacks import stack
 from ..movement.terrain import all_sea, geography, is_isle
 from ..placement.deployment import monarch_id
+from ..sections import (
+    BAD_OMENS,
+    BESIEGER_DISPLACEMENT,
+    BREAKOUTS,
+    DEACTIVATION_OF_KINGDOMS,
+    RESOLVING_A_SIEGE,
+)
 from ..state import Hex, Pending, Siege, State, Unit, Veto
+from ..tables import Answer, Evolvers
 from ..turn import (
     answering,
-    answers_pending,
     ask,
     current,
-    due_before_phase_end,
-    phase_commands,
 )
 from ..units import (
     at,
@@ -81,7 +86,6 @@ from ..units import (
 from .declare import (
     BREAKOUT,
     DISPLACE,
-    DISPLACEMENT,
     MAKE_WAY,
     SIEGE_ATTACK,
     besieger,
@@ -94,11 +98,6 @@ from .declare import (
 )
 
 PHASE = "siege"
-RESOLVING = "Siege Phase › Resolving a Siege (Siege Attack)"
-MODIFYING = "Siege Phase › Modifying the Siege Roll"
-BREAKOUTS = "Siege Phase › Breakouts"
-OMENS = "Random Events Phase › Bad Omens"
-ONGOING = "Kingdoms › Deactivation of Kingdoms"
 VETO = "siege-veto"
 
 
@@ -109,8 +108,10 @@ def attack(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     """The castles the player attacks this phase, each with its Siege Roll."""
     turn = current(state, command, PHASE)
     if turn.progress.siege_rolled:
-        raise IllegalCommand("the castles attacked this phase were already pointed out", RESOLVING)
-    chosen = names(command.arg("castles"), RESOLVING, "castle")
+        raise IllegalCommand(
+            "the castles attacked this phase were already pointed out", RESOLVING_A_SIEGE
+        )
+    chosen = names(command.arg("castles"), RESOLVING_A_SIEGE, "castle")
     sieges = [_own_siege(state, data, turn.player, name) for name in chosen]
     for siege in sieges:
         _check_attack(state, siege)
@@ -121,10 +122,10 @@ def attack(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 
 def _own_siege(state: State, data: DRData, player: str, name: str) -> Siege:
-    found = _castle_named(data, name, RESOLVING)
+    found = _castle_named(data, name, RESOLVING_A_SIEGE)
     siege = siege_at(state, found.hex)
     if siege is None or siege.besieger != player:
-        raise IllegalCommand(f"{player} does not besiege {found.name}", RESOLVING)
+        raise IllegalCommand(f"{player} does not besiege {found.name}", RESOLVING_A_SIEGE)
     return siege
 
 
@@ -142,14 +143,14 @@ def _check_attack(state: State, siege: Siege) -> None:
     if siege.doomed:
         raise IllegalCommand(
             f"the siege of {siege.castle} is no longer valid ({siege.why}): no Siege Roll",
-            DISPLACEMENT,
+            BESIEGER_DISPLACEMENT,
         )
     omens = sorted({u.kingdom for u in besieging_units(state, siege) if omened(state, u)})
     if omens:
         raise IllegalCommand(
             f"{', '.join(omens)}'s regulars have Bad Omens and will not attack: displace them "
             f"from {siege.castle} first",
-            OMENS,
+            BAD_OMENS,
         )
 
 
@@ -244,11 +245,11 @@ def displace(state: State, command: Command, data: DRData, dice: Dice) -> Outcom
     if not units:
         raise IllegalCommand(
             f"{player} names no unit to displace (units aboard a fleet displace with it)",
-            DISPLACEMENT,
+            BESIEGER_DISPLACEMENT,
         )
     to = command.arg("to")
-    target = None if to is None else hex_arg(data, str(to), DISPLACEMENT)
-    lose = names(command.arg("lose"), DISPLACEMENT) if command.arg("lose") else ()
+    target = None if to is None else hex_arg(data, str(to), BESIEGER_DISPLACEMENT)
+    lose = names(command.arg("lose"), BESIEGER_DISPLACEMENT) if command.arg("lose") else ()
     out = Outcome(state)
     move_out(out, data, dice, player, units, target, lose, why)
     return out
@@ -262,20 +263,20 @@ def _displacing(state: State, command: Command, data: DRData) -> tuple[str, list
         return _asked_displacement(state, command, data)
     turn = current(state, command, PHASE)
     if turn.progress.siege_rolled:
-        raise IllegalCommand("displacements come before any siege attack", DISPLACEMENT)
+        raise IllegalCommand("displacements come before any siege attack", BESIEGER_DISPLACEMENT)
     units = stack(state, data, command.arg("units"), turn.player)
     siege = siege_at(state, units[0].hex)
     if siege is None or siege.besieger != turn.player:
         where = label(data, units[0].hex)
-        raise IllegalCommand(f"{turn.player} besieges no castle at {where}", DISPLACEMENT)
+        raise IllegalCommand(f"{turn.player} besieges no castle at {where}", BESIEGER_DISPLACEMENT)
     return turn.player, units, "displaced before the siege attacks"
 
 
 def _asked_displacement(
     state: State, command: Command, data: DRData
 ) -> tuple[str, list[Unit], str]:
-    pending = answering(state, command, (DISPLACE, MAKE_WAY), DISPLACEMENT)
-    start = hex_arg(data, pending.options[0], DISPLACEMENT)
+    pending = answering(state, command, (DISPLACE, MAKE_WAY), BESIEGER_DISPLACEMENT)
+    start = hex_arg(data, pending.options[0], BESIEGER_DISPLACEMENT)
     named = command.arg("units")
     units = (
         stack(state, data, named, pending.player)
@@ -284,7 +285,7 @@ def _asked_displacement(
     )
     if any(u.hex != start or u.inside for u in units):
         raise IllegalCommand(
-            f"displace units from {label(data, start)}, outside its walls", DISPLACEMENT
+            f"displace units from {label(data, start)}, outside its walls", BESIEGER_DISPLACEMENT
         )
     why = "an invalid siege displaced" if pending.kind == DISPLACE else "pushed aside"
     return pending.player, units, why
@@ -309,17 +310,19 @@ def move_out(
     if to is None:
         if routes:
             free = ", ".join(label(data, h) for h in sorted(routes))
-            raise InvalidCommand(f"say where the units go (to=HEX): {free}", DISPLACEMENT)
+            raise InvalidCommand(f"say where the units go (to=HEX): {free}", BESIEGER_DISPLACEMENT)
         eliminate(out, data, dice, player, combat, enemy, f"{why}: no route of displacement")
         return
     if to not in routes:
-        raise IllegalCommand(_no_route(out.state, data, player, units, start, to), DISPLACEMENT)
+        raise IllegalCommand(
+            _no_route(out.state, data, player, units, start, to), BESIEGER_DISPLACEMENT
+        )
     barring = routes[to]
     if barring:
         _fight_out(out, data, dice, player, units, to, lose, routes)
         return
     if lose:
-        raise IllegalCommand(f"{label(data, to)} is free: no losses to take", DISPLACEMENT)
+        raise IllegalCommand(f"{label(data, to)} is free: no losses to take", BESIEGER_DISPLACEMENT)
     _moved(out, data, player, units, start, to, why)
 
 
@@ -377,7 +380,8 @@ def _fight_out(
     if free:
         where = ", ".join(label(data, h) for h in sorted(free))
         raise IllegalCommand(
-            f"enemy units bar {label(data, to)}, but {where} is free: displace there", DISPLACEMENT
+            f"enemy units bar {label(data, to)}, but {where} is free: displace there",
+            BESIEGER_DISPLACEMENT,
         )
     start = units[0].hex
     combat = [u for u in units if not is_hero(u)]
@@ -391,7 +395,7 @@ def _fight_out(
         raise IllegalCommand(
             f"{len(blockers)} enemy combat unit(s) bar {label(data, to)}: name as many of the "
             f"displacing combat units to lose (lose=A,B,...)",
-            DISPLACEMENT,
+            BESIEGER_DISPLACEMENT,
         )
     lost = [out.state.units[u] for u in lose]
     eliminate(out, data, dice, player, lost, owner, why, True)
@@ -489,7 +493,7 @@ def breakout(state: State, command: Command, data: DRData, dice: Dice) -> Outcom
         raise IllegalCommand(f"{player}'s units broke out of {found.name} already", BREAKOUTS)
     omens = sorted({u.kingdom for u in units if omened(state, u)})
     if omens:
-        raise IllegalCommand(f"{', '.join(omens)}'s regulars will not attack this turn", OMENS)
+        raise IllegalCommand(f"{', '.join(omens)}'s regulars will not attack this turn", BAD_OMENS)
     besiegers = besieging_units(state, siege)
     out = Outcome(state)
     out.add(
@@ -550,18 +554,20 @@ def lift(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 
 def _veto(state: State, command: Command, data: DRData) -> Veto:
-    answering(state, command, (VETO,), ONGOING)
+    answering(state, command, (VETO,), DEACTIVATION_OF_KINGDOMS)
     veto = state.veto
     assert veto is not None
     named = command.arg("kingdom")
     if named is not None and str(named) != veto.kingdom:
-        raise IllegalCommand(f"the question is about {veto.kingdom}, not {named}", ONGOING)
+        raise IllegalCommand(
+            f"the question is about {veto.kingdom}, not {named}", DEACTIVATION_OF_KINGDOMS
+        )
     return veto
 
 
 def _targets(data: DRData, value: object, sieges: list[Siege]) -> dict[str, Hex]:
     """Each castle's displacement space: the one given next to it."""
-    given = path_arg(data, value, DISPLACEMENT) if value else ()
+    given = path_arg(data, value, BESIEGER_DISPLACEMENT) if value else ()
     found = {}
     for siege in sieges:
         near = [h for h in given if h in data.map.neighbours(*siege.hex)]
@@ -593,8 +599,7 @@ def _veto_question(kingdom: str, change: str, why: str, player: str) -> Decision
 # -- the end of the game turn ------------------------------------------------------------------
 
 
-@due_before_phase_end("combat")
-def _invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
+def invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
     """As the game turn ends, the besiegers of invalid sieges are displaced (each
     besieger routes his own)."""
     if state.next_player_turn() is not None:
@@ -620,7 +625,6 @@ COMMANDS = {
     "siege-keep": keep,
     "siege-lift": lift,
 }
-phase_commands(PHASE, ("siege attack", "siege displace", "breakout"))
 
 
 def _siege_stands(state: State, pending: Pending) -> bool:
@@ -642,20 +646,13 @@ def _veto_stands(state: State, pending: Pending) -> bool:
     return state.veto is not None and pending.player in state.veto.waiting
 
 
-answers_pending(DISPLACE, "siege-displace", _siege_stands)
-answers_pending(MAKE_WAY, "siege-displace", _barring_stands)
-answers_pending(VETO, ("siege-keep", "siege-lift"), _veto_stands)
-
-
 # -- evolve ------------------------------------------------------------------------------------
 
 
-@handles(SiegeAttacked)
 def _attacked(state: State, event: SiegeAttacked) -> State:
     return engage(state.with_progress(siege_rolled=True), event.units, SIEGE_ATTACK)
 
 
-@handles(CastlePlundered)
 def _plundered(state: State, event: CastlePlundered) -> State:
     state = remove(state, event.eliminated)
     hex_ = next(s.hex for s in state.sieges if s.castle == event.castle)
@@ -667,7 +664,6 @@ def _plundered(state: State, event: CastlePlundered) -> State:
     )
 
 
-@handles(SiegeVetoAsked)
 def _veto_asked(state: State, event: SiegeVetoAsked) -> State:
     veto = Veto(
         kingdom=event.kingdom,
@@ -686,12 +682,10 @@ def _answered(state: State) -> State:
     return state.with_progress(pending=None) if pending and pending.kind == VETO else state
 
 
-@handles(SiegeKept)
 def _kept(state: State, event: SiegeKept) -> State:
     return _answered(state.replace(veto=None))
 
 
-@handles(SiegeGivenUp)
 def _given_up(state: State, event: SiegeGivenUp) -> State:
     veto = state.veto
     if veto is None:
@@ -699,3 +693,19 @@ def _given_up(state: State, event: SiegeGivenUp) -> State:
     waiting = tuple(p for p in veto.waiting if p != event.player)
     kept = dataclasses.replace(veto, waiting=waiting) if waiting else None
     return _answered(state.replace(veto=kept))
+
+
+DECISIONS: dict[str, Answer] = {
+    DISPLACE: Answer(("siege-displace",), _siege_stands),
+    MAKE_WAY: Answer(("siege-displace",), _barring_stands),
+    VETO: Answer(("siege-keep", "siege-lift"), _veto_stands),
+}
+
+
+EVOLVERS: Evolvers = {
+    SiegeAttacked: _attacked,
+    CastlePlundered: _plundered,
+    SiegeVetoAsked: _veto_asked,
+    SiegeKept: _kept,
+    SiegeGivenUp: _given_up,
+}
