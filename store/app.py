@@ -267,7 +267,7 @@ class Warscribe(Application[UUID]):
         if self.backend.kind == "sqlite":
             env["APPLICATION_RECORDER_TOPIC"] = f"{catalog_index.__name__}:IndexedSQLiteRecorder"
         else:
-            env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}:Factory"
+            env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}_postgres:Factory"
         self._heads: OrderedDict[UUID, Any] = OrderedDict()
         self._cache = cache
         sqlite_file = env.get("SQLITE_DBNAME")

@@ -14,9 +14,11 @@ may hold secrets an older version kept in it (`app.KeptSecret`): set whenever su
 event is written or the index is rebuilt, cleared once they are moved out, so an open
 does not search for them every time.
 
-The PostgreSQL recorder also leaves out the table lock and NOTIFY eventsourcing takes
-around every insert to order its notification log: nothing reads that log, and writers
-of one game are ordered by the (game, version) key and the store's advisory lock.
+The PostgreSQL recorders live in `index_postgres`, imported only for a PostgreSQL store (a
+SQLite call never loads psycopg); the PostgreSQL recorder also leaves out the table lock
+and NOTIFY eventsourcing takes around every insert to order its notification log: nothing
+reads that log, and writers of one game are ordered by the (game, version) key and the
+store's advisory lock.
 """
 
 from __future__ import annotations
@@ -27,12 +29,6 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import OperationalError, ProgrammingError, StoredEvent
-from eventsourcing.postgres import (
-    PostgresAggregateRecorder,
-    PostgresApplicationRecorder,
-    PostgresDatastore,
-    PostgresFactory,
-)
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 from warscribe.engine import codec
@@ -48,14 +44,14 @@ _DDL = (
     "UNIQUE, name TEXT NOT NULL UNIQUE, listing {blob} NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {state} (key TEXT PRIMARY KEY, value BIGINT NOT NULL)",
 )
-_INSERT = "INSERT INTO {games} (version, game_id, name, listing) VALUES (?, ?, ?, ?)"
-_KEPT = (
+INSERT_ROW = "INSERT INTO {games} (version, game_id, name, listing) VALUES (?, ?, ?, ?)"
+SET_KEPT = (
     "INSERT INTO {state} (key, value) VALUES ('kept', ?) "
     "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
 
 
-def _changes(stored_events: Sequence[StoredEvent]) -> tuple[list[tuple[Any, ...]], bool]:
+def index_changes(stored_events: Sequence[StoredEvent]) -> tuple[list[tuple[Any, ...]], bool]:
     """The index rows the listings among `stored_events` add, and whether any of them is
     a secret kept in the store the old way."""
     rows: list[tuple[Any, ...]] = []
@@ -82,64 +78,12 @@ class IndexedSQLiteRecorder(SQLiteApplicationRecorder):
         self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
-        rows, kept = _changes(stored_events)
+        rows, kept = index_changes(stored_events)
         if rows:
-            c.executemany(statement(self, _INSERT), rows)
+            c.executemany(statement(self, INSERT_ROW), rows)
         if kept:
-            c.execute(statement(self, _KEPT), (1,))
+            c.execute(statement(self, SET_KEPT), (1,))
         return ids
-
-
-class _LazyTypes:
-    """A PostgreSQL recorder that introspects its composite row type at its first insert
-    (see `Factory`)."""
-
-    datastore: PostgresDatastore
-
-    def construct_pg_stored_event(self, *args: Any) -> Any:
-        PostgresDatastore.register_type_adapters(self.datastore)  # once; then a no-op
-        return super().construct_pg_stored_event(*args)  # type: ignore[misc]
-
-
-class _Datastore(PostgresDatastore):
-    """eventsourcing's datastore, whose recorders fetch their composite type when they
-    first insert rather than when the store is opened (a read-only call never needs it)."""
-
-    def register_type_adapters(self) -> None:
-        """Deferred: see `_LazyTypes`."""
-
-
-class SnapshotRecorder(_LazyTypes, PostgresAggregateRecorder):
-    """eventsourcing's PostgreSQL recorder of snapshots, with its type fetched lazily."""
-
-
-class IndexedPostgresRecorder(_LazyTypes, PostgresApplicationRecorder):
-    """eventsourcing's PostgreSQL recorder, writing the index rows of what it inserts
-    (in the same transaction), without the table lock and NOTIFY of its notification log."""
-
-    def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **_: Any) -> None:
-        rows, kept = _changes(stored_events)
-        if rows:
-            curs.executemany(statement(self, _INSERT), rows)
-        if kept:
-            curs.execute(statement(self, _KEPT), (1,))
-
-    def _insert_stored_events(
-        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
-    ) -> None:
-        PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
-
-
-class Factory(PostgresFactory):
-    """eventsourcing's PostgreSQL factory with the recorders above: opening a store runs
-    no DDL and no type introspection (`app.Warscribe._open_tables` makes missing tables)."""
-
-    aggregate_recorder_class = SnapshotRecorder
-    application_recorder_class = IndexedPostgresRecorder
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        self.datastore.__class__ = _Datastore
 
 
 def _is_sqlite(recorder: Any) -> bool:
@@ -231,12 +175,12 @@ class Index:
         with self._cursor(commit=True) as cursor:
             cursor.execute(statement(self.recorder, "DELETE FROM {games}"))
             if rows:
-                cursor.executemany(statement(self.recorder, _INSERT), rows)
-            cursor.execute(statement(self.recorder, _KEPT), (1,))
+                cursor.executemany(statement(self.recorder, INSERT_ROW), rows)
+            cursor.execute(statement(self.recorder, SET_KEPT), (1,))
 
     def secrets_moved(self) -> None:
         with self._cursor(commit=True) as cursor:
-            cursor.execute(statement(self.recorder, _KEPT), (0,))
+            cursor.execute(statement(self.recorder, SET_KEPT), (0,))
 
     def _listings(self, where: str = "", params: Sequence[Any] = ()) -> list[Any]:
         rows = self._rows(f"SELECT listing FROM {{games}} {where} ORDER BY version", params)
