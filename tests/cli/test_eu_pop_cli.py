@@ -163,6 +163,23 @@ def test_a_refused_command_leaves_the_store_unchanged(game: Run) -> None:
     assert snapshot(game) == before
 
 
+def test_a_refused_loan_names_the_interest_tokens_held_now(run: Run, start: Path) -> None:
+    """5.2 Take/Repay Loan, no loan at 5 or more tokens (issue 12's wording): through the
+    generated options, and through `borrow` with a cost, France at 4 tokens is told it holds
+    4, never the 5 of a loan it may not take."""
+    position = json.loads(start.read_text(encoding="utf-8"))
+    position["realms"]["France"]["loans"] = 4
+    start.write_text(json.dumps(position), encoding="utf-8")
+    ok(run("new", "eu-pop", *PLAYERS, "--start", str(start), "--dice", "seeded:1"))
+    ok(run("end-phase"))
+    # France (12 ducats) asks for two loans: one is left before the fifth token.
+    told = "France holds 4 interest tokens: it may take 1 more, not 2 (no loan at 5 or more)"
+    refused(run("take-loan", "--count", "2"), told)
+    # A cost of 20 ducats lacks 8: two loans again, refused the same way.
+    refused(run("adjust", "--reason", "card", "--ducats", "-20", "--borrow", "2"), told)
+    assert "holds 5" not in run("take-loan", "--count", "2").output
+
+
 def test_usage_errors_exit_2(game: Run) -> None:
     before = snapshot(game)
     assert game("take-loan", "--bogus", "1").exit_code == 2
