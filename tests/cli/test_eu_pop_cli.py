@@ -144,6 +144,15 @@ def test_negative_and_half_deltas_and_dashed_options_reach_the_engine(game: Run)
     assert "9½" in ok(game("treasury")).stdout
 
 
+def test_adjust_set_corrects_a_slip_outright(game: Run) -> None:
+    """Adjustments (issue 13): a slip of +3 ducats is corrected by giving the value the
+    table counts, recorded as the delta that makes it."""
+    ok(game("adjust", "--reason", "card", "--ducats", "3"))  # the slip: France 12 + 3 = 15
+    shown = ok(game("adjust", "--reason", "recount", "--set", "--ducats", "9.5")).stdout
+    assert "deltas=[['ducats', '-11/2']]" in shown, shown  # 15 - 5½ = 9½
+    assert data(game("treasury", "--json"))["realms"]["France"]["ducats"] == 9.5
+
+
 def test_a_ruler_appointed_as_a_reaction(game: Run) -> None:
     # On France's turn, Austria's event card kills France's ruler (an adjustment). Once the
     # turn has passed to Austria, France may appoint a new ruler only as a Reaction.
@@ -374,7 +383,7 @@ def test_queries_at_an_earlier_position(game: Run) -> None:
 
 def test_log_story_tells_each_decision_with_its_rule(game: Run) -> None:
     """`log --story`: the position as a heading, one sentence per decision naming the rule."""
-    ok(game("adjust", "--reason", "recount", "--ducats", "1", "--as", "alice"))
+    ok(game("adjust", "--reason", "recount", "--set", "--ducats", "13", "--as", "alice"))
     story = ok(game("log", "--story")).stdout.splitlines()
     assert story[0].startswith("set-up of ")
     assert any(line.startswith("== ") and line.endswith(" ==") for line in story)

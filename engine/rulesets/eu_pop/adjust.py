@@ -1,11 +1,12 @@
 """Adjustments: the effects of what the record does not model (Turn Actions, action cards,
 wars, events), recorded with a reason so that the ledger always matches the table.
 
-Realm figures change by delta (`ducats=-3 regulars=3`); a ducat cost the treasury lacks is
+Realm figures change by delta (`ducats=-3 regulars=3`), or with `set` are given as their
+values now and recorded as the deltas that make them; a ducat cost the treasury lacks is
 covered with `borrow=N` loans (taken as Reactions outside the realm's own turn). Cards leave
 play with `discard`, ideas change with `gain_idea`/`lose_idea`, an alliance is set with
 `ally=NAME` and `ally_*` values or dropped with `drop_ally`, and the papacy and Empire are
-set with their own arguments (imperial authority by delta).
+set with their own arguments (imperial authority by delta, or its value with `set`).
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from warscribe.engine.commands import NAMES, SWITCH, TEXT, Arg, Call, choice
+from warscribe.engine.commands import FLAG, NAMES, SWITCH, TEXT, Arg, Call, choice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Event
 
 from .arguments import BORROW, COUNT, DELTA, DUCATS_DELTA, EuCommand
 from .events import AllyDropped, AllySet, CardDiscarded, IdeasSet, RealmAdjusted, WorldSet
 from .guards import actor_realm, known_ally, named_realm
-from .ledger import FIELDS, apply_deltas, check_deltas, merge
+from .ledger import FIELDS, apply_deltas, check_deltas, merge, value
 from .loans import apply_loan, cover_cost
 from .rules import ADJUST
 from .state import Ally, EuState, Realm, World, drop_allies, replace_realm, update_realm
@@ -42,6 +43,8 @@ NOBODY = "none"
 def adjust(state: EuState, call: Call) -> list[Event]:
     actor = actor_realm(state, call)
     reason = call.text("reason")
+    if call.flag("set") and not any(call.given(f) for f in (*FIELDS, "imperial_authority")):
+        raise InvalidCommand("set: give the figures whose values are set (e.g. ducats=12)", ADJUST)
     realm = named_realm(state, call.text("realm", actor.name), ADJUST)
     events = [
         *_figures(state, realm, call, reason),
@@ -59,7 +62,12 @@ def adjust(state: EuState, call: Call) -> list[Event]:
 
 
 def _figures(state: EuState, realm: Realm, call: Call, reason: str) -> list[Event]:
-    deltas = merge((f, call.get(f)) for f in FIELDS if call.given(f))
+    """The figures' changes: the deltas given, or with `set` the deltas that make the
+    values given (a slip corrected outright; the record still holds changes)."""
+    given = [(f, call.get(f)) for f in FIELDS if call.given(f)]
+    if call.flag("set"):
+        given = [(f, figure - value(realm, f)) for f, figure in given]
+    deltas = merge(given)
     cost = -sum((Fraction(d) for f, d in deltas if f == "ducats"), Fraction(0))
     borrow = call.number("borrow", 0)
     loans = cover_cost(state, realm, max(cost, Fraction(0)), borrow, f"adjustment: {reason}")
@@ -137,7 +145,9 @@ def _holder(call: Call, key: str, current: str | None) -> str | None:
 def _world(world: World, call: Call, reason: str) -> list[Event]:
     if not any(call.given(key) for key in WORLD_ARGS):
         return []
-    authority = world.imperial_authority + call.number("imperial_authority", 0)
+    authority = call.number("imperial_authority", 0)
+    if not (call.flag("set") and call.given("imperial_authority")):
+        authority += world.imperial_authority
     if authority < 0:
         raise IllegalCommand(f"imperial authority would be {authority}, below 0", ADJUST)
     changed = World(
@@ -199,6 +209,12 @@ COMMANDS = (
             Arg("reason", TEXT, "Why (required): the card, war or event.", required=True),
             Arg("realm", TEXT, "The realm changed (default: the actor's).", metavar="REALM"),
             BORROW,
+            Arg(
+                "set",
+                FLAG,
+                "The figures given are their values now, recorded as the changes that make "
+                "them (to correct a slip outright).",
+            ),
             Arg("ducats", DUCATS_DELTA, "Change of ducats (whole or half)."),
             *(
                 Arg(field, DELTA, f"Change of the realm's figure {field} (+N or -N).")

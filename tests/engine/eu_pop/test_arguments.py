@@ -98,6 +98,7 @@ EXAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
             "reason": "Card",
             "realm": "France",
             "borrow": 0,
+            "set": False,
             "ducats": -1,
             "adm": 1,
             "dip": 1,
