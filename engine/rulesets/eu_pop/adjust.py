@@ -6,7 +6,9 @@ values now and recorded as the deltas that make them; a ducat cost the treasury 
 covered with `borrow=N` loans (taken as Reactions outside the realm's own turn). Cards leave
 play with `discard`, ideas change with `gain_idea`/`lose_idea`, an alliance is set with
 `ally=NAME` and `ally_*` values or dropped with `drop_ally`, and the papacy and Empire are
-set with their own arguments (imperial authority by delta, or its value with `set`).
+set with their own arguments (imperial authority by delta, or its value with `set`). The
+Crusade and power struggle tokens step E scores are set with `crusade_token` and
+`power_struggle_tokens`.
 """
 
 from __future__ import annotations
@@ -19,11 +21,19 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Event
 
 from .arguments import BORROW, COUNT, DELTA, DUCATS_DELTA, EuCommand
-from .events import AllyDropped, AllySet, CardDiscarded, IdeasSet, RealmAdjusted, WorldSet
+from .events import (
+    AllyDropped,
+    AllySet,
+    CardDiscarded,
+    IdeasSet,
+    RealmAdjusted,
+    ScoringTokensSet,
+    WorldSet,
+)
 from .guards import actor_realm, known_ally, named_realm
 from .ledger import FIELDS, apply_deltas, check_deltas, merge, value
 from .loans import apply_loan, cover_cost
-from .rules import ADJUST
+from .rules import ADJUST, PRESTIGE
 from .state import Ally, EuState, Realm, World, drop_allies, replace_realm, update_realm
 
 WORLD_ARGS = (
@@ -53,6 +63,7 @@ def adjust(state: EuState, call: Call) -> list[Event]:
         *_ally(realm, call, reason),
         *_drop_ally(realm, call, reason),
         *_world(state.world, call, reason),
+        *_scoring_tokens(realm, call, reason),
     ]
     if not events:
         raise InvalidCommand(
@@ -160,6 +171,24 @@ def _world(world: World, call: Call, reason: str) -> list[Event]:
     return [WorldSet(changed, reason)]
 
 
+def _scoring_tokens(realm: Realm, call: Call, reason: str) -> list[Event]:
+    """The Crusade and power struggle tokens step E scores and removes (4.4 E): a realm
+    holding one records step E itself, to enter its prestige."""
+    if not (call.given("crusade_token") or call.given("power_struggle_tokens")):
+        return []
+    crusade = call.get("crusade_token", realm.crusade)
+    struggle = call.get("power_struggle_tokens", realm.power_struggle)
+    if (crusade, struggle) == (realm.crusade, realm.power_struggle):
+        return []
+    return [ScoringTokensSet(realm.name, crusade, struggle, reason)]
+
+
+def apply_scoring_tokens(state: EuState, event: ScoringTokensSet) -> EuState:
+    return replace_realm(
+        state, event.realm, crusade=event.crusade, power_struggle=event.power_struggle
+    )
+
+
 def apply_adjusted(state: EuState, event: RealmAdjusted) -> EuState:
     return update_realm(state, event.realm, lambda r: apply_deltas(r, event.deltas))
 
@@ -235,6 +264,18 @@ COMMANDS = (
             Arg("ally_active", SWITCH, "Whether the ally is Active."),
             Arg("drop_ally", TEXT, "End an alliance without Cut Ties.", metavar="NAME"),
             Arg("discard", TEXT, "A ruler, advisor or leader card leaves play.", metavar="NAME"),
+            Arg(
+                "crusade_token",
+                SWITCH,
+                "Whether the realm holds an active Crusade token (step E waits for it).",
+                rule=PRESTIGE,
+            ),
+            Arg(
+                "power_struggle_tokens",
+                SWITCH,
+                "Whether the realm holds power struggle tokens (step E waits for it).",
+                rule=PRESTIGE,
+            ),
             Arg("gain_idea", NAMES, "An idea gained.", metavar="NAME"),
             Arg("lose_idea", NAMES, "An idea lost.", metavar="NAME"),
         ),
@@ -253,4 +294,5 @@ APPLY = {
     AllySet: apply_ally_set,
     AllyDropped: apply_ally_dropped,
     WorldSet: apply_world,
+    ScoringTokensSet: apply_scoring_tokens,
 }

@@ -99,6 +99,8 @@ EXAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
             "realm": "France",
             "borrow": 0,
             "set": False,
+            "crusade_token": True,
+            "power_struggle_tokens": False,
             "ducats": -1,
             "adm": 1,
             "dip": 1,
