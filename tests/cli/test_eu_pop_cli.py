@@ -144,6 +144,15 @@ def test_negative_and_half_deltas_and_dashed_options_reach_the_engine(game: Run)
     assert "9½" in ok(game("treasury")).stdout
 
 
+def test_adjust_set_corrects_a_slip_outright(game: Run) -> None:
+    """Adjustments (issue 13): a slip of +3 ducats is corrected by giving the value the
+    table counts, recorded as the delta that makes it."""
+    ok(game("adjust", "--reason", "card", "--ducats", "3"))  # the slip: France 12 + 3 = 15
+    shown = ok(game("adjust", "--reason", "recount", "--set", "--ducats", "9.5")).stdout
+    assert "deltas=[['ducats', '-11/2']]" in shown, shown  # 15 - 5½ = 9½
+    assert data(game("treasury", "--json"))["realms"]["France"]["ducats"] == 9.5
+
+
 def test_a_ruler_appointed_as_a_reaction(game: Run) -> None:
     # On France's turn, Austria's event card kills France's ruler (an adjustment). Once the
     # turn has passed to Austria, France may appoint a new ruler only as a Reaction.
@@ -161,6 +170,23 @@ def test_a_refused_command_leaves_the_store_unchanged(game: Run) -> None:
     refused(game("repay-loan", "--count", "1"), "Take/Repay Loan")
     refused(game("take-loan", "--count", "many"), "whole number")
     assert snapshot(game) == before
+
+
+def test_a_refused_loan_names_the_interest_tokens_held_now(run: Run, start: Path) -> None:
+    """5.2 Take/Repay Loan, no loan at 5 or more tokens (issue 12's wording): through the
+    generated options, and through `borrow` with a cost, France at 4 tokens is told it holds
+    4, never the 5 of a loan it may not take."""
+    position = json.loads(start.read_text(encoding="utf-8"))
+    position["realms"]["France"]["loans"] = 4
+    start.write_text(json.dumps(position), encoding="utf-8")
+    ok(run("new", "eu-pop", *PLAYERS, "--start", str(start), "--dice", "seeded:1"))
+    ok(run("end-phase"))
+    # France (12 ducats) asks for two loans: one is left before the fifth token.
+    told = "France holds 4 interest tokens: it may take 1 more, not 2 (no loan at 5 or more)"
+    refused(run("take-loan", "--count", "2"), told)
+    # A cost of 20 ducats lacks 8: two loans again, refused the same way.
+    refused(run("adjust", "--reason", "card", "--ducats", "-20", "--borrow", "2"), told)
+    assert "holds 5" not in run("take-loan", "--count", "2").output
 
 
 def test_usage_errors_exit_2(game: Run) -> None:
@@ -224,23 +250,32 @@ def play_round_1(run: Run) -> None:
     ok(run("end-turn"))
     ok(run("pass", "--ducats", "1"))  # France: 11 + 1 = 12
     ok(run("pass"))
+    # Austria's crusade is on the board: its token makes step E wait for Austria.
+    ok(run("adjust", "--reason", "Crusade declared", "--crusade-token", "true", "--as", "bob"))
     ok(run("end-phase"))  # to 1.peace
     ok(run("end-phase"))  # to 1.income-upkeep
-    # A. France cuts nothing; Austria disbands a regular: 2 regulars, manpower 7 + 1 = 8.
+    # A. Both have units they may disband, so both choose: France cuts nothing; Austria
+    #    disbands a regular: 2 regulars, manpower 7 + 1 = 8.
     ok(run("income-cut-costs", "--as", "alice"))
-    ok(run("income-cut-costs", "--disband-regulars", "1", "--as", "bob"))
+    closed = ok(run("income-cut-costs", "--disband-regulars", "1", "--as", "bob")).stdout
     # B is drawn up by the record (see test_a_round_through_phase_4 for the sums).
-    # C. Both keep under 50 ducats: no corruption.
-    ok(run("income-corruption", "--as", "alice"))
-    ok(run("income-corruption", "--as", "bob"))
+    # C closes itself for both: they keep under 50 ducats (14½ and 17), no corruption.
+    for realm, ducats in (("France", "14½"), ("Austria", "17")):
+        assert (
+            f"StepClosedItself: realm={realm} round=1 step=C reason=keeping its {ducats} ducats "
+            "costs nothing (0-49) rule=4.4 › C. Corruption"
+        ) in closed, closed
     # D. France: ruler 2/1/2 + advisors adm 1, mil 2 + papal controller dip 1 = 3/2/4,
-    #    so 3/2/3 becomes 6/4/7. Austria: ruler 1/2/1 + advisor dip 1 = 1/3/1, so 2/3/1
-    #    becomes 3/6/2. Neither is at stability +3 or -3, so no types are chosen.
-    ok(run("income-monarch-power", "--as", "alice"))
-    ok(run("income-monarch-power", "--as", "bob"))
-    # E. France, uncontested papal controller: 3 Catholic PRs - 1 = 2 prestige.
-    #    Austria: emperor at authority 2 (< 6) scores 0; a crusade entered: +1, so 1 + 1 = 2.
-    ok(run("income-prestige", "--as", "alice"))
+    #    so 3/2/3 becomes 6/4/7; at stability +1, with no ideas, not the Emperor, it has no
+    #    choice: D closes itself for France. Austria, the Emperor, records it (no imperial
+    #    power entered): ruler 1/2/1 + advisor dip 1 = 1/3/1, so 2/3/1 becomes 3/6/2.
+    assert "StepClosedItself: realm=France round=1 step=D" in closed
+    assert "realm=Austria round=1 step=D" not in closed
+    closed = ok(run("income-monarch-power", "--as", "bob")).stdout
+    # E. France, uncontested papal controller, holds no crusade token: E closes itself and
+    #    scores 3 Catholic PRs - 1 = 2 prestige. Austria enters its crusade: emperor at
+    #    authority 2 (< 6) scores 0, the crusade +1, so 1 + 1 = 2; its token is removed.
+    assert "StepClosedItself: realm=France round=1 step=E" in closed
     ok(run("income-prestige", "--crusade", "1", "--as", "bob"))
     ok(run("end-phase"))  # to 2.draw
 
@@ -357,10 +392,43 @@ def test_queries_at_an_earlier_position(game: Run) -> None:
 
 def test_log_story_tells_each_decision_with_its_rule(game: Run) -> None:
     """`log --story`: the position as a heading, one sentence per decision naming the rule."""
-    ok(game("adjust", "--reason", "recount", "--ducats", "1", "--as", "alice"))
+    ok(game("adjust", "--reason", "recount", "--set", "--ducats", "13", "--as", "alice"))
     story = ok(game("log", "--story")).stdout.splitlines()
     assert story[0].startswith("set-up of ")
     assert any(line.startswith("== ") and line.endswith(" ==") for line in story)
     told = story[-1]
     assert ", alice: warscribe adjustments (docs/eu-pop.md): adjust reason=recount" in told
     assert "realm adjusted: realm France, reason recount, deltas" in told, told
+
+
+# Phase 4 steps that close themselves, and the logs recorded before they did
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def test_a_log_of_every_step_as_a_command_imports_and_audits_unchanged(run: Run) -> None:
+    """4.4: tests/data/eu-pop-explicit-steps.wlog was recorded before steps closed
+    themselves: round 1 as play_round_1 plays it, with every realm's C, D and E given as
+    commands. Its GameCreated has no `close_steps`, so import and audit re-decide each
+    command as it was decided (none refused as already closed) and the treasury is the
+    one recorded with it."""
+    ok(run("import", str(DATA / "eu-pop-explicit-steps.wlog")))
+    audit = data(run("audit", "--json"))
+    assert (audit["ok"], audit["decisions"], audit["findings"]) == (True, 19, [])
+    expected = json.loads((DATA / "eu-pop-explicit-steps.treasury.json").read_text())
+    assert data(run("treasury", "--json")) == expected
+    assert "StepClosedItself" not in ok(run("log")).stdout
+
+
+def test_new_with_close_steps_false_waits_for_every_step(run: Run, start: Path) -> None:
+    """4.4, `new eu-pop --close-steps false`: both realms keep under 50 ducats, yet step C
+    waits for each to record it, as every game did before the option."""
+    new = ("new", "eu-pop", *PLAYERS, "--start", str(start), "--close-steps", "false")
+    ok(run(*new))
+    for command in ("end-phase", "pass", "pass", "end-phase", "end-phase"):
+        ok(run(command))  # to 1.action, both pass, to 1.peace, to 1.income-upkeep
+    ok(run("income-cut-costs", "--as", "alice"))
+    ok(run("income-cut-costs", "--as", "bob"))
+    status = data(run("status", "--json"))
+    assert (status["step"], status["waiting"]) == ("C", ["France", "Austria"])
+    assert "StepClosedItself" not in ok(run("income-corruption", "--as", "alice")).stdout

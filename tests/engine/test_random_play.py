@@ -76,8 +76,9 @@ def test_eu_pop_random_games_from_positions_at_the_edges(edge: str) -> None:
     """Issue 18: eu-pop positions at the edges (stability ±3, an Interregnum, many
     interest tokens, the papal controller and the Emperor, treasuries near 0 and over
     100 D) played on by `legal` for several rounds: no round gets stuck, no figure leaves
-    the ledger's limits."""
-    game = new_game("eu-pop", eu_spec(EU_EDGES[edge]), len(edge))
+    the ledger's limits. Phase 4 steps close themselves where a realm has no choice
+    (issue 13), as in every new game."""
+    game = new_game("eu-pop", eu_spec(EU_EDGES[edge], close_steps=True), len(edge))
     _played(game, len(edge), 300, eu_invariants)  # type: ignore[arg-type]
     assert game.commands == 300 and not game.refused, game.refused[:3]
 

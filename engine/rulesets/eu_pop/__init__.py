@@ -8,24 +8,26 @@ entered with `adjust`. See docs/eu-pop.md for the commands, positions and projec
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
-from warscribe.engine.commands import FILE_TEXT, Arg, table
+from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, table
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
-from warscribe.engine.rulebook import Evolvers, NewSpec, RuleBook
+from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, LegalCommand
 
 from . import adjust, call_to_arms, income, legal, loans, minor_actions, turns
-from .events import PhaseBegun, RealmEstablished, WorldSet
+from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
-from .rules import ROUND, START
+from .rules import INCOME, ROUND, START
 from .state import ACTION, INCOME_UPKEEP, EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
 COMMANDS = table(*(spec for module in _MODULES for spec in module.COMMANDS))
+CLOSE_STEPS = "close_steps"
 MINOR_ACTIONS = tuple(
     spec.name for module in (minor_actions, call_to_arms, loans) for spec in module.COMMANDS
 )
@@ -36,7 +38,9 @@ def _establish(state: EuState, event: RealmEstablished) -> EuState:
 
 
 def _created(event: GameCreated) -> EuState:
-    return EuState()
+    """No state yet but the game's option: whether steps close themselves (absent from the
+    games recorded before it, which keep every step as a command)."""
+    return EuState(closing=dict(event.options).get(CLOSE_STEPS, False) is True)
 
 
 EVOLVERS = Evolvers(
@@ -46,7 +50,12 @@ EVOLVERS = Evolvers(
         RealmEstablished: _establish,
         **{kind: apply for module in _MODULES for kind, apply in module.APPLY.items()},
     },
+    informational=(StepClosedItself,),
 )
+
+
+def _close_steps(state: EuState, events: Sequence[Event], dice: Dice) -> list[Event]:
+    return income.close_steps(state, dice, RULESET.after)
 
 
 def _start_text(spec: GameSpec) -> str:
@@ -63,6 +72,7 @@ class EuPop(RuleBook[EuState]):
     rule = ROUND
     commands = COMMANDS
     evolvers = EVOLVERS
+    hooks = (Hook("Phase 4 steps with no choice close themselves", _close_steps),)
     projections = PROJECTIONS
     new = NewSpec(
         "Set up an EU: The Price of Power economy from a starting-position file: the realms, "
@@ -77,6 +87,15 @@ class EuPop(RuleBook[EuState]):
                 "The starting-position file (JSON; see docs/eu-pop.md).",
                 required=True,
             ),
+            Arg(
+                CLOSE_STEPS,
+                SWITCH,
+                "Whether a Phase 4 step closes itself for a realm with no choice in it "
+                "(nothing to cut, under 50 ducats, stability not +3 or -3, no crusade); "
+                "false: every realm records every step.",
+                default=True,
+                rule=INCOME,
+            ),
         ),
     )
 
@@ -89,11 +108,12 @@ class EuPop(RuleBook[EuState]):
     def setup(self, state: EuState, spec: GameSpec, dice: Dice) -> list[Event]:
         position = load(_start_text(spec))
         realms, order = bind_players(position, spec.players)
-        return [
+        events: list[Event] = [
             *(RealmEstablished(realm) for realm in realms),
             WorldSet(position.world, "starting position"),
             PhaseBegun(position.round, position.phase, order),
         ]
+        return events + income.close_steps(self.after(state, events), dice, self.after)
 
     def position(self, state: EuState) -> str | None:
         return state.label

@@ -1,11 +1,14 @@
 """Adjustments: the effects of what the record does not model (Turn Actions, action cards,
 wars, events), recorded with a reason so that the ledger always matches the table.
 
-Realm figures change by delta (`ducats=-3 regulars=3`); a ducat cost the treasury lacks is
+Realm figures change by delta (`ducats=-3 regulars=3`), or with `set` are given as their
+values now and recorded as the deltas that make them; a ducat cost the treasury lacks is
 covered with `borrow=N` loans (taken as Reactions outside the realm's own turn). Cards leave
 play with `discard`, ideas change with `gain_idea`/`lose_idea`, an alliance is set with
 `ally=NAME` and `ally_*` values or dropped with `drop_ally`, and the papacy and Empire are
-set with their own arguments (imperial authority by delta).
+set with their own arguments (imperial authority by delta, or its value with `set`). The
+Crusade and power struggle tokens step E scores are set with `crusade_token` and
+`power_struggle_tokens`.
 """
 
 from __future__ import annotations
@@ -13,16 +16,24 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from warscribe.engine.commands import NAMES, SWITCH, TEXT, Arg, Call, choice
+from warscribe.engine.commands import FLAG, NAMES, SWITCH, TEXT, Arg, Call, choice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Event
 
 from .arguments import BORROW, COUNT, DELTA, DUCATS_DELTA, EuCommand
-from .events import AllyDropped, AllySet, CardDiscarded, IdeasSet, RealmAdjusted, WorldSet
+from .events import (
+    AllyDropped,
+    AllySet,
+    CardDiscarded,
+    IdeasSet,
+    RealmAdjusted,
+    ScoringTokensSet,
+    WorldSet,
+)
 from .guards import actor_realm, known_ally, named_realm
-from .ledger import FIELDS, apply_deltas, check_deltas, merge
+from .ledger import FIELDS, apply_deltas, check_deltas, merge, value
 from .loans import apply_loan, cover_cost
-from .rules import ADJUST
+from .rules import ADJUST, PRESTIGE
 from .state import Ally, EuState, Realm, World, drop_allies, replace_realm, update_realm
 
 WORLD_ARGS = (
@@ -42,6 +53,8 @@ NOBODY = "none"
 def adjust(state: EuState, call: Call) -> list[Event]:
     actor = actor_realm(state, call)
     reason = call.text("reason")
+    if call.flag("set") and not any(call.given(f) for f in (*FIELDS, "imperial_authority")):
+        raise InvalidCommand("set: give the figures whose values are set (e.g. ducats=12)", ADJUST)
     realm = named_realm(state, call.text("realm", actor.name), ADJUST)
     events = [
         *_figures(state, realm, call, reason),
@@ -50,6 +63,7 @@ def adjust(state: EuState, call: Call) -> list[Event]:
         *_ally(realm, call, reason),
         *_drop_ally(realm, call, reason),
         *_world(state.world, call, reason),
+        *_scoring_tokens(realm, call, reason),
     ]
     if not events:
         raise InvalidCommand(
@@ -59,7 +73,12 @@ def adjust(state: EuState, call: Call) -> list[Event]:
 
 
 def _figures(state: EuState, realm: Realm, call: Call, reason: str) -> list[Event]:
-    deltas = merge((f, call.get(f)) for f in FIELDS if call.given(f))
+    """The figures' changes: the deltas given, or with `set` the deltas that make the
+    values given (a slip corrected outright; the record still holds changes)."""
+    given = [(f, call.get(f)) for f in FIELDS if call.given(f)]
+    if call.flag("set"):
+        given = [(f, figure - value(realm, f)) for f, figure in given]
+    deltas = merge(given)
     cost = -sum((Fraction(d) for f, d in deltas if f == "ducats"), Fraction(0))
     borrow = call.number("borrow", 0)
     loans = cover_cost(state, realm, max(cost, Fraction(0)), borrow, f"adjustment: {reason}")
@@ -137,7 +156,9 @@ def _holder(call: Call, key: str, current: str | None) -> str | None:
 def _world(world: World, call: Call, reason: str) -> list[Event]:
     if not any(call.given(key) for key in WORLD_ARGS):
         return []
-    authority = world.imperial_authority + call.number("imperial_authority", 0)
+    authority = call.number("imperial_authority", 0)
+    if not (call.flag("set") and call.given("imperial_authority")):
+        authority += world.imperial_authority
     if authority < 0:
         raise IllegalCommand(f"imperial authority would be {authority}, below 0", ADJUST)
     changed = World(
@@ -148,6 +169,24 @@ def _world(world: World, call: Call, reason: str) -> list[Event]:
         imperial_authority=authority,
     )
     return [WorldSet(changed, reason)]
+
+
+def _scoring_tokens(realm: Realm, call: Call, reason: str) -> list[Event]:
+    """The Crusade and power struggle tokens step E scores and removes (4.4 E): a realm
+    holding one records step E itself, to enter its prestige."""
+    if not (call.given("crusade_token") or call.given("power_struggle_tokens")):
+        return []
+    crusade = call.get("crusade_token", realm.crusade)
+    struggle = call.get("power_struggle_tokens", realm.power_struggle)
+    if (crusade, struggle) == (realm.crusade, realm.power_struggle):
+        return []
+    return [ScoringTokensSet(realm.name, crusade, struggle, reason)]
+
+
+def apply_scoring_tokens(state: EuState, event: ScoringTokensSet) -> EuState:
+    return replace_realm(
+        state, event.realm, crusade=event.crusade, power_struggle=event.power_struggle
+    )
 
 
 def apply_adjusted(state: EuState, event: RealmAdjusted) -> EuState:
@@ -199,6 +238,12 @@ COMMANDS = (
             Arg("reason", TEXT, "Why (required): the card, war or event.", required=True),
             Arg("realm", TEXT, "The realm changed (default: the actor's).", metavar="REALM"),
             BORROW,
+            Arg(
+                "set",
+                FLAG,
+                "The figures given are their values now, recorded as the changes that make "
+                "them (to correct a slip outright).",
+            ),
             Arg("ducats", DUCATS_DELTA, "Change of ducats (whole or half)."),
             *(
                 Arg(field, DELTA, f"Change of the realm's figure {field} (+N or -N).")
@@ -219,6 +264,18 @@ COMMANDS = (
             Arg("ally_active", SWITCH, "Whether the ally is Active."),
             Arg("drop_ally", TEXT, "End an alliance without Cut Ties.", metavar="NAME"),
             Arg("discard", TEXT, "A ruler, advisor or leader card leaves play.", metavar="NAME"),
+            Arg(
+                "crusade_token",
+                SWITCH,
+                "Whether the realm holds an active Crusade token (step E waits for it).",
+                rule=PRESTIGE,
+            ),
+            Arg(
+                "power_struggle_tokens",
+                SWITCH,
+                "Whether the realm holds power struggle tokens (step E waits for it).",
+                rule=PRESTIGE,
+            ),
             Arg("gain_idea", NAMES, "An idea gained.", metavar="NAME"),
             Arg("lose_idea", NAMES, "An idea lost.", metavar="NAME"),
         ),
@@ -237,4 +294,5 @@ APPLY = {
     AllySet: apply_ally_set,
     AllyDropped: apply_ally_dropped,
     WorldSet: apply_world,
+    ScoringTokensSet: apply_scoring_tokens,
 }

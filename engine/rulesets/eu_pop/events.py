@@ -202,6 +202,29 @@ class CostsCut(Event):
     recalled: int
 
 
+@record("eu.StepClosedItself")
+class StepClosedItself(Event):
+    """`realm` had no choice in Phase 4's `step`, for `reason`: the rules recorded the step
+    for it (the events that follow), as the command given with nothing chosen would have."""
+
+    realm: str
+    round: int
+    step: str
+    reason: str
+    rule: str
+
+
+@record("eu.ScoringTokensSet")
+class ScoringTokensSet(Event):
+    """Whether the realm holds a Crusade token and power struggle tokens, which step E
+    scores (as entered) and removes."""
+
+    realm: str
+    crusade: bool
+    power_struggle: bool
+    reason: str
+
+
 @record("eu.IncomeStepClosed")
 class IncomeStepClosed(Event):
     round: int

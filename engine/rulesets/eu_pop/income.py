@@ -4,18 +4,24 @@ Each realm records its own choice for the open step (A cut costs, C corruption, 
 power, E prestige); the step closes when every realm has, and the next opens. Step B has no
 choice: when A closes, the record draws up every realm's income statement. Loans may be
 taken at any step (`take-loan`), never repaid.
+
+In a game made with `close_steps` (the default of new games), a realm with no choice in the
+open step does not wait for a command: `close_steps` records it for the realm
+(`StepClosedItself`, saying why, then the step's own events), after any command.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
+from warscribe.engine import commands
 from warscribe.engine.commands import Arg, Call
+from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Event
+from warscribe.engine.events import Command, Event
 
 from .arguments import COUNT, DELTA, DUCATS, POWER, POWER_TYPE_LIST, EuCommand
 from .events import (
@@ -25,6 +31,7 @@ from .events import (
     IncomeStepClosed,
     MonarchPowerCollected,
     PrestigeScored,
+    StepClosedItself,
 )
 from .guards import actor_realm
 from .rules import CORRUPTION, CUT_COSTS, MONARCH_POWER, PRESTIGE
@@ -301,6 +308,74 @@ def score_prestige(state: EuState, call: Call) -> list[Event]:
     return [event, *_closing(state, realm.name, "E")]
 
 
+# Steps no one has a choice in
+
+
+def _nothing_to_cut(realm: Realm, world: World) -> str | None:
+    if realm.advisors or realm.regulars or realm.mercenaries or realm.ships_at_sea:
+        return None
+    if statement(realm, world, 0).shortfall:
+        return None  # a loan taken first may still spare it bankruptcy
+    return "no advisor to fire, no unit to disband, no ship at sea, and step B leaves it solvent"
+
+
+def _no_corruption(realm: Realm, world: World) -> str | None:
+    if corruption_cost(realm.ducats):
+        return None
+    return f"keeping its {ducats_text(realm.ducats)} ducats costs nothing (0-49)"
+
+
+def _no_power_to_choose(realm: Realm, world: World) -> str | None:
+    if abs(realm.stability) == 3 or realm.ideas or world.emperor == realm.name:
+        return None  # types to choose, or the Emperor's or ideas' power to enter
+    return (
+        f"stability {realm.stability:+d} chooses no power type, and it has no Emperor's or "
+        "ideas' power to enter"
+    )
+
+
+def _no_prestige_to_enter(realm: Realm, world: World) -> str | None:
+    if realm.crusade or realm.power_struggle:
+        return None
+    return "it holds no Crusade or power struggle token to score"
+
+
+NO_CHOICE: dict[str, Callable[[Realm, World], str | None]] = {
+    "A": _nothing_to_cut,
+    "C": _no_corruption,
+    "D": _no_power_to_choose,
+    "E": _no_prestige_to_enter,
+}
+Fold = Callable[[EuState, Sequence[Event]], EuState]
+
+
+def _without_choice(state: EuState) -> tuple[Realm, str, str] | None:
+    """The open step and the first realm it waits for that has no choice in it, and why."""
+    step = state.step
+    if not state.closing or state.phase != INCOME_UPKEEP or step not in NO_CHOICE:
+        return None
+    for name in waiting(state):
+        realm = state.realm(name)
+        reason = NO_CHOICE[step](realm, state.world)
+        if reason is not None:
+            return realm, step, reason
+    return None
+
+
+def close_steps(state: EuState, dice: Dice, fold: Fold) -> list[Event]:
+    """Each step a realm has no choice in, recorded for it as its command given with
+    nothing chosen would record it, until a step waits for a choice or Phase 4 is done."""
+    events: list[Event] = []
+    while (found := _without_choice(state)) is not None:
+        realm, step, reason = found
+        name = STEP_COMMANDS[step]
+        decided = commands.decide(SPECS[name], state, Command(realm.player, name, ()), dice)
+        closed = StepClosedItself(realm.name, state.round, step, reason, STEP_RULES[step])
+        events += [closed, *decided]
+        state = fold(state, [closed, *decided])
+    return events
+
+
 # Applying the facts
 
 
@@ -346,9 +421,13 @@ def apply_monarch_power(state: EuState, event: MonarchPowerCollected) -> EuState
 
 
 def apply_prestige(state: EuState, event: PrestigeScored) -> EuState:
-    state = update_realm(
-        state, event.realm, lambda r: dataclasses.replace(r, prestige=r.prestige + event.total)
-    )
+    def change(r: Realm) -> Realm:
+        """Prestige scored; the Crusade and power struggle tokens removed (4.4 E)."""
+        return dataclasses.replace(
+            r, prestige=r.prestige + event.total, crusade=False, power_struggle=False
+        )
+
+    state = update_realm(state, event.realm, change)
     state = dataclasses.replace(state, scores=(*state.scores, event))
     return _recorded(state, event.realm)
 
@@ -417,6 +496,7 @@ COMMANDS = (
         ("income-prestige --crusade 1 --as alice",),
     ),
 )
+SPECS = {spec.name: spec for spec in COMMANDS}
 APPLY = {
     CostsCut: apply_costs_cut,
     IncomeStepClosed: apply_step_closed,

@@ -27,12 +27,14 @@ REPAY_DUCATS = 6
 
 
 def _loans(realm: Realm, count: int, reaction: bool, purpose: str) -> list[LoanTaken]:
+    """`count` loans, refused naming the interest tokens the realm holds now (never the
+    figure a loan it may not take would leave)."""
     room = max(MAX_INTEREST_TOKENS - realm.loans, 0)
     if count > room:
-        more = f" and may take {room} more loan(s), not {count}" if room else ""
+        more = f": it may take {room} more, not {count}" if room else ""
         raise IllegalCommand(
-            f"{realm.name} holds {realm.loans} interest tokens{more}: no loan at "
-            f"{MAX_INTEREST_TOKENS} or more",
+            f"{realm.name} holds {realm.loans} interest token{'' if realm.loans == 1 else 's'}"
+            f"{more} (no loan at {MAX_INTEREST_TOKENS} or more)",
             LOAN,
         )
     return [

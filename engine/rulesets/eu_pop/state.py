@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from warscribe.engine.codec import record
+from warscribe.engine.codec import added, record
 
 if TYPE_CHECKING:
     from .events import IncomeStatement, MonarchPowerCollected, PrestigeScored
@@ -114,6 +114,10 @@ class Realm:
     influence: int = 0
     tokens: int = 0
     ideas: tuple[str, ...] = ()
+    crusade: bool = added(False)
+    """It holds an active Crusade token: step E waits for it to enter the prestige (4.4 E)."""
+    power_struggle: bool = added(False)
+    """It holds power struggle tokens: step E waits for it to enter the prestige (4.4 E)."""
 
     @property
     def in_interregnum(self) -> bool:
@@ -177,6 +181,9 @@ class EuState:
     collections: tuple[MonarchPowerCollected, ...] = ()
     scores: tuple[PrestigeScored, ...] = ()
     rulers_discarded: tuple[str, ...] = ()
+    closing: bool = added(False)
+    """Whether a Phase 4 step closes itself for a realm with no choice in it (the game's
+    `close_steps` option; games recorded before it have every step recorded as a command)."""
 
     def realm(self, name: str) -> Realm:
         """The realm called `name` (it must exist: decisions check names first)."""

@@ -49,19 +49,25 @@ def position(
 
 
 def spec(
-    start: dict[str, Any] | str, players: tuple[tuple[str, str | None], ...] = PLAYERS
+    start: dict[str, Any] | str,
+    players: tuple[tuple[str, str | None], ...] = PLAYERS,
+    close_steps: bool | None = None,
 ) -> GameSpec:
+    """`new`'s spec; `close_steps` None leaves the option out, as games before it did."""
     text = start if isinstance(start, str) else json.dumps(start)
-    return GameSpec("test", tuple(PlayerSpec(n, r) for n, r in players), (("start", text),))
+    closing = () if close_steps is None else (("close_steps", close_steps),)
+    return GameSpec(
+        "test", tuple(PlayerSpec(n, r) for n, r in players), (("start", text), *closing)
+    )
 
 
 class Table:
     """The record of one game: `do` records a command, `refuse` expects a RuleError."""
 
-    def __init__(self, start: dict[str, Any] | str) -> None:
+    def __init__(self, start: dict[str, Any] | str, close_steps: bool | None = None) -> None:
         self.key = new_key("seeded", "1")[0]
         self.entries: list[Entry] = open_game(
-            RULESET, spec(start), UUID(int=1), "seeded:1", self.key
+            RULESET, spec(start, close_steps=close_steps), UUID(int=1), "seeded:1", self.key
         )
         self.head = fold(self.entries)
 

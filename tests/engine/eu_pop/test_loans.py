@@ -22,10 +22,10 @@ def test_5_2_no_loan_at_5_or_more_interest_tokens() -> None:
     table = Table(position(france={"loans": 4}))
     error = table.refuse("alice", "take-loan", count=2)
     assert error.rule == rules.LOAN
-    assert "holds 4 interest tokens and may take 1 more loan(s), not 2" in error.message
+    assert "France holds 4 interest tokens: it may take 1 more, not 2" in error.message
     table.do("alice", "take-loan")
     error = table.refuse("alice", "take-loan")
-    assert error.rule == rules.LOAN and "holds 5 interest tokens: no loan" in error.message
+    assert error.rule == rules.LOAN and "holds 5 interest tokens (no loan at 5" in error.message
 
 
 def test_5_2_repay_loan_pays_6_ducats_and_returns_the_token() -> None:

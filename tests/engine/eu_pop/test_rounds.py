@@ -129,6 +129,37 @@ def test_adjust_changes_figures_by_delta_with_its_reason() -> None:
     assert (austria.ducats, austria.regulars, austria.manpower) == (Fraction(15, 2), 2, 2)
 
 
+def test_adjust_set_gives_values_now_recorded_as_the_deltas_that_make_them() -> None:
+    """Adjustments (issue 13): a slip is corrected outright. Austria holds 10 ducats,
+    stability 0 and 4 available manpower; the table counts 7½ ducats, stability -1 and 4
+    manpower: the record holds -2½ and -1 (manpower unchanged is no change)."""
+    table = Table(position())
+    events = table.do(
+        "bob", "adjust", reason="recount", set=True, ducats="7.5", stability=-1, manpower=4
+    )
+    deltas = (("ducats", Fraction(-5, 2)), ("stability", -1))
+    assert events == [RealmAdjusted("Austria", "recount", deltas)]
+    austria = table.realm("Austria")
+    assert (austria.ducats, austria.stability, austria.manpower) == (Fraction(15, 2), -1, 4)
+    # The values already held change nothing; a value outside a figure's limits is refused.
+    assert "changes nothing" in table.refuse("bob", "adjust", reason="r", set=True, dip=3).message
+    assert (
+        "stability would be 4"
+        in table.refuse("bob", "adjust", reason="r", set=True, stability=4).message
+    )
+    # set without a figure says what it needs.
+    assert "set: give the figures" in table.refuse("bob", "adjust", reason="r", set=True).message
+
+
+def test_adjust_set_gives_imperial_authority_its_value() -> None:
+    """Adjustments: imperial authority is a delta, or with `set` its value now."""
+    table = Table(position(empire={"emperor": "Austria", "imperial_authority": 2}))
+    table.do("bob", "adjust", reason="Reform", imperial_authority=1)
+    assert table.state.world.imperial_authority == 3
+    table.do("bob", "adjust", reason="recount", set=True, imperial_authority=5)
+    assert table.state.world.imperial_authority == 5
+
+
 def test_adjust_keeps_each_figure_within_its_limits() -> None:
     table = Table(position())
     assert table.refuse("alice", "adjust", reason="r", stability=4).rule == rules.ADJUST
