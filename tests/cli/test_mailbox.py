@@ -88,8 +88,11 @@ def test_a_turn_by_mail_with_quoting_forwarding_and_chatter(game: Table) -> None
     # the same run again: Maildir mails already seen are not read twice
     again = game.run("referee", "inbox", "--outbox", "out")
     assert "orders" not in again.stdout and not outbox()
-    # a forwarded mail (message/rfc822) carries the next orders
-    forwarded = mailbox_message(written("fwd", orders_text(game, whose, "end-phase")))
+    # a forwarded mail (message/rfc822) carries the next orders (signed unchecked: the roll
+    # may have asked a question first, and the referee then returns the order with why)
+    forwarded = mailbox_message(
+        written("fwd", orders_text(game, whose, "--unchecked", "end-phase"))
+    )
     drop("inbox", forwarded)
     game.run("referee", "inbox", "--outbox", "out", ok=False)
     deliver(game)
