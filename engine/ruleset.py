@@ -111,6 +111,16 @@ def draw(offered: Sequence[LegalCommand], rng: random.Random) -> Command | None:
     return None
 
 
+def names(
+    offered: Sequence[LegalCommand], player: str | None, spelled: Callable[[str], str] = str
+) -> tuple[str, ...]:
+    """The names of the commands `player` is offered, once each (`spelled` as the CLI
+    spells them), the end of the phase last: what `status` shows, read off `legal` so that
+    the two never disagree."""
+    found = dict.fromkeys(spelled(o.name) for o in offered if o.actor == player)
+    return (*(n for n in found if n != "end-phase"), *(n for n in found if n == "end-phase"))
+
+
 class RuleSet(Protocol):
     """A game's rules as pure functions over an immutable state.
 
@@ -126,8 +136,8 @@ class RuleSet(Protocol):
     * `legal(state)` is every command the player(s) who may act now can give, with its
       argument domains filled from the state (`LegalCommand`; `draw` picks one at random);
       anything it offers `decide` accepts;
-    * `legal_commands(state)` lists the names of the commands that player may give now
-      (as `status` shows them);
+    * `legal_commands(state)` lists the names of the commands the player whose turn it is
+      may give now (as `status` shows them), read off `legal` (`names`);
     * `summary(state)` is what `status` prints beyond turn and phase;
     * `projections` maps a query name to a pure function of the state.
 

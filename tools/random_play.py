@@ -1,14 +1,16 @@
 """Soak the rule sets with random games driven only by `legal` (issue 12, part 3).
 
-    python tools/random_play.py --games 1000 --seed 1 [--commands 400] [--ruleset divine-right]
+    python tools/random_play.py --games 1000 --seed 1 [--commands N] [--ruleset divine-right]
 
-Plays GAMES seeded games of each rule set (or of the one named), each up to COMMANDS
-commands; Divine Right games start in turn from the set-up and from each arranged
-position of tests/engine/test_random_play.py (sieges, a front, cargo, a captive). The
-checks of tests/engine/random_play.py after every command and at
-the end of each game, and prints the refusal rate of the commands drawn from `legal`
-(anything `legal` offers should be accepted: the target is under 1 %), the refusals by
-reason, and every game that raised anything but a rule error, with its seed.
+Plays GAMES seeded games of each rule set (or of the one named): Divine Right games to
+their end (which must come within tests/engine/test_random_play.GAME commands), starting
+in turn from the set-up and from each arranged position of tests/engine/test_random_play.py
+(sieges, a front, cargo, a captive); eu-pop games (which have no end) for 400 commands;
+or each for COMMANDS. Runs the checks of tests/engine/random_play.py after every command
+and at the end of each game, and prints the refusal rate of the commands drawn from
+`legal` (anything `legal` offers should be accepted: the target is under 1 %), the
+refusals by reason, and every game that failed a check or raised anything but a rule
+error, with its seed.
 """
 
 from __future__ import annotations
@@ -22,19 +24,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.engine.random_play import Game, check_record, new_game, play, refusal_rate
+from tests.engine.random_play import (
+    Game,
+    check_progress,
+    check_record,
+    new_game,
+    play,
+    refusal_rate,
+)
 from tests.engine.test_random_play import (
     ARRANGEMENTS,
     DR_SPEC,
     EU_SPEC,
+    GAME,
+    HELD,
     arranged_game,
     dr_invariants,
     eu_invariants,
 )
 
 GAMES = {
-    "divine-right": (DR_SPEC, dr_invariants),
-    "eu-pop": (EU_SPEC, eu_invariants),
+    "divine-right": (DR_SPEC, dr_invariants, GAME),
+    "eu-pop": (EU_SPEC, eu_invariants, 400),
 }
 
 
@@ -50,18 +61,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--commands", type=int, default=400)
+    parser.add_argument("--commands", type=int)
     parser.add_argument("--ruleset", choices=sorted(GAMES))
     options = parser.parse_args()
     failed = 0
     for ruleset in [options.ruleset] if options.ruleset else sorted(GAMES):
-        check = GAMES[ruleset][1]
+        _, check, bound = GAMES[ruleset]
         played: list[Game] = []
         for seed in range(options.seed, options.seed + options.games):
             game = _start(ruleset, seed)
             try:
-                play(game, random.Random(seed), options.commands, check)  # type: ignore[arg-type]
+                play(game, random.Random(seed), options.commands or bound, check)  # type: ignore[arg-type]
                 check_record(game, random.Random(seed))
+                check_progress(game, HELD)
+                ends = ruleset == "divine-right" and options.commands is None
+                assert game.over or not ends, f"not over after {bound} commands"
             except Exception:
                 failed += 1
                 position = game.head.seq

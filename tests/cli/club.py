@@ -56,7 +56,7 @@ def answer(club: Club, pending: dict[str, Any]) -> None:
         club.ok("events", "lose", *options[:count])
         return
     what, _, place = options[0].partition(" at ")
-    if club.json("status")["commands"] == ["place ..."]:
+    if club.json("status")["commands"] == ["place"]:
         club.ok("place", *what.split(","), "--at", place)
         return
     if what.startswith("steal "):

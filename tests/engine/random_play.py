@@ -7,7 +7,9 @@ Checked: nothing but the rules' own errors is raised; a refused command is count
 position after each command holds the rule set's invariants; at the end the fold of the
 log equals the live head, sampled earlier positions equal the fold of their prefix, the
 log survives a logfile write/read round trip, `verify` passes and `audit` finds no
-difference. Used by tests/engine/test_random_play.py and tools/random_play.py.
+difference; the game moves on (`check_progress`: no position held for more than a bound
+of commands, and a game with an end reaches it within a bound). Used by
+tests/engine/test_random_play.py and tools/random_play.py.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any
 from uuid import UUID
 
@@ -111,6 +114,14 @@ def check_record(game: Game, rng: random.Random) -> None:
     if game.base is None:
         report = audit(game.log)
         assert not report.differences, report.differences[:3]
+
+
+def check_progress(game: Game, most: int) -> None:
+    """The game moves on: no position (a phase, a round's step) is held for more than
+    `most` commands in a row."""
+    position = get(game.ruleset).position
+    held = [len(list(run)) for _, run in groupby(position(state) for _, state in game.positions)]
+    assert max(held, default=0) <= most, f"a position held for {max(held)} commands"
 
 
 def refusal_rate(games: list[Game]) -> float:

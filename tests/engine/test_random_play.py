@@ -23,7 +23,15 @@ from .divine_right.play import Table
 from .eu_pop.invariants import check_invariants as eu_invariants
 from .eu_pop.table import position
 from .eu_pop.table import spec as eu_spec
-from .random_play import Game, arranged, check_record, new_game, play, refusal_rate
+from .random_play import (
+    Game,
+    arranged,
+    check_progress,
+    check_record,
+    new_game,
+    play,
+    refusal_rate,
+)
 
 EU_START = files("warscribe.engine.rulesets.eu_pop").joinpath("datafiles/example-start.json")
 EU_SPEC = GameSpec(
@@ -37,11 +45,15 @@ DR_SPEC = GameSpec(
     (("reentry", True),),
 )
 PLAYED: list[Game] = []
+HELD = 400  # commands in one position at most (about 20 in a phase, 45 in a round; 143 seen
+# in a Movement Phase whose fleets had to leave enemy land units, picked among 20 to disband)
+GAME = 3000  # commands in a whole Divine Right game at most (about 800 seen for 20 turns)
 
 
 def _played(game: Game, seed: int, commands: int, check: Callable[[object], None]) -> Game:
     play(game, random.Random(seed), commands, check)
     check_record(game, random.Random(seed))
+    check_progress(game, HELD)
     PLAYED.append(game)
     return game
 
@@ -86,6 +98,14 @@ def test_eu_pop_random_games_from_positions_at_the_edges(edge: str) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_divine_right_random_games_from_the_set_up(seed: int) -> None:
     game = _played(new_game("divine-right", DR_SPEC, seed), seed, 500, dr_invariants)  # type: ignore[arg-type]
+    assert not game.refused, game.refused[:3]
+
+
+def test_a_divine_right_game_played_at_random_ends_within_a_bound() -> None:
+    """Victory B: the game ends after game turn 20; random play gets there, with no
+    phase stuck on the way."""
+    game = _played(new_game("divine-right", DR_SPEC, 4), 4, GAME, dr_invariants)  # type: ignore[arg-type]
+    assert game.over and game.state.outcome is not None, game.state.turn
     assert not game.refused, game.refused[:3]
 
 

@@ -20,7 +20,7 @@ argument are offered as one command with that argument's domain.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, islice
+from itertools import combinations, islice, product
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import RuleError
@@ -34,15 +34,18 @@ from .evolving import scratch_dice
 from .movement.move import destinations
 from .movement.terrain import all_sea
 from .placement.choice import ANYWHERE, option_units
+from .placement.deployment import monarch_id
 from .random_events import LOSSES as EVENT_LOSSES
 from .random_events import gains
-from .state import Hex, Pending, State, Unit
+from .state import MERCENARY, Hex, Pending, State, Unit
 from .turn import answered_by
 from .units import enemies, is_fleet, is_hero, lone_heroes
 
 Decide = Callable[[State, Command, Dice], object]
 Candidates = Iterator[Command]
 MOST_COMBINATIONS = 40  # choices of several units among many: the first ones in order
+FERRY_REACH = 3  # land stacks nearer than this to a fleet on a river are offered a ferry over it
+GROUPS = ("advance", "attack", "castaway", "diplomacy", "events", "prisoner", "retreat", "siege")
 
 
 def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...]:
@@ -55,11 +58,16 @@ def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...
         candidates = _answers(state, data, pending)
     else:
         candidates = _phase(state, data, turn.player, turn.phase)
-    kept = [c for c in candidates if accepted(state, c, decide)]
-    offers = _grouped(kept)
-    if pending is None and turn.phase == "movement":
-        offers += _moves(state, data, turn.player)
-    return (*offers, *_grouped(c for c in _rejoin(state) if accepted(state, c, decide)))
+    moves = _moves(state, data, turn.player) if pending is None and turn.phase == "movement" else []
+    kept = [c for c in (*candidates, *_rejoin(state)) if accepted(state, c, decide)]
+    return (*moves, *_grouped(kept))
+
+
+def spelled(name: str) -> str:
+    """A command's name as the CLI spells it: `diplomacy-draw` is `diplomacy draw`,
+    `pursue-none` is `pursue --none`."""
+    group, _, rest = name.partition("-")
+    return f"{group} {rest}" if group in GROUPS else name.removesuffix("-none")
 
 
 def answers(state: State, data: DRData, pending: Pending, decide: Decide) -> list[Command]:
@@ -145,10 +153,12 @@ def _diplomacy(state: State, data: DRData, player: str) -> Candidates:
 
 
 def _sieges(state: State, data: DRData, player: str) -> Candidates:
-    """Siege attacks on the player's sieges; breakouts from his besieged castles."""
+    """Siege attacks on the player's sieges, or his besiegers displaced first; breakouts
+    from his besieged castles."""
     for siege in state.sieges:
         if siege.besieger == player:
             yield _command(player, "siege-attack", castles=(siege.castle,))
+            yield from _displaced(state, data, player, siege.hex, units=_hex(siege.hex))
         else:
             yield _command(player, "breakout", castle=siege.castle)
 
@@ -171,8 +181,11 @@ def _movement(state: State, data: DRData, player: str) -> Candidates:
 
 
 def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
-    """Each unit alone, and each space's stack, that can take a step: its domain the paths
-    to every space it reaches, searched when asked for (`Deferred`)."""
+    """Each unit alone, and each space's stack, that can take a step; each monarch with
+    the units of his space he may lead (Movement Phase › Leading); each land stack over
+    each of the player's fleets on a navigable river (Ferrying), to the spaces only the
+    ferry reaches. Their domain: the paths to every space reached, searched when asked
+    for (`Deferred`)."""
     units = [u for u in _mine(state, player) if u.aboard is None]
     stacks: set[tuple[str, ...]] = {(u.id,) for u in units}
     for space in {u.hex for u in units}:
@@ -180,26 +193,63 @@ def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
             here = tuple(u.id for u in units if u.hex == space and is_fleet(u) == fleets)
             if len(here) > 1:
                 stacks.add(here)
-    return [
-        LegalCommand(
-            player, "move", (("units", ids),), (("path", _paths(state, data, player, ids)),)
-        )
-        for ids in sorted(stacks)
-        if destinations(state, data, player, ids, most=1)
-    ]
+    offers = [_move(state, data, player, ids) for ids in sorted(stacks)]
+    for monarch in (u for u in units if u.id == monarch_id(u.kingdom)):
+        led = tuple(u.id for u in units if u.hex == monarch.hex and _led(monarch, u))
+        offers.append(_move(state, data, player, led, leader=monarch.id))
+    ferries = [u for u in units if is_fleet(u) and _on_river(data, u.hex)]
+    for ids in sorted(stacks):
+        start = state.units[ids[0]].hex
+        for fleet in ferries:
+            if (
+                not is_fleet(state.units[ids[0]])
+                and data.map.distance(start, fleet.hex) < FERRY_REACH
+            ):
+                offers.append(_ferry(state, data, player, ids, fleet.id))
+    return [offer for offer in offers if offer is not None]
 
 
-def _paths(state: State, data: DRData, player: str, ids: tuple[str, ...]) -> Deferred:
+def _led(monarch: Unit, unit: Unit) -> bool:
+    """A unit the monarch may lead: his own regulars, common mercenaries, other heroes."""
+    return not is_fleet(unit) and (is_hero(unit) or unit.kingdom in (monarch.kingdom, MERCENARY))
+
+
+def _on_river(data: DRData, hex_: Hex) -> bool:
+    return any(data.map.is_river_side(hex_, near) for near in data.map.neighbours(*hex_))
+
+
+def _move(
+    state: State, data: DRData, player: str, ids: tuple[str, ...], leader: str | None = None
+) -> LegalCommand | None:
+    """The stack's move (led by `leader` if given), if it can take a step at all."""
+    if not destinations(state, data, player, ids, most=1, leader=leader):
+        return None
+
     def find() -> tuple[tuple[Hex, ...], ...]:
-        found = destinations(state, data, player, ids)
+        found = destinations(state, data, player, ids, leader=leader)
         return tuple(found[space] for space in sorted(found))
 
-    return Deferred(find)
+    args = (("units", ids), *((("leader", leader),) if leader else ()))
+    return LegalCommand(player, "move", args, (("path", Deferred(find)),))
+
+
+def _ferry(
+    state: State, data: DRData, player: str, ids: tuple[str, ...], fleet: str
+) -> LegalCommand | None:
+    """The stack's move over the fleet, to the spaces it reaches only so."""
+    walking = destinations(state, data, player, ids)
+    ferried = destinations(state, data, player, ids, fleet=fleet)
+    paths = tuple(ferried[space] for space in sorted(ferried) if space not in walking)
+    if not paths:
+        return None
+    return LegalCommand(player, "ferry", (("units", ids), ("fleet", fleet)), (("path", paths),))
 
 
 def _combat(state: State, data: DRData, player: str) -> Candidates:
-    """One attack declared from a stack on a space next to it (land, or fleet on fleet);
-    the declared attacks resolved."""
+    """The declared attacks resolved; or the phase's attacks declared: each stack's land,
+    naval or amphibious attack on one space next to it, or on two at once, alone, two
+    of them together, or every stack's first one together (Combat Phase › Which Units May
+    Attack?; Amphibious Attacks)."""
     turn = state.turn
     assert turn is not None
     for attack in turn.progress.attacks:
@@ -207,19 +257,44 @@ def _combat(state: State, data: DRData, player: str) -> Candidates:
             yield _command(player, "attack-resolve", number=attack.number)
     if turn.progress.declared:
         return
-    units = [u for u in _mine(state, player) if not is_hero(u) and u.aboard is None]
+    attacks = _attacks(state, data, player)
+    first: dict[str, str] = {}
+    for text in attacks:
+        first.setdefault(text.partition(">")[0], text)
+        yield _command(player, "attack-declare", attacks=(text,))
+    for pair in _choices(tuple(first.values()), 2):
+        yield _command(player, "attack-declare", attacks=pair)
+    if len(first) > 2:
+        yield _command(player, "attack-declare", attacks=tuple(first.values()))
+
+
+def _attacks(state: State, data: DRData, player: str) -> list[str]:
+    """Each stack's attacks on one space, then on two spaces, next to it (written as
+    `attack-declare` reads them)."""
+    units = [u for u in _mine(state, player) if not is_hero(u)]
+    found: list[str] = []
     for space in sorted({u.hex for u in units}):
-        for fleets, prefix in ((False, ""), (True, "fleet:")):
-            ids = [u.id for u in units if u.hex == space and is_fleet(u) == fleets]
-            if not ids:
+        here = [u for u in units if u.hex == space and not u.inside]
+        for prefix, group in (
+            ("", [u.id for u in here if not is_fleet(u) and u.aboard is None]),
+            ("fleet:", [u.id for u in here if is_fleet(u)]),
+            ("amphibious:", [u.id for u in here if is_fleet(u) and _carries(state, u)]),
+        ):
+            near = [t for t in data.map.neighbours(*space) if _attackable(state, player, t)]
+            if not group or not near:
                 continue
-            for target in data.map.neighbours(*space):
-                if any(not is_hero(u) for u in enemies(state, player, target)):
-                    yield _command(
-                        player,
-                        "attack-declare",
-                        attacks=(f"{prefix}{','.join(ids)}>{_hex(target)}",),
-                    )
+            stack = f"{prefix}{','.join(group)}"
+            found += [f"{stack}>{_hex(t)}" for t in near]
+            found += [f"{stack}>{_hex(a)};{_hex(b)}" for a, b in combinations(near, 2)]
+    return found
+
+
+def _carries(state: State, fleet: Unit) -> bool:
+    return any(u.aboard == fleet.id and not is_hero(u) for u in state.units.values())
+
+
+def _attackable(state: State, player: str, space: Hex) -> bool:
+    return any(not is_hero(u) and not u.inside for u in enemies(state, player, space))
 
 
 def _rejoin(state: State) -> Candidates:
@@ -276,15 +351,25 @@ def _event_answers(state: State, data: DRData, pending: Pending) -> Candidates:
 
 
 def _retreats(state: State, data: DRData, pending: Pending) -> Candidates:
-    """Retreat Before Combat: a roll for the land units or the fleets of a defending space,
-    a retreat to a space next to it, or standing."""
+    """Retreat Before Combat: a roll for the land units or the fleets of a defending space
+    (all its groups, or one group rolling again), a retreat of the groups a roll let go
+    (all, or one) to a space next to it, its heroes riding along or not; or standing."""
     player = pending.player
     yield _command(player, "retreat-stand")
-    for space in fight_now(state).spaces:
+    fight = fight_now(state)
+    for space in fight.spaces:
         for fleets in (False, True):
-            yield _command(player, "retreat-roll", space=_hex(space), fleets=fleets)
-            for to in data.map.neighbours(*space):
-                yield _command(player, "retreat-to", space=_hex(space), fleets=fleets, to=_hex(to))
+            where = {"space": _hex(space), "fleets": fleets}
+            tries = [t for t in fight.tries if t.space == space and t.fleets == fleets]
+            yield _command(player, "retreat-roll", **where)
+            for group in sorted({g for t in tries for g in t.failed}):
+                yield _command(player, "retreat-roll", **where, groups=(group,))
+            allowed = sorted({g for t in tries for g in t.allowed})
+            for groups, heroes in product([None, *((g,) for g in allowed)], (None, "none")):
+                chosen = {"groups": groups, "heroes": heroes}
+                given = {key: value for key, value in chosen.items() if value is not None}
+                for to in data.map.neighbours(*space):
+                    yield _command(player, "retreat-to", **where, **given, to=_hex(to))
 
 
 def _subsets(options: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
@@ -320,28 +405,40 @@ def _losses(state: State, data: DRData, pending: Pending) -> Candidates:
 
 
 def _displacements(state: State, data: DRData, pending: Pending) -> Candidates:
-    """Besieger Displacement: to a space next to the castle (or where the rules put them)."""
+    """Besieger Displacement: to a space next to the castle (or where the rules put them),
+    fighting out of encirclement with as many units lost as bar the way."""
     start = hex_arg(data, pending.options[0], "") if pending.options else None
     if start is None:
         return
     yield _command(pending.player, "siege-displace")
+    yield from _displaced(state, data, pending.player, start)
+
+
+def _displaced(state: State, data: DRData, player: str, start: Hex, **units: object) -> Candidates:
+    mine = tuple(
+        u.id
+        for u in state.units.values()
+        if u.hex == start and not is_hero(u) and state.controller(u) == player and not u.inside
+    )
     for to in data.map.neighbours(*start):
-        yield _command(pending.player, "siege-displace", to=_hex(to))
+        yield _command(player, "siege-displace", **units, to=_hex(to))
+        barring = [u for u in enemies(state, player, to) if not is_hero(u)]
+        for lose in _choices(tuple(sorted(mine)), len(barring)) if barring else ():
+            yield _command(player, "siege-displace", **units, lose=lose, to=_hex(to))
 
 
 def _vetoes(state: State, data: DRData, pending: Pending) -> Candidates:
     """Ongoing sieges: keep the siege (the change does not happen), or lift it, the
-    besiegers going to a space next to each castle."""
+    besiegers of each castle going to a space next to it."""
     veto = state.veto
     if veto is None:
         return
     yield _command(pending.player, "siege-keep", kingdom=veto.kingdom)
     mine = [s for s in state.sieges if s.kingdom == veto.kingdom and s.besieger == pending.player]
     yield _command(pending.player, "siege-lift", kingdom=veto.kingdom)
-    for way in range(6):  # the besiegers of each castle to one space next to it
-        spaces = [data.map.neighbours(*s.hex) for s in mine]
-        to = tuple(near[way % len(near)] for near in spaces if near)
-        yield _command(pending.player, "siege-lift", kingdom=veto.kingdom, to=to)
+    spaces = [data.map.neighbours(*s.hex) for s in mine]
+    for to in islice(product(*spaces), MOST_COMBINATIONS):
+        yield _command(pending.player, "siege-lift", kingdom=veto.kingdom, to=tuple(map(_hex, to)))
 
 
 def _castaway(state: State, data: DRData, pending: Pending) -> Candidates:

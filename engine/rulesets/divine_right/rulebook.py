@@ -93,12 +93,6 @@ RULEBOOK = Rulebook(
     informational=INFORMATIONAL,
     decisions=DECISIONS,
     placements=PLACEMENTS,
-    # The commands of each phase besides `end-phase` (as the CLI spells them).
-    phase_commands={
-        "siege": ("siege attack", "siege displace", "breakout"),
-        "movement": ("move", "ferry", "embark", "debark", "inside", "outside", "search", "disband"),
-        "combat": ("attack declare", "attack resolve"),
-    },
     # Checked before a player may close the phase: each refuses, or asks others first.
     due_before_phase_end={
         "movement": (fleets.ports_taken, fleets.fleets_beside_enemy_land),

@@ -9,7 +9,7 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.orders import Answers
-from warscribe.engine.ruleset import GameSpec, LegalCommand
+from warscribe.engine.ruleset import GameSpec, LegalCommand, names
 
 from . import (
     answers,
@@ -241,7 +241,7 @@ class DivineRight:
         return legal.legal(state, data_of(state), self.decide)
 
     def legal_commands(self, state: State) -> tuple[str, ...]:
-        return turn.legal_commands(state)
+        return names(self.legal(state), self.whose_turn(state), legal.spelled)
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)

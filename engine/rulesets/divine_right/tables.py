@@ -63,7 +63,6 @@ class Rulebook:
     informational: frozenset[type[Event]]
     decisions: Mapping[str, Answer]
     placements: Mapping[str, Placement]
-    phase_commands: Mapping[str, tuple[str, ...]]
     due_before_phase_end: Mapping[str, tuple[Due, ...]]
     at_phase_end: Mapping[str, tuple[Hook, ...]]
     after_decision: tuple[Hook, ...]

@@ -175,37 +175,6 @@ def _check_phase_done(state: State, turn: Turn) -> None:
             )
 
 
-def legal_commands(state: State) -> tuple[str, ...]:
-    """What the player whose turn it is may do now (names as the CLI spells them)."""
-    turn = state.turn
-    if turn is None or state.outcome is not None:
-        return ()
-    progress = turn.progress
-    if progress.pending is not None:
-        return (answered_by(progress.pending.kind)[0] + " ...",)
-    if turn.phase == "random-events":
-        return ("end-phase",) if progress.rolled else ("events roll",)
-    if turn.phase == "diplomacy":
-        if not progress.drew:
-            return ("diplomacy draw",)
-        options: list[str] = []
-        player = state.player(turn.player)
-        if not progress.acted:
-            options.append("diplomacy pass")
-            if not player.ambassador_dead(turn.number):
-                options += [
-                    "diplomacy activate",
-                    "diplomacy deactivate",
-                    "diplomacy assassinate",
-                    "diplomacy duel",
-                ]
-        options.append("diplomacy force-peace")
-        if len(player.hand) > HAND_LIMIT:
-            return (*options, "discard")
-        return (*options, "discard", "end-phase")
-    return (*rulebook().phase_commands.get(turn.phase, ()), "end-phase")
-
-
 def _phase_ended(state: State, event: PhaseEnded) -> State:
     turn = state.turn
     assert turn is not None

@@ -16,21 +16,18 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
-from warscribe.engine.ruleset import GameSpec, LegalCommand
+from warscribe.engine.ruleset import GameSpec, LegalCommand, names
 
 from . import adjust, call_to_arms, income, legal, loans, minor_actions, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
 from .rules import INCOME, ROUND, START
-from .state import ACTION, INCOME_UPKEEP, EuState
+from .state import EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
 COMMANDS = table(*(spec for module in _MODULES for spec in module.COMMANDS))
 CLOSE_STEPS = "close_steps"
-MINOR_ACTIONS = tuple(
-    spec.name for module in (minor_actions, call_to_arms, loans) for spec in module.COMMANDS
-)
 
 
 def _establish(state: EuState, event: RealmEstablished) -> EuState:
@@ -130,11 +127,7 @@ class EuPop(RuleBook[EuState]):
         return legal.legal(state)
 
     def legal_commands(self, state: EuState) -> tuple[str, ...]:
-        if state.phase == ACTION and state.turn:
-            return (*MINOR_ACTIONS, "end-turn", "pass", "adjust")
-        if state.phase == INCOME_UPKEEP and state.step in income.STEP_COMMANDS:
-            return (income.STEP_COMMANDS[state.step], "take-loan", "adjust")
-        return ("end-phase", "adjust")
+        return names(self.legal(state), self.whose_turn(state))
 
     def summary(self, state: EuState) -> dict[str, Any]:
         return summary(state)

@@ -24,7 +24,12 @@ from .board import ally, hex_of, hire, put, where
 from .play import Table, of
 
 SEA = (8, 25)  # an open-sea hex
-EVENT_ROLLS = {"Mutiny": (1, 3), "Desertion": (5, 6), "Reinforcements": (4, 4)}
+EVENT_ROLLS = {
+    "Mutiny": (1, 3),
+    "Epidemic": (4, 5),
+    "Desertion": (5, 6),
+    "Reinforcements": (4, 4),
+}
 
 
 def test_fleets_retreating_before_combat_take_their_cargo_along() -> None:
@@ -71,6 +76,24 @@ def test_a_fleet_lost_to_a_random_event_takes_its_cargo_with_it(event: str) -> N
     assert of(events, MercenaryEntered)[0].unit == "K"
     assert where(table, "K") == hex_of("Castle Lapspell")
     assert not [u for u in table.state.units.values() if u.aboard == "K"]
+
+
+def test_a_fleet_lost_to_an_epidemic_takes_its_cargo_with_it() -> None:
+    """Random Events Phase › Epidemic: one combat unit of the largest stack is lost; carol's
+    only stack is her mercenary fleet K at sea carrying Muetar-A1, and she chooses K:
+    Muetar-A1 goes down with it (issue #12, bug 2, as with Mutiny and Desertion)."""
+    table = Table()
+    hire(table, "K", SEA, "carol")
+    put(table, "Muetar-A1", SEA, aboard="K")
+    others = [
+        u.id for u in table.state.units_of("Muetar") if u.id != "Muetar-A1" and u.kind != "hero"
+    ]
+    table.set_state(table.state.without_units(others))
+    # carol rolls the Epidemic: the stack at sea is her largest; she loses K
+    table.do("events-roll", *EVENT_ROLLS["Epidemic"])
+    events = table.do("events-lose", units="K")
+    assert of(events, CargoLost)[0] == CargoLost(fleet="K", units=("Muetar-A1",))
+    assert "Muetar-A1" not in table.state.units and "K" not in table.state.units
 
 
 def test_a_fleet_removed_with_its_deactivated_kingdom_takes_its_cargo_with_it() -> None:

@@ -14,7 +14,7 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.ruleset import LegalCommand
 from warscribe.engine.rulesets import get
 
-from .board import DATA, ally, besiege, hex_of, movement, put
+from .board import DATA, ally, besiege, hex_of, hire, movement, put
 from .play import Table
 
 RULES = get("divine-right")
@@ -138,4 +138,80 @@ def test_an_ongoing_siege_offers_keeping_or_lifting_it() -> None:
         ("carol", "siege-lift"),
     }
     assert domain(table, "siege-keep", "kingdom") == {"Immer"}
+    assert_all_accepted(table)
+
+
+def test_status_shows_the_commands_legal_offers() -> None:
+    """The Game Turn: `status` reads the commands off `legal` (one source: a command
+    dropped from `legal` is dropped from `status`, and the other way round). carol has
+    drawn in her Diplomacy Phase: her ambassador may pass, attempt an activation (no
+    kingdom is an enemy's ally yet: nothing to deactivate, assassinate or force into
+    peace), duel either enemy ambassador, discard, or end the phase."""
+    table = Table()
+    table.to_phase(1, "carol", "diplomacy")
+    table.do("diplomacy-draw")
+    assert RULES.legal_commands(table.state) == (
+        "diplomacy pass",
+        "diplomacy activate",
+        "diplomacy duel",
+        "discard",
+        "end-phase",
+    )
+    assert domain(table, "diplomacy-duel", "player") == {"alice", "bob"}
+    assert_all_accepted(table, most=5)
+    # once the ambassador has acted, only discards and the end of the phase are left
+    table.do("diplomacy-pass")
+    assert RULES.legal_commands(table.state) == ("discard", "end-phase")
+
+
+def _offered(table: Table, name: str, **args: object) -> list[LegalCommand]:
+    return [
+        o for o in offers(table, name) if all(dict(o.args).get(k) == v for k, v in args.items())
+    ]
+
+
+def test_a_monarch_is_offered_to_lead_the_units_of_his_space() -> None:
+    """Heroes › Hero Movement Bonus and Terrain Bonus, first EXAMPLE: Muetar's monarch
+    leads his regular and a mercenary 7 clear spaces, where on their own they go 5."""
+    table = Table()
+    movement(table, "carol")
+    clear = ((12, 25), (13, 25), (14, 25), (15, 25), (16, 25), (17, 25), (18, 24), (17, 23))
+    for unit in ("Muetar-monarch", "Muetar-A1"):
+        put(table, unit, clear[0])
+    hire(table, "A", clear[0], "carol")
+    (led,) = _offered(table, "move", leader="Muetar-monarch")
+    assert set(dict(led.args)["units"]) == {"Muetar-monarch", "Muetar-A1", "A"}
+    assert clear[7] in {path[-1] for path in dict(led.domains)["path"]}
+    (alone,) = _offered(table, "move", units=dict(led.args)["units"], leader=None)
+    assert clear[7] not in {path[-1] for path in dict(alone.domains)["path"]}
+    assert_all_accepted(table, most=40)
+
+
+def test_a_stack_by_a_river_is_offered_the_ferry_of_a_fleet_on_it() -> None:
+    """Movement Phase › Fleets and Navigable Rivers, Ferrying: carol's mercenary fleet K
+    on the river at (18,15) ferries her armies at (20,16) across without a stop: the
+    spaces beyond the river only the ferry reaches are offered."""
+    table = Table()
+    movement(table, "carol")
+    hire(table, "K", (18, 15), "carol")
+    for unit in ("Muetar-A1", "Muetar-A2"):
+        put(table, unit, (20, 16))
+    (ferry,) = _offered(table, "ferry", units=("Muetar-A1", "Muetar-A2"), fleet="K")
+    assert (18, 15) in {path[-1] for path in dict(ferry.domains)["path"]}
+    assert RULES.legal_commands(table.state)[:2] == ("move", "ferry")
+    assert_all_accepted(table, most=5)
+
+
+def test_several_attacks_are_offered_at_once() -> None:
+    """Combat Phase › Which Units May Attack?: all the phase's attacks are declared at
+    once; bob's two stacks next to alice's are offered each attack alone and both."""
+    table = Table()
+    put(table, "Hothior-A1", (20, 11))
+    put(table, "Hothior-A2", (22, 11))
+    put(table, "Mivior-A1", (21, 11))
+    put(table, "Mivior-A2", (21, 10))
+    table.to_phase(1, "bob", "combat")
+    declared = domain(table, "attack-declare", "attacks")
+    assert ("Mivior-A1>20,11",) in declared and ("Mivior-A2>22,11",) not in declared
+    assert any(len(attacks) == 2 for attacks in declared)
     assert_all_accepted(table)

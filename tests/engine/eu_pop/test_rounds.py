@@ -100,7 +100,8 @@ def test_status_shows_what_the_phase_waits_for() -> None:
     }
     assert "pass" in RULESET.legal_commands(table.state)
     table.do("bob", "pass")
-    assert RULESET.legal_commands(table.state) == ("end-phase", "adjust")
+    commands = RULESET.legal_commands(table.state)
+    assert "end-phase" in commands and "adjust" in commands and "pass" not in commands
 
 
 def test_unknown_commands_arguments_and_players_are_refused() -> None:

@@ -255,15 +255,25 @@ def move(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 
 def destinations(
-    state: State, data: DRData, player: str, units: tuple[str, ...], most: int | None = None
+    state: State,
+    data: DRData,
+    player: str,
+    units: tuple[str, ...],
+    most: int | None = None,
+    leader: str | None = None,
+    fleet: str | None = None,
 ) -> dict[Hex, tuple[Hex, ...]]:
     """The path finder: each space the stack may end its move in now, with one path there
     that `move` accepts (the one leaving it the most movement points found). Every step
     is checked as `move` checks it, by a dry walk; the search goes on past neither a
     hostile castle (entering it declares a siege, which stops the stack) nor a space
-    where an enemy stands in the way. `most`: stop once that many spaces are found."""
+    where an enemy stands in the way. `most`: stop once that many spaces are found;
+    `leader`: the monarch leading the stack; `fleet`: the fleet ferrying it (`ferry`)."""
+    given = (("leader", leader), ("fleet", fleet))
+    args = (("units", units), *((key, value) for key, value in given if value is not None))
+    command = Command(player, "move" if fleet is None else "ferry", args)
     try:
-        moving = _stack(state, data, Command(player, "move", (("units", units),)), player)
+        moving = _stack(state, data, command, player)
     except RuleError:
         return {}
     start = Walk(Outcome(state), data, scratch_dice(), moving, dry=True)
