@@ -20,6 +20,7 @@ from .sections import (
     DIPLOMACY_CARDS,
     DUELING,
     ENDING_A_SIEGE,
+    FATE_OF_PLAYER_KINGDOMS,
     FORCED_PEACE_ATTEMPTS,
     GAME_TURN,
     MAKING_ATTACKS,
@@ -94,6 +95,18 @@ class PhaseEnded(Event):
     def rule_section(self) -> str | None:
 
         return GAME_TURN
+
+
+@record("dr.PlayerTurnEnded")
+class PlayerTurnEnded(Event):
+    """The player on turn was eliminated: what is left of his player turn is not played
+    (Kingdoms › Fate of Player Kingdoms: "eliminated from the game ... immediately")."""
+
+    player: str
+    phase: str
+
+    def rule_section(self) -> str | None:
+        return FATE_OF_PLAYER_KINGDOMS
 
 
 @record("dr.GameEnded")

@@ -10,7 +10,13 @@ from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Command
 
 from .data import DRData
-from .events import DecisionAsked, DecisionWithdrawn, PhaseEnded, PlayerOrderDrawn
+from .events import (
+    DecisionAsked,
+    DecisionWithdrawn,
+    PhaseEnded,
+    PlayerOrderDrawn,
+    PlayerTurnEnded,
+)
 from .evolving import Outcome
 from .kingdoms import finish, turn_starts
 from .sections import DIPLOMACY_CARDS, GAME_TURN, RANDOM_EVENTS_PHASE, VICTORY
@@ -118,6 +124,22 @@ def settle(out: Outcome, data: DRData, dice: Dice) -> None:
     for hook in rulebook().after_decision:
         hook(out, data, dice)
     out.add(*withdrawals(out.state))
+    _turn_of_the_eliminated(out, data, dice)
+
+
+def _turn_of_the_eliminated(out: Outcome, data: DRData, dice: Dice) -> None:
+    """Kingdoms › Fate of Player Kingdoms: a player eliminated during his own player turn
+    is out of the game at once, so once nothing is left to decide the rest of his turn is
+    not played: the next player's turn (or the next game turn) begins."""
+    turn = out.state.turn
+    if out.state.outcome is not None or turn is None or turn.phase == TURN_OVER:
+        return
+    if turn.progress.pending is not None or turn.progress.queue:
+        return
+    if not out.state.player(turn.player).eliminated:
+        return
+    out.add(PlayerTurnEnded(player=turn.player, phase=turn.phase))
+    _what_follows(out, data, dice)
 
 
 def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
@@ -138,7 +160,16 @@ def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outco
     for hook in table.at_phase_end.get(turn.phase, ()):
         hook(out, data, dice)
     out.add(PhaseEnded(player=turn.player, phase=turn.phase))
-    if out.state.turn is not None and out.state.turn.phase == TURN_OVER:
+    _what_follows(out, data, dice)
+    return out
+
+
+def _what_follows(out: Outcome, data: DRData, dice: Dice) -> None:
+    """After a player turn's end: a new game turn with newly drawn randomizer chits, or the
+    end of the game after turn 20; then the next player turn's start."""
+    table = rulebook()
+    state = out.state
+    if state.turn is not None and state.turn.phase == TURN_OVER:
         if state.number >= LAST_TURN:
             finish(out, f"turn {LAST_TURN} is over: the most victory points win (Victory B)")
         else:
@@ -147,7 +178,6 @@ def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outco
             _run(table.at_game_turn_start, out, data, dice)
     if out.state.turn is not None and out.state.turn.phase == PHASES[0]:
         _run(table.at_player_turn_start, out, data, dice)
-    return out
 
 
 def _run(hooks: tuple[Hook, ...], out: Outcome, data: DRData, dice: Dice) -> None:
@@ -183,6 +213,11 @@ def _phase_ended(state: State, event: PhaseEnded) -> State:
         return state.replace(
             turn=dataclasses.replace(turn, phase=PHASES[index + 1], progress=Progress())
         )
+    return _following_player_turn(state, turn)
+
+
+def _following_player_turn(state: State, turn: Turn) -> State:
+    """The next player turn's first phase, or the game turn over when none is left."""
     following = state.next_player_turn()
     if following is not None:
         return state.replace(
@@ -191,6 +226,11 @@ def _phase_ended(state: State, event: PhaseEnded) -> State:
             )
         )
     return state.replace(turn=dataclasses.replace(turn, phase=TURN_OVER, progress=Progress()))
+
+
+def _player_turn_ended(state: State, event: PlayerTurnEnded) -> State:
+    assert state.turn is not None
+    return _following_player_turn(state, state.turn)
 
 
 def _decision_asked(state: State, event: DecisionAsked) -> State:
@@ -223,6 +263,7 @@ def _order(state: State, event: PlayerOrderDrawn) -> State:
 
 EVOLVERS: Evolvers = {
     PhaseEnded: _phase_ended,
+    PlayerTurnEnded: _player_turn_ended,
     DecisionAsked: _decision_asked,
     DecisionWithdrawn: _withdrawn,
     PlayerOrderDrawn: _order,

@@ -26,6 +26,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     MonarchDied,
     PenaltyIncurred,
     PlayerEliminated,
+    PlayerTurnEnded,
     PrisonerExecuted,
     PrisonerFreed,
     StackMoved,
@@ -115,6 +116,22 @@ def test_a_player_monarch_killed_eliminates_his_player_and_scores_70(table: Tabl
     assert of(events, PlayerEliminated)[0].player == ME
     assert points(table) == [("alice", 70)]
     assert len(of(events, StackMoved)) == 1
+
+
+def test_a_player_eliminated_in_his_own_turn_plays_no_more_of_it(table: Table) -> None:
+    """Kingdoms › Fate of Player Kingdoms: a player whose monarch is killed "is eliminated
+    from the game" at once: the rest of his player turn is not played (random play found
+    an eliminated player going on to his Diplomacy Phase and its activation rolls)."""
+    # carol's monarch moves alone next to alice's army: fate roll 2, killed
+    put(table, "Muetar-monarch", (20, 11))
+    put(table, "Hothior-A1", (21, 11))
+    events = table.do("move", 1, 4, units="Muetar-monarch", path="21,11,21,12")
+    assert of(events, PlayerEliminated)[0].player == ME
+    # her Movement and Combat Phases are not played: the next player turn begins
+    assert of(events, PlayerTurnEnded)[0] == PlayerTurnEnded(player=ME, phase="movement")
+    assert table.state.turn is not None and table.state.turn.player != ME
+    assert table.state.turn.phase == "random-events"
+    table.refuse(NotYourTurn, "not carol's", "end-phase", by=ME)
 
 
 def test_trigger_3_enemy_combat_units_land_on_a_lone_hero(table: Table) -> None:

@@ -215,16 +215,17 @@ def test_5_bad_omens_fall_on_a_randomly_picked_friendly_kingdom(table: Table) ->
 
 
 def test_5_bad_omens_without_a_friendly_kingdom_is_no_event(table: Table) -> None:
-    """Random Events Phase: impossible to comply → no event, recorded, and the phase goes on
+    """Random Events Phase: impossible to comply → no event, recorded, and the game goes on
     (issue #12 bug 3: it raised DiceError on every try). carol, eliminated in her own
-    player turn, has no friendly kingdom left."""
+    player turn, has no friendly kingdom left; once her roll is recorded the rest of her
+    player turn is not played (Kingdoms › Fate of Player Kingdoms)."""
     out = Outcome(table.state)
     eliminate_player(out, DATA, ME, "test", Dice(table.key, UUID(int=7), bytes(32), 10_000, [2]))
     table.set_state(out.state)
     events = roll(table, "Bad Omens")
     assert "carol has no friendly kingdom" in void(events, "Bad Omens").why
     assert not of(events, BadOmensFell)
-    table.do("end-phase")
+    assert table.state.turn is not None and table.state.turn.player != ME
 
 
 def test_6_replacements_bring_back_two_eliminated_regulars(table: Table) -> None:
