@@ -186,14 +186,17 @@ def _attacks(state: State, me: str, answered: set[str]) -> tuple[str, ...]:
             source, _, target = attack.partition(">")
             col, row = target.split(",")
             defenders = enemies(state, me, (int(col), int(row)))
-            if source not in found.values() and all(state.controller(u) in answered for u in defenders):
+            if source not in found.values() and all(
+                state.controller(u) in answered for u in defenders
+            ):
                 found.setdefault(target, source)
     return tuple(f"{source}>{target}" for target, source in found.items())
 
 
 def _marches(state: State, me: str, answered: set[str]) -> Iterator[Command]:
-    """Each land stack of `me` (its armies: heroes stay home) to the space nearest a castle not its own or an enemy that
-    has standing answers (into the castle: a siege; next to the enemy: a battle)."""
+    """Each land stack of `me` (its armies: heroes stay home) to the space nearest a castle
+    not its own or an enemy that has standing answers (into the castle: a siege; next to
+    the enemy: a battle)."""
     data = data_of(state)
     targets = _targets(state, me, answered)
     if not targets:
@@ -279,7 +282,9 @@ class Game:
             keys += ["--key", f"{player}={self.path(player)}.pub"]
         players = [f"--player={p}={k}" for p, k in KINGDOMS.items()]
         dice = f"seeded:{self.seed}"
-        self.ws("referee", "new", "divine-right", *players, "--dice", dice, "--name", "by-mail", *keys)
+        self.ws(
+            "referee", "new", "divine-right", *players, "--dice", dice, "--name", "by-mail", *keys
+        )
         for player in (*KINGDOMS, "referee"):
             self.ws("referee", "address", player, f"{player}@example.org")
         mailbox.Maildir(self.path("inbox"), create=True)
@@ -300,7 +305,7 @@ class Game:
         """The referee takes every mail, replies; each player saves and imports theirs."""
         said = self.ws("referee", "referee", self.path("inbox"), "--outbox", self.path("out"))
         box = mailbox.Maildir(self.path("out"), create=True)
-        for key in box.keys():
+        for key in list(box.iterkeys()):
             message = message_from_bytes(box.get_bytes(key), policy=policy.default)
             player = str(message["To"]).partition("@")[0]
             self.replies += 1
@@ -340,7 +345,9 @@ class Game:
         the rest signed again."""
         written = self.folder / f"{player}-plan.txt"
         written.write_text("\n".join(lines) + "\n")
-        said = self.ws(player, "orders", "--file", str(written), "-o", str(orders), "--force", ok=False)
+        said = self.ws(
+            player, "orders", "--file", str(written), "-o", str(orders), "--force", ok=False
+        )
         refused = re.match(r"Error: line (\d+) ", said)
         if refused is None:
             return True
