@@ -247,8 +247,9 @@ def resolve(topic: str) -> type:
     return cls
 
 
-def _sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
-    """The map with its keys in the order of their encoded bytes (the canonical order)."""
+def sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
+    """The map with its keys in the order of their encoded bytes (the canonical order: a
+    decoded map has it, so a state whose rules read a map in its order keeps it too)."""
     if len(value) < 2:
         return value
     keys = sorted(value, key=lambda k: _packb(_canonical(k)))
@@ -265,7 +266,7 @@ def _canonical(obj: Any, depth: int = 0) -> Any:
     if depth >= MAX_DEPTH:
         raise CodecError(f"a value is nested more than {MAX_DEPTH} levels deep")
     if cls is dict:
-        return {k: _canonical(v, depth + 1) for k, v in _sorted_map(obj).items()}
+        return {k: _canonical(v, depth + 1) for k, v in sorted_map(obj).items()}
     return [_canonical(item, depth + 1) for item in obj]
 
 

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from warscribe.engine.codec import record
+from warscribe.engine.codec import record, sorted_map
 
 from .sections import (
     COMBAT_PHASE,
@@ -357,6 +357,8 @@ class State:
             carrier = moved.get(unit.aboard or "")
             if carrier is not None and carrier.id in self.units and unit.hex != carrier.hex:
                 merged[unit.id] = dataclasses.replace(unit, hex=carrier.hex)
+        if len(merged) > len(self.units):  # in the order a decoded state has (`sorted_map`)
+            merged = sorted_map(merged)
         return self.replace(units=merged)
 
     def units_of(self, kingdom: str) -> tuple[Unit, ...]:

@@ -159,22 +159,23 @@ def test_trigger_3_a_search_costs_the_spaces_terrain_and_is_made_once(table: Tab
 
 
 def _alice_and_her_allys_monarch_alone_at(table: Table, hex_: tuple[int, int]) -> None:
-    """alice's monarch and her ally Neuth's, alone together: alice's death removes both."""
-    ally(table, "Neuth", "alice")
+    """alice's monarch and her ally Shucassam's, alone together: alice's death removes
+    both (hers rolls first: units are in the codec's order, shorter ids first)."""
+    ally(table, "Shucassam", "alice")
     put(table, "Hothior-monarch", hex_)
-    put(table, "Neuth-monarch", hex_)
+    put(table, "Shucassam-monarch", hex_)
 
 
 def test_trigger_3_a_search_finding_two_heroes_rolls_none_for_one_gone(table: Table) -> None:
     """Heroes › Hero Fate Roll 3: each lone enemy hero found rolls; alice's monarch killed,
-    she is out and her allies deactivate (Fate of Player Kingdoms): Neuth's monarch has left
-    the map and rolls nothing (issue #12 bug 4: KeyError)."""
+    she is out and her allies deactivate (Fate of Player Kingdoms): Shucassam's monarch has
+    left the map and rolls nothing (issue #12 bug 4: KeyError)."""
     _alice_and_her_allys_monarch_alone_at(table, (22, 11))
     put(table, "Muetar-A1", (22, 11))
     # fate 1: Hothior-monarch killed; 3: Hothior's Confusion
     events = table.do("search", 1, 3, units="Muetar-A1")
     assert fate_of(events) == (3, "killed", ME)
-    assert "Neuth-monarch" not in table.state.units
+    assert "Shucassam-monarch" not in table.state.units
 
 
 def test_trigger_3_entering_two_heroes_rolls_none_for_one_gone(table: Table) -> None:
@@ -378,7 +379,7 @@ def test_a_captured_allied_monarch_goes_to_the_captors_nearest_castle(table: Tab
     assert of(events, MonarchCaptured)[0].prison == "Pennol"
     assert points(table) == [(ME, 30)]
     assert table.state.kingdoms["Neuth"].captive_of == ME
-    assert "Neuth-monarch" not in table.state.units
+    assert "Shucassam-monarch" not in table.state.units
     neuth = [table.state.units["Neuth-A1"], table.state.units["Muetar-A2"]]
     assert heroes.absent_monarch_modifiers(table.state, DATA, neuth) == ()
     neuth.append(table.state.units["Neuth-A2"])

@@ -17,6 +17,7 @@ from uuid import UUID
 
 import pytest
 
+from warscribe.engine import codec
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import DataError, IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DiceRolled, Event
@@ -717,3 +718,13 @@ def test_a_bad_mercenary_file_is_refused(
         load_files(mercenaries=path)
     message = str(raised.value)
     assert message.startswith("file my-mercenaries.json") and expected in message
+
+
+def test_4_mutiny_offers_the_same_units_in_every_copy(table: Table) -> None:
+    """Random Events Phase › Mutiny (issue 13): the units offered are the player's in the
+    order of the state's units; a mercenary hired after the regulars must come where a
+    state read back from the store (a snapshot, maps in the codec's order) has it, or a
+    player's import re-decides another list than the referee recorded."""
+    hire(table, "A", "Pennol", ME)
+    stored = codec.decode(codec.encode(table.state))
+    assert list(table.state.units) == list(stored.units)

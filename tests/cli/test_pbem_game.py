@@ -1,0 +1,51 @@
+"""Issue 13, items 1 and 8: the scripted three-player Divine Right game of two full game
+turns played by email (examples/pbem_game.py, which examples/pbem.sh runs): every player
+mails at most 1.3 orders mails per player turn on average, the games hold battles and
+sieges, every copy verifies and the referee's audit passes. About 4 s a seed."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pbem_game.py"
+# examples/pbem.sh's seeds; seed 7 is left out: Bad Omens fall on carol's Muetar in turn 2,
+# and no stack of the others is nearer a castle than the enemy, so that game has no siege
+SEEDS = (1, 2, 3, 4, 5, 6, 8, 9, 10, 11)
+
+
+def example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("pbem_game", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pbem_game"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_two_turns_by_mail_cost_at_most_1_3_mails_per_player_turn(
+    seed: int, tmp_path: Path
+) -> None:
+    pbem = example()
+    # the referee, three players and their mailboxes play two game turns (verify and
+    # audit run at the end, and raise if anything fails)
+    game, found = pbem.played(seed, tmp_path)
+    average, each = game.figure()
+    # a battle and a siege by play (no unit put by hand), and the figure
+    assert found == ["BattleFought", "SiegeDeclared"], found
+    assert average <= pbem.TARGET, pbem.figure_line(average, each)
+    assert sum(game.turns.values()) >= 5  # two game turns of three (or two) players
+
+
+def test_orders_lines_are_written_in_one_place() -> None:
+    """Orders lines: lists joined by commas, several attacks by `;`, spaces as COL,ROW."""
+    pbem = example()
+    move = pbem.Command("alice", "move", (("units", ("A1", "A2")), ("path", ((8, 17), (7, 17)))))
+    assert pbem.order_line(move) == "move units=A1,A2 path=8,17,7,17"
+    attack = pbem.Command("alice", "attack-declare", (("attacks", ("A1>6,19", "A2>6,13")),))
+    assert pbem.order_line(attack) == "attack-declare 'attacks=A1>6,19;A2>6,13'"
