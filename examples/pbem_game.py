@@ -182,10 +182,12 @@ def _attacks(state: State, me: str, answered: set[str]) -> tuple[str, ...]:
     for offer in RULES.legal(state):
         if offer.name != "attack-declare":
             continue
-        for (attack,) in dict(offer.domains)["attacks"]:
+        for attack in {a for offered in dict(offer.domains)["attacks"] for a in offered}:
             source, _, target = attack.partition(">")
-            col, row = target.split(",")
-            defenders = enemies(state, me, (int(col), int(row)))
+            hexes = target.split(",")
+            if len(hexes) != 2 or not all(h.isdigit() for h in hexes):
+                continue  # a two-space or amphibious attack: the bots make plain ones
+            defenders = enemies(state, me, (int(hexes[0]), int(hexes[1])))
             if source not in found.values() and all(
                 state.controller(u) in answered for u in defenders
             ):

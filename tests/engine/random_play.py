@@ -14,6 +14,7 @@ tests/engine/test_random_play.py and tools/random_play.py.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from warscribe.store import logfile
 
 Check = Callable[[Any], None]
 SAMPLES = 5
+SNAPSHOT_EVERY = 3  # every third command is decided again on its state from a snapshot
 
 
 @dataclass
@@ -92,11 +94,23 @@ def play(game: Game, rng: random.Random, commands: int, check: Check) -> Game:
         except RuleError as refused:
             game.refused.append((command, refused))
             continue
+        if game.commands % SNAPSHOT_EVERY == 0:
+            check_as_from_a_snapshot(game, command, entries)
         game.head = fold(entries, game.head)
         game.log += entries
         game.positions.append((len(game.log), game.state))
         check(game.state)
     return game
+
+
+def check_as_from_a_snapshot(game: Game, command: Command, entries: list[Entry]) -> None:
+    """The command decided on the state as a snapshot gives it back (encoded, then decoded:
+    maps come back in the codec's order, not in the order they were filled) records the
+    same entries: a decision that depended on the order a map was filled in would differ
+    between the referee's copy and a player's, and the player's import would refuse it."""
+    stored = dataclasses.replace(game.head, state=codec.decode(codec.encode(game.state)))
+    again = record_command(stored, command, game.key)
+    assert again == entries, f"{command} decides otherwise from a snapshot of its state"
 
 
 def check_record(game: Game, rng: random.Random) -> None:

@@ -30,11 +30,11 @@ def players(state: State) -> list[dict[str, Any]]:
 
 
 def kingdoms(state: State) -> list[dict[str, Any]]:
-    """Each kingdom: status, ally, monarch, its personality card where it is face up (by
+    """Each kingdom, by name: status, ally, monarch, its personality card where it is face up (by
     number and name), Confusion or Forced Peace and until when."""
     names = {card.number: card.name for card in load_custom(state.custom_data).personalities}
     rows = []
-    for k in state.kingdoms.values():
+    for _, k in sorted(state.kingdoms.items()):
         shown = k.personality if k.revealed else None
         monarch = "on the map" if f"{k.name}-monarch" in state.units else "off the map"
         if k.captive_of:

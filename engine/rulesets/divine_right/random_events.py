@@ -258,7 +258,9 @@ def _void(out: Outcome, player: str, total: int, why: str, short: int = 0) -> No
 def _pick(
     out: Outcome, dice: Dice, player: str, total: int, candidates: Sequence[str], what: str
 ) -> str:
-    """A random pick among `candidates`, recorded with the roll that made it."""
+    """A random pick among `candidates` (taken in alphabetical order, whatever order the
+    state's maps give them in), recorded with the roll that made it."""
+    candidates = sorted(candidates)
     if len(candidates) == 1:
         picked, value = candidates[0], None
     else:

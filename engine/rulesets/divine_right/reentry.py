@@ -36,7 +36,7 @@ def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     out = Outcome(state)
     neutral = available(state, player)
     if neutral:
-        rolled, kingdom = dice.pick(f"{player}'s new identity card", neutral)
+        rolled, kingdom = dice.pick(f"{player}'s new identity card", sorted(neutral))
         out.add(rolled)
     else:
         kingdom = _from_largest_alliance(out, data, dice)
@@ -77,7 +77,7 @@ def _from_largest_alliance(out: Outcome, data: DRData, dice: Dice) -> str:
     allies = tuple(k for k in out.state.alliance(donor) if out.state.kingdoms[k].player is None)
     if not allies:
         raise IllegalCommand("no neutral monarch and no allied monarch to draw from", REENTRY)
-    picked, kingdom = dice.pick(f"identity card drawn from {donor}'s allies", allies)
+    picked, kingdom = dice.pick(f"identity card drawn from {donor}'s allies", sorted(allies))
     out.add(rolled, picked)
     deactivate(out, data, kingdom, "drawn for a re-entering player")
     return kingdom

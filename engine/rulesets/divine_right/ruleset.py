@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from warscribe.engine.codec import sorted_map
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
@@ -273,7 +274,7 @@ def _created(event: GameCreated, data: DRData) -> State:
     options = dict(event.options)
     return State(
         players=(),
-        kingdoms={k.name: KingdomState(name=k.name) for k in data.basic_kingdoms()},
+        kingdoms=sorted_map({k.name: KingdomState(name=k.name) for k in data.basic_kingdoms()}),
         units={},
         mercenary_pool=tuple(m.id for m in data.mercenaries),
         reentry=bool(options.get("reentry", False)),

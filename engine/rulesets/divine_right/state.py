@@ -290,6 +290,9 @@ class GameResult:
     why: str
 
 
+_MAPS = ("kingdoms", "units")  # the state's maps, kept in the codec's order (`State.replace`)
+
+
 @record("dr.State")
 class State:
     """A Divine Right game: players, kingdoms, units, decks, ledger and the turn."""
@@ -316,6 +319,14 @@ class State:
     lost_to_events: tuple[tuple[str, int], ...] = ()  # (Troll regular, game turn)
 
     def replace(self, **changes: Any) -> State:
+        """The state with `changes`; a map of kingdoms or units that gains a key is put in
+        the codec's order (`sorted_map`), the order a decoded snapshot gives back, so the
+        rules read it alike whether the state was folded or loaded (a random pick among
+        kingdoms, the units a Mutiny offers)."""
+        for name in _MAPS:
+            new = changes.get(name)
+            if new is not None and new.keys() - getattr(self, name).keys():
+                changes[name] = sorted_map(new)
         return dataclasses.replace(self, **changes)
 
     def player(self, name: str) -> Player:
@@ -357,8 +368,6 @@ class State:
             carrier = moved.get(unit.aboard or "")
             if carrier is not None and carrier.id in self.units and unit.hex != carrier.hex:
                 merged[unit.id] = dataclasses.replace(unit, hex=carrier.hex)
-        if len(merged) > len(self.units):  # in the order a decoded state has (`sorted_map`)
-            merged = sorted_map(merged)
         return self.replace(units=merged)
 
     def units_of(self, kingdom: str) -> tuple[Unit, ...]:
