@@ -78,7 +78,11 @@ class DivineRight(RuleBook[State]):
         player="NAME[=KINGDOM]",
         player_help="A player (2-6); =KINGDOM chooses the identity card instead of drawing it.",
         options=(
-            Arg("reentry", FLAG, "Optional rule: eliminated players may re-enter with a new kingdom."),
+            Arg(
+                "reentry",
+                FLAG,
+                "Optional rule: eliminated players may re-enter with a new kingdom.",
+            ),
             Arg("deck", FILE_TEXT, "Your edition's diplomacy deck file."),
             Arg("personalities", FILE_TEXT, "Your edition's personality card file."),
             Arg("map", FILE_TEXT, "A corrected map file."),

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from warscribe.engine.commands import FLAG, TEXT, Arg, Call, CommandSpec, Decide, choice, integer, table
+from warscribe.engine.commands import (
+    FLAG,
+    TEXT,
+    Arg,
+    Call,
+    CommandSpec,
+    Decide,
+    choice,
+    integer,
+    table,
+)
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, Event
 
@@ -137,9 +147,7 @@ def _units(help_: str, required: bool = False, metavar: str = "UNIT...") -> Arg:
     return Arg("units", UNITS, help_, required=required, positional=True, metavar=metavar)
 
 
-CARD = Arg(
-    "card", TEXT, "A diplomacy card from your hand to play (one per roll).", metavar="CARD"
-)
+CARD = Arg("card", TEXT, "A diplomacy card from your hand to play (one per roll).", metavar="CARD")
 STACK = _units("The units moved, by id, or the space they stand in.", True, "STACK...")
 PATH_ARG = Arg(
     "path",
@@ -155,7 +163,9 @@ GROUP = Arg(
 )
 
 
-def _units_command(name: str, handler: Handler, rule: str, help_: str, example: str) -> CommandSpec[State]:
+def _units_command(
+    name: str, handler: Handler, rule: str, help_: str, example: str
+) -> CommandSpec[State]:
     units = _units("The units, by id (or the space they stand in).", True)
     return _spec(name, handler, rule, help_, (example,), units, rolls=True)
 
@@ -191,7 +201,14 @@ COMMANDS = table(
         RANDOM_EVENTS_PHASE,
         "Bring an eliminated regular back at its deployment space (Replacements).",
         ("events replace Muetar-A3",),
-        Arg("unit", TEXT, "The regular brought back.", required=True, positional=True, metavar="UNIT"),
+        Arg(
+            "unit",
+            TEXT,
+            "The regular brought back.",
+            required=True,
+            positional=True,
+            metavar="UNIT",
+        ),
         Arg("at", TEXT, "Where, when the unit has several spaces.", metavar="PLACE"),
     ),
     _spec(
@@ -202,7 +219,9 @@ COMMANDS = table(
         "has none of the type you may take.",
         ('events reinforce --kind army --at "Port Lork"',),
         Arg("kind", choice("army", "fleet"), "Type from the pool."),
-        Arg("unit", TEXT, "A pool counter, or another player's mercenary to steal.", metavar="UNIT"),
+        Arg(
+            "unit", TEXT, "A pool counter, or another player's mercenary to steal.", metavar="UNIT"
+        ),
         Arg("at", TEXT, "A friendly castle (a port for a fleet).", metavar="PLACE"),
     ),
     _spec(
@@ -254,7 +273,14 @@ COMMANDS = table(
         DUELING,
         "Once per pair of players: the lower roll's ambassador dies; a tie kills both.",
         ("diplomacy duel bob",),
-        Arg("player", TEXT, "The player challenged.", required=True, positional=True, metavar="PLAYER"),
+        Arg(
+            "player",
+            TEXT,
+            "The player challenged.",
+            required=True,
+            positional=True,
+            metavar="PLAYER",
+        ),
         rolls=True,
     ),
     _spec(
@@ -280,7 +306,14 @@ COMMANDS = table(
         DIPLOMACY_CARDS,
         "Discard diplomacy cards (down to four at the end of the Diplomacy Phase).",
         ("discard threats+1#2 bribe+2#1",),
-        Arg("cards", UNITS, "The cards discarded.", required=True, positional=True, metavar="CARD..."),
+        Arg(
+            "cards",
+            UNITS,
+            "The cards discarded.",
+            required=True,
+            positional=True,
+            metavar="CARD...",
+        ),
     ),
     _spec(
         "rejoin",
@@ -314,7 +347,9 @@ COMMANDS = table(
         STACK,
         PATH_ARG,
         LEADER,
-        Arg("fleet", TEXT, "The friendly fleet ferrying the stack.", required=True, metavar="FLEET"),
+        Arg(
+            "fleet", TEXT, "The friendly fleet ferrying the stack.", required=True, metavar="FLEET"
+        ),
         rolls=True,
     ),
     _spec(
@@ -408,7 +443,14 @@ COMMANDS = table(
         "Point out every castle attacked this Siege Phase; each gets its Siege Roll (1 "
         "fails, 6 or more plunders).",
         ("siege attack Tadafat --roll 5",),
-        Arg("castles", UNITS, "The castles attacked.", required=True, positional=True, metavar="CASTLE..."),
+        Arg(
+            "castles",
+            UNITS,
+            "The castles attacked.",
+            required=True,
+            positional=True,
+            metavar="CASTLE...",
+        ),
         rolls=True,
     ),
     _spec(
@@ -418,7 +460,10 @@ COMMANDS = table(
         "Displace besieging units (by id, or all of them by their space) to an adjacent "
         "space: before the siege attacks, or when asked (an invalid siege, units pushed "
         "aside).",
-        ("siege displace Muetar-A5 --to 9,14", "siege displace Tadafat --to 11,14 --lose Muetar-A4"),
+        (
+            "siege displace Muetar-A5 --to 9,14",
+            "siege displace Tadafat --to 11,14 --lose Muetar-A4",
+        ),
         _units("The besieging units, by id, or their space.", metavar="STACK..."),
         Arg("to", TEXT, "The adjacent space.", metavar="HEX"),
         Arg("lose", UNITS, "Units lost fighting out of encirclement.", metavar="UNIT"),
@@ -453,7 +498,9 @@ COMMANDS = table(
         "Siege Phase: your units inside a besieged castle attack all its besiegers; win or "
         "lose, they may then leave.",
         ("breakout Tadafat --roll 5 --roll 3",),
-        Arg("castle", TEXT, "The besieged castle.", required=True, positional=True, metavar="CASTLE"),
+        Arg(
+            "castle", TEXT, "The besieged castle.", required=True, positional=True, metavar="CASTLE"
+        ),
         rolls=True,
     ),
     _spec(
@@ -475,7 +522,14 @@ COMMANDS = table(
         MAKING_ATTACKS,
         "Resolve declared attack NUMBER (in any order); the defender may first retreat.",
         ("attack resolve 2",),
-        Arg("number", integer(1), "The attack's number.", required=True, positional=True, metavar="NUMBER"),
+        Arg(
+            "number",
+            integer(1),
+            "The attack's number.",
+            required=True,
+            positional=True,
+            metavar="NUMBER",
+        ),
         Arg("retreated", FLAG, "Attack too the units that retreated next to yours."),
         rolls=True,
     ),
