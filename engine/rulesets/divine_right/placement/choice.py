@@ -22,7 +22,7 @@ from ..evolving import Outcome
 from ..movement.terrain import all_sea
 from ..sections import GAME_TURN
 from ..state import Hex, Pending, State
-from ..tables import Placement, rulebook
+from ..tables import Evolvers, Placement, rulebook
 from ..turn import answering
 
 Choice = tuple[tuple[str, ...], Hex | None]
@@ -121,3 +121,12 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     out.add(PlacementChosen(player=pending.player, kind=pending.kind, units=chosen, hex=hex_))
     placement.finish(out, data, pending.player, chosen, hex_)
     return out
+
+
+def _chosen(state: State, event: PlacementChosen) -> State:
+    return state.with_progress(pending=None)
+
+
+EVOLVERS: Evolvers = {
+    PlacementChosen: _chosen,
+}
