@@ -170,6 +170,20 @@ def _units_command(
     return _spec(name, handler, rule, help_, (example,), units, rolls=True)
 
 
+def _declined(of: str, handler: Handler, rule: str, help_: str, answers: str) -> CommandSpec[State]:
+    """`OF-none`, declining what `OF` answers: typed `warscribe OF --none`."""
+    return _spec(
+        f"{of}-none",
+        handler,
+        rule,
+        help_,
+        (f"{of} --none",),
+        rolls=True,
+        answers=answers,
+        flag_of=(of, "none"),
+    )
+
+
 COMMANDS = table(
     _spec(
         "end-phase",
@@ -619,15 +633,12 @@ COMMANDS = table(
         rolls=True,
         answers=SORTIE,
     ),
-    _spec(
-        "sortie-none",
+    _declined(
+        "sortie",
         resolve.sortie_none,
         AMPHIBIOUS_ATTACKS,
         "The fleets stay within the walls.",
-        ("sortie --none",),
-        rolls=True,
-        answers=SORTIE,
-        flag_of=("sortie", "none"),
+        SORTIE,
     ),
     _spec(
         "pursue",
@@ -640,16 +651,7 @@ COMMANDS = table(
         rolls=True,
         answers=PURSUE,
     ),
-    _spec(
-        "pursue-none",
-        retreat.pursue_none,
-        RETREAT_BEFORE_COMBAT,
-        "Leave them be.",
-        ("pursue --none",),
-        rolls=True,
-        answers=PURSUE,
-        flag_of=("pursue", "none"),
-    ),
+    _declined("pursue", retreat.pursue_none, RETREAT_BEFORE_COMBAT, "Leave them be.", PURSUE),
     _spec(
         "place",
         placement.place,
