@@ -40,7 +40,7 @@ RESERVED = frozenset({"actor", "entered", "as", "roll"})
 
 
 def _option_name(arg: Arg) -> str:
-    return f"--{arg.name.replace('_', '-')}"
+    return f"--{arg.option or arg.name.replace('_', '-')}"
 
 
 def _param(arg: Arg, usage: bool = False) -> click.Parameter:
@@ -57,18 +57,21 @@ def _param(arg: Arg, usage: bool = False) -> click.Parameter:
     if arg.kind.flag:
         return click.Option(declaration, is_flag=True, default=False, help=arg.help)
     kind = click.Path(exists=True, dir_okay=False) if arg.kind.file else None
+    if arg.kind.many:
+        return click.Option(declaration, multiple=True, metavar=arg.shown, help=arg.help)
     if usage and arg.required:
         return click.Option(declaration, type=kind, metavar=arg.shown, help=arg.help, required=True)
     return click.Option(declaration, type=kind, default=None, metavar=arg.shown, help=arg.help)
 
 
 def _text(arg: Arg, value: Any) -> Any:
-    """An option's value as the engine reads it: words of a list joined with commas, a
-    flag as `true`, a file as its text; None when not given."""
+    """An option's value as the engine reads it: words of a list joined (with commas,
+    unless the kind says otherwise), a flag as `true`, a file as its text; None when not
+    given."""
     if value is None or value is False or value == ():
         return None
     if arg.kind.many:
-        return ",".join(value)
+        return arg.kind.joiner.join(value)
     if arg.kind.flag:
         return "true"
     return read_text(value) if arg.kind.file else value
@@ -105,20 +108,40 @@ ROLL_OPTION = click.Option(
 )
 
 
-def spec_command(ruleset: str, spec: CommandSpec[Any]) -> click.Command:
-    """The click command recording `spec`'s command in a game of `ruleset`."""
+def spec_command(
+    ruleset: str, spec: CommandSpec[Any], flags: tuple[CommandSpec[Any], ...] = ()
+) -> click.Command:
+    """The click command recording `spec`'s command in a game of `ruleset`; each of
+    `flags` (specs given as a flag of it, `CommandSpec.flag_of`) is a flag recording its
+    own command instead."""
 
     @pass_ctx
     def run(
         ctx: Context, /, actor: str | None, entered: tuple[int, ...] = (), **values: Any
     ) -> None:
-        ctx.game_of(ruleset, spec.name)
-        ctx.issue(spec.name, given_args(spec.args, values), actor, entered)
+        chosen = [other for other in flags if values.pop(_flag_dest(other))]
+        given = given_args(spec.args, values)
+        if len(chosen) > 1 or (chosen and given):
+            shown = " or ".join(f"--{other.flag_of[1]}" for other in chosen if other.flag_of)
+            raise click.UsageError(f"give {shown} alone: not with arguments or each other")
+        command = chosen[0] if chosen else spec
+        ctx.game_of(ruleset, command.name)
+        ctx.issue(command.name, given, actor, entered)
 
     params = [_param(arg) for arg in spec.args]
-    params += [AS_OPTION, *([ROLL_OPTION] if spec.rolls else [])]
+    params += [
+        click.Option([f"--{other.flag_of[1]}", _flag_dest(other)], is_flag=True, help=other.help)
+        for other in flags
+        if other.flag_of
+    ]
+    params += [AS_OPTION, *([ROLL_OPTION] if spec.rolls or any(f.rolls for f in flags) else [])]
     help_text = _help(spec.help, spec.example, spec.rule) + _positional_help(spec.args)
     return click.Command(spec.sub or spec.name, callback=run, params=params, help=help_text)
+
+
+def _flag_dest(spec: CommandSpec[Any]) -> str:
+    """The parameter a spec given as a flag of another command is read into."""
+    return f"flag_{spec.name.replace('-', '_')}"
 
 
 def query_command(ruleset: str, name: str, projection: Projection) -> click.Command:
@@ -157,7 +180,7 @@ def new_command(book: RuleBook[Any]) -> click.Command:
     ) -> None:
         from .main import create  # main adds the game groups: it imports this module
 
-        options = tuple(_read_options(book, values))
+        options = book.options(tuple(_read_options(book, values)))
         game = GameSpec(
             name=name or "",
             players=tuple(PlayerSpec(*parse_player(p)) for p in players),
@@ -194,8 +217,12 @@ def add_face(group: click.Group, ruleset: str, book: RuleBook[Any]) -> None:
     """Add the commands of `book` to its game's group: one per spec (in sub-groups for
     specs with a `group`), and a query for each projection the group lacks."""
     subgroups: dict[str, click.Group] = {}
-    for spec in book.commands.values():
-        command = spec_command(ruleset, spec)
+    specs = book.commands.values()
+    for spec in specs:
+        if spec.flag_of is not None:
+            continue
+        flags = tuple(other for other in specs if (other.flag_of or ("",))[0] == spec.name)
+        command = spec_command(ruleset, spec, flags)
         if spec.group is None:
             _add(group, command)
             continue

@@ -16,18 +16,13 @@ from warscribe.engine.errors import InvalidCommand, WarscribeError
 
 from .context import (
     Context,
-    dice_option,
     emit,
     json_option,
-    key_option,
-    name_option,
-    parse_player,
     pass_ctx,
-    read_public_keys,
     render,
     say,
 )
-from .files import Output, force_option, read_bytes, read_text, write_file
+from .files import Output, force_option, read_bytes, write_file
 
 if TYPE_CHECKING:
     from warscribe.engine.ruleset import GameSpec
@@ -278,73 +273,6 @@ def new() -> None:
     Example:
       warscribe new divine-right --player alice=Mivior --player bob
     """
-
-
-DATA_FILE = click.Path(exists=True, dir_okay=False)
-
-
-@new.command("divine-right")
-@click.option(
-    "--player",
-    "players",
-    multiple=True,
-    required=True,
-    metavar="NAME[=KINGDOM]",
-    help="A player (2-6); =KINGDOM chooses the identity card instead of drawing it.",
-)
-@name_option("divine-right")
-@dice_option
-@click.option(
-    "--reentry",
-    is_flag=True,
-    help="Optional rule: eliminated players may re-enter with a new kingdom.",
-)
-@click.option("--deck", type=DATA_FILE, help="Your edition's diplomacy deck file.")
-@click.option("--personalities", type=DATA_FILE, help="Your edition's personality card file.")
-@click.option("--map", "map_file", type=DATA_FILE, help="A corrected map file.")
-@key_option
-@json_option
-@pass_ctx
-def new_divine_right(
-    ctx: Context,
-    players: tuple[str, ...],
-    name: str | None,
-    dice: str,
-    reentry: bool,
-    deck: str | None,
-    personalities: str | None,
-    map_file: str | None,
-    keys_given: tuple[str, ...],
-    as_json: bool,
-) -> None:
-    """Set up a Divine Right basic game: identity cards, deployment, personality cards,
-    the diplomacy deck and turn 1's player order, all recorded.
-
-    \b
-    Example:
-      warscribe new divine-right --player alice --player bob=Muetar --dice seeded:7
-      warscribe new divine-right --player a --player b --deck our-deck.json
-      warscribe new divine-right --player a --player b --key a=a.pub --key b=b.pub
-    """
-    from warscribe.engine.ruleset import GameSpec, PlayerSpec
-
-    specs = tuple(PlayerSpec(*parse_player(p)) for p in players)
-    files = tuple(
-        (kind, read_text(path))
-        for kind, path in (("deck", deck), ("personalities", personalities), ("map", map_file))
-        if path
-    )
-    options = ((("reentry", True),) if reentry else ()) + (
-        (("data_files", files),) if files else ()
-    )
-    create(
-        ctx,
-        "divine-right",
-        GameSpec(name=name or "", players=specs, options=options),
-        dice,
-        as_json,
-        read_public_keys(keys_given),
-    )
 
 
 def create(

@@ -41,8 +41,8 @@ class Kind(Generic[T]):
     """How an argument's value is read: `read` gives the value, or None to refuse it.
 
     `wanted` says what it must be (for the error); the rest is its command-line shape:
-    `metavar`, a bare `flag`, a list (`many`: several words, joined with commas), or a
-    `file` whose text is the value."""
+    `metavar`, a bare `flag`, a list (`many`: several words, or an option given several
+    times, joined with `joiner`), or a `file` whose text is the value."""
 
     wanted: str
     read: Callable[[Any], T | None]
@@ -50,6 +50,7 @@ class Kind(Generic[T]):
     flag: bool = False
     many: bool = False
     file: bool = False
+    joiner: str = ","
 
 
 def to_int(value: Any) -> int | None:
@@ -159,6 +160,8 @@ class Arg:
     metavar: str | None = None
     rule: str | None = None
     """The rule a bad value is refused under, when not the command's."""
+    option: str | None = None
+    """Its option on the command line, when not `--NAME` (`--group` for `groups`)."""
 
     @property
     def shown(self) -> str:
@@ -177,7 +180,8 @@ class CommandSpec(Generic[S]):
     reads the arguments from `call`, already checked against `args`. `answers` names the
     kind of pending decision it answers (None: it answers none). On the command line it is
     `warscribe GROUP SUB` when `group` is set (e.g. `attack declare`), else `warscribe
-    NAME`; `rolls` adds the table dice option `--roll`."""
+    NAME`, unless `flag_of` makes it a flag of another command: `("pursue", "none")` is
+    `warscribe pursue --none`; `rolls` adds the table dice option `--roll`."""
 
     name: str
     decide: Decide[S]
@@ -190,6 +194,7 @@ class CommandSpec(Generic[S]):
     group: str | None = None
     sub: str | None = None
     rolls: bool = False
+    flag_of: tuple[str, str] | None = None
     arg_names: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -104,18 +104,27 @@ class RuleBook(Generic[S]):
     def decide(self, state: S, command: Command, dice: Dice) -> list[Event]:
         """The command's events, then each hook's, in the order the hooks are written."""
         spec = self.spec(command.name)
-        self._check_pending(state, spec)
+        self.check_pending(state, spec)
         events = commands.decide(spec, state, command, dice)
+        now = self.after(state, events)
         for hook in self.hooks:
-            events += hook.run(self.after(state, events), tuple(events), dice)
+            added = list(hook.run(now, tuple(events), dice))
+            now = self.after(now, added)
+            events += added
         return events
 
-    def _check_pending(self, state: S, spec: CommandSpec[S]) -> None:
+    def check_pending(self, state: S, spec: CommandSpec[S]) -> None:
+        """Refuse a command that answers a decision not asked, or that is not an answer
+        while one is asked (of a player whose turn it is)."""
         waiting = self.pending(state)
         if spec.answers is not None and spec.answers != waiting:
             raise IllegalCommand(f"{spec.name} answers a {spec.answers}: none is asked", spec.rule)
         if waiting is not None and spec.answers is None and spec.authority == TURN:
             raise IllegalCommand(f"the game waits for a {waiting} first", spec.rule)
+
+    def options(self, given: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+        """The options GameCreated records for the options `new` was given (as given)."""
+        return given
 
     def after(self, state: S, events: Sequence[Event]) -> S:
         """The state once `events` have happened."""

@@ -448,7 +448,10 @@ def test_orders_are_dry_run_before_signing_and_a_refusal_names_the_line(
     player = steps[0][0]
     Path("orders.txt").unlink(missing_ok=True)
     for commands, said in (
-        (("events-roll", "mvoe units=x"), "line 2 (`mvoe units=x`) of the orders: unknown"),
+        (
+            ("events-roll", "mvoe units=x"),
+            "line 2 (`mvoe units=x`) of the orders: divine-right has no command",
+        ),
         (("end-phase",), "line 1 (`end-phase`) of the orders: roll the random events first"),
         (("events-roll", "answer retreat=cheapest"), "line 2 (`answer`) of the orders"),
     ):

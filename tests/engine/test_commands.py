@@ -45,9 +45,10 @@ JUNK = st.one_of(
 )
 
 
-def test_eu_pop_and_the_record_declare_their_commands_as_specs() -> None:
+def test_both_games_and_the_record_declare_their_commands_as_specs() -> None:
     named = {spec.name for spec, _ in ARGUMENTS}
     assert {"roll", "note", "ruling", "cut-ties", "income-cut-costs"} <= named
+    assert {"move", "attack-declare", "retreat-to", "siege-lift", "discard", "place"} <= named
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

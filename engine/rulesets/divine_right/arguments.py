@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from warscribe.engine.commands import Kind
 from warscribe.engine.errors import InvalidCommand
 
 from .data import DRData
@@ -76,3 +79,38 @@ def names(value: object, rule: str, what: str = "unit") -> tuple[str, ...]:
 def flag(value: object) -> bool:
     """A yes/no argument: True, or "true", "yes", "1"."""
     return value is True or str(value).lower() in ("true", "yes", "1")
+
+
+def _listed(value: object) -> str | tuple[str, ...] | None:
+    """Text as typed (the rules read it: ids, or a space by name or `COL,ROW`), or a
+    sequence of names."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, tuple | list) and value and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def _hexes(value: object) -> str | tuple[object, ...] | None:
+    """A path as typed, or a sequence of hexes, each a name, `COL,ROW` or a pair."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if not isinstance(value, tuple | list) or not value:
+        return None
+    pair = (tuple, list)
+    ok = all(
+        isinstance(v, str)
+        or (isinstance(v, pair) and len(v) == 2 and all(type(n) is int for n in v))
+        for v in value
+    )
+    return tuple(value) if ok else None
+
+
+UNITS: Kind[Any] = Kind("a list of names", _listed, "UNIT...", many=True)
+"""Units (or the space they stand in), typed as several words and sent joined with commas."""
+ATTACKS: Kind[Any] = Kind(
+    "a list of attacks, ATTACKERS>SPACES", _listed, "ATTACKERS>SPACES...", many=True, joiner=";"
+)
+PATH: Kind[Any] = Kind("a path: hexes by name or COL,ROW", _hexes, "HEX,HEX,...")
+HEXES: Kind[Any] = Kind("a list of hexes", _hexes, "HEX", many=True, joiner=";")
+"""Spaces, one per `--to`, sent joined with semicolons (a hex is `COL,ROW`)."""

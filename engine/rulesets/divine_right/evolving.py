@@ -10,6 +10,7 @@ deactivation after an elimination sees the eliminated player's allies, say).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 
 from warscribe.engine.codec import topic_of
@@ -18,7 +19,7 @@ from warscribe.engine.errors import LogError
 from warscribe.engine.events import Event
 
 from .state import State
-from .tables import rulebook
+from .tables import Evolver, rulebook
 
 
 def evolve(state: State, event: Event) -> State:
@@ -29,6 +30,11 @@ def evolve(state: State, event: Event) -> State:
     if type(event) in table.informational:
         return state
     raise LogError(f"Divine Right has no evolver for {topic_of(type(event))}")
+
+
+def asking_next(evolver: Evolver) -> Evolver:
+    """`evolver`, then the next queued decision asked once the one asked is answered."""
+    return lambda state, event: _next_decision(evolver(state, event))
 
 
 def _next_decision(state: State) -> State:
@@ -51,6 +57,13 @@ class Outcome:
     def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[Event] = []
+
+    @classmethod
+    def following(cls, state: State, events: Sequence[Event]) -> Outcome:
+        """An outcome going on from `events` already made, which led to `state`."""
+        out = cls(state)
+        out.events = list(events)
+        return out
 
     def add(self, *events: Event) -> None:
         for event in events:

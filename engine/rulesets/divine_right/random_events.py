@@ -784,15 +784,6 @@ def decline(state: State, command: Command, data: DRData, dice: Dice) -> Outcome
     return out
 
 
-COMMANDS: dict[str, Callable[[State, Command, DRData, Dice], Outcome]] = {
-    "events-roll": roll,
-    "events-lose": lose,
-    "events-replace": replace_unit,
-    "events-reinforce": reinforce,
-    "events-decline": decline,
-}
-
-
 def _gain_stands(state: State, pending: Pending) -> bool:
     """Units are brought in during the player's own Random Events Phase."""
     turn = state.turn

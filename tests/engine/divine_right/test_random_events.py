@@ -370,7 +370,11 @@ def test_8_reinforcements_two_mercenaries_into_friendly_castles(table: Table) ->
     )
     table.refuse(InvalidCommand, "say where", "events-reinforce", kind="army")
     table.refuse(
-        InvalidCommand, "kind=army or kind=fleet", "events-reinforce", kind="cavalry", at="Pennol"
+        InvalidCommand,
+        "kind must be one of army, fleet",
+        "events-reinforce",
+        kind="cavalry",
+        at="Pennol",
     )
     first = table.do("events-reinforce", kind="army", at="Basimar")
     assert first[0] == MercenaryEntered(ME, "A", "army", hex_of("Basimar"), "Basimar")

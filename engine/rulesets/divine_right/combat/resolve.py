@@ -59,7 +59,7 @@ from ..units import (
     is_hero,
     lone_heroes,
 )
-from .declare import declare_attacks, targets
+from .declare import targets
 from .fight import (
     ADVANCE,
     AMPHIBIOUS,
@@ -73,11 +73,6 @@ from .fight import (
 from .retreat import (
     before_battle,
     first_turn,
-    pursue,
-    pursue_none,
-    retreat_roll,
-    retreat_stand,
-    retreat_to,
 )
 
 SORTIE = "sortie"
@@ -307,21 +302,6 @@ def advance_none(state: State, command: Command, data: DRData, dice: Dice) -> Ou
     out.add(AdvanceDeclined(player=pending.player, number=current_fight.number))
     out.add(AttackEnded(number=current_fight.number, why="resolved"))
     return out
-
-
-COMMANDS = {
-    "attack-declare": declare_attacks,
-    "attack-resolve": resolve,
-    "retreat-roll": retreat_roll,
-    "retreat-to": retreat_to,
-    "retreat-stand": retreat_stand,
-    "advance-into": advance_into,
-    "advance-none": advance_none,
-    "sortie": sortie,
-    "sortie-none": sortie_none,
-    "pursue": pursue,
-    "pursue-none": pursue_none,
-}
 
 
 def _advance_stands(state: State, pending: Pending) -> bool:

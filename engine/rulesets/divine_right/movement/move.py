@@ -792,16 +792,6 @@ def walls(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     return out
 
 
-COMMANDS = {
-    "move": move,
-    "ferry": move,
-    "search": search,
-    "disband": disband,
-    "inside": walls,
-    "outside": walls,
-}
-
-
 # -- evolve --------------------------------------------------------------------------------
 
 

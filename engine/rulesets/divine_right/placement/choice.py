@@ -123,9 +123,6 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     return out
 
 
-COMMANDS = {"place": place}
-
-
 def _chosen(state: State, event: PlacementChosen) -> State:
     return state.with_progress(pending=None)
 

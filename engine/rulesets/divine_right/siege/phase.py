@@ -618,15 +618,6 @@ def invalid_sieges(state: State, data: DRData) -> list[DecisionAsked]:
     ]
 
 
-COMMANDS = {
-    "siege-attack": attack,
-    "siege-displace": displace,
-    "breakout": breakout,
-    "siege-keep": keep,
-    "siege-lift": lift,
-}
-
-
 def _siege_stands(state: State, pending: Pending) -> bool:
     """A displacement of besiegers is asked while their siege stands."""
     castle_name, player = pending.options[0], pending.player
