@@ -668,12 +668,9 @@ class Warscribe(Application[UUID]):
             rows = list(self._rows(game_id, cached.originator_version, None))
         else:
             game, rows = self._from_store(game_id, version)
-        advance, head = record.advance, game.head
-        last = game._version
-        for row in rows:
-            head = advance(head, _decode_entry(*row))
-            last = row[0]
-        game.head, game._version = head, last
+        if rows:
+            game.head = record.fold((_decode_entry(*row) for row in rows), game.head)
+            game._version = rows[-1][0]
         if version is None:
             self._remember(game)
         return game
