@@ -281,10 +281,21 @@ def sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
     decoded map has it, so a state whose rules read a map in its order keeps it too)."""
     if len(value) < 2:
         return value
-    keys = sorted(value, key=lambda k: _packb(_canonical(k)))
+    if all(type(k) is str for k in value):
+        keys = sorted(value, key=_text_order)
+    else:
+        keys = sorted(value, key=lambda k: _packb(_canonical(k)))
     if all(a is b for a, b in zip(keys, value, strict=True)):
         return value
     return {k: value[k] for k in keys}
+
+
+def _text_order(key: str) -> tuple[int, bytes]:
+    """Where a text key's encoding sorts among other text keys', without encoding it: a
+    msgpack string is a header holding its UTF-8 length, shorter first at every size
+    (fixstr 0xa0|n, then 0xd9 n, 0xda nn, 0xdb nnnn), then its UTF-8 bytes."""
+    data = key.encode()
+    return len(data), data
 
 
 def _canonical(obj: Any, depth: int = 0) -> Any:
