@@ -402,6 +402,11 @@ def _ext_hook(code: int, data: bytes) -> Any:
         marker = _MARKERS.get(data)
         if marker is not None:
             return marker
+    elif code == EXT_DATETIME:  # every stored entry has its timestamp
+        try:
+            return _from_iso(data.decode())
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise CodecError(f"bad extension value (type {code}): {exc}") from None
     elif code in _NESTING_CODES:
         if _NESTING.depth >= MAX_DEPTH:
             raise CodecError(f"extension values are nested more than {MAX_DEPTH} levels deep")
@@ -414,6 +419,7 @@ def _ext_hook(code: int, data: bytes) -> Any:
 
 
 _NESTING_CODES = frozenset((EXT_ENUM, EXT_SET, EXT_FROZENSET))
+_from_iso = datetime.fromisoformat
 
 
 def _checked_extension(code: int, data: bytes) -> Any:
@@ -438,8 +444,6 @@ def _extension(code: int, data: bytes) -> Any:
         return cls(value)
     if code == EXT_UUID:
         return UUID(bytes=data)
-    if code == EXT_DATETIME:
-        return datetime.fromisoformat(data.decode())
     if code == EXT_DECIMAL:
         return Decimal(data.decode())
     if code == EXT_FRACTION:
