@@ -73,7 +73,7 @@ if TYPE_CHECKING:  # log files, the audit and the rarer aggregates: by the calls
     from .anchors import Anchors
     from .logfile import LogFile
 
-SNAPSHOT_INTERVAL = 100
+SNAPSHOT_INTERVAL = 200
 CATALOG_SNAPSHOT_INTERVAL = 10  # a store of many games reads its list from a snapshot
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
 CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
