@@ -20,6 +20,7 @@ game, and the stores it runs on.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -91,12 +92,7 @@ def installed() -> Path:
     python = os.environ.get("WARSCRIBE_BENCH_PYTHON")
     if python:
         return Path(python)
-    digest = hashlib.sha256()
-    for path in sorted(ROOT.glob("*/**/*")):
-        if path.is_file() and path.parts[len(ROOT.parts)] in ("engine", "store", "cli"):
-            digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
-    digest.update((ROOT / "pyproject.toml").read_bytes())
-    venv = Path(tempfile.gettempdir()) / f"warscribe-bench-{digest.hexdigest()[:12]}"
+    venv = Path(tempfile.gettempdir()) / f"warscribe-bench-{source_digest()}"
     py = venv / "bin" / "python"
     if not py.exists():
         print(f"# installing warscribe (non-editable) into {venv}", file=sys.stderr)
@@ -108,6 +104,16 @@ def installed() -> Path:
         )
         subprocess.run([str(py), "-c", compile_all], check=True, env=_bytecode_env())
     return py
+
+
+def source_digest() -> str:
+    """A digest of this checkout's sources (the package and its build settings)."""
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.glob("*/**/*")):
+        if path.is_file() and path.parts[len(ROOT.parts)] in ("engine", "store", "cli"):
+            digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
+    digest.update((ROOT / "pyproject.toml").read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def run_installed() -> None:
@@ -179,6 +185,62 @@ def new_game(
 
     spec = GameSpec(name=name, players=tuple(PlayerSpec(p) for p in players))
     return app.create("divine-right", spec, dice)
+
+
+def random_game(app: Any, seed: int = 1, turns: int = 20) -> uuid.UUID:
+    """A seeded random-play game of Divine Right for five players, imported into `app`; its
+    id. Each command is drawn at random among those the rules' `legal` offers (the rule
+    set's own random play: moves, sieges, battles, diplomacy, every question answered)
+    until turn `turns` is over. Playing takes tens of seconds, so the game is kept as a
+    log file under the temporary folder, one per seed; every run imports it (verified and
+    re-decided, as any import), and plays it again when the rules now refuse it."""
+    from warscribe.engine.errors import WarscribeError
+    from warscribe.store import logfile
+
+    cached = Path(tempfile.gettempdir()) / f"warscribe-bench-game-{seed}-{turns}.log"
+    for attempt in (1, 2):
+        if attempt == 2 or not cached.exists():
+            print(f"# playing random game {seed} ({turns} turns) into {cached}", file=sys.stderr)
+            partial = cached.with_suffix(".partial")
+            partial.write_bytes(_random_play(seed, turns))
+            partial.replace(cached)
+        log = logfile.read(cached.read_bytes())
+        try:
+            app.import_log(log)
+        except WarscribeError as exc:  # rules changed since: the old log no longer decides
+            if attempt == 2:
+                raise
+            print(f"# the cached game is refused ({exc}): playing it again", file=sys.stderr)
+            continue
+        break
+    return log.game_id
+
+
+def _random_play(seed: int, turns: int) -> bytes:
+    """The log file of the game `random_game` plays."""
+    from warscribe.engine import rulesets
+    from warscribe.engine.errors import RuleError
+    from warscribe.engine.ruleset import draw
+    from warscribe.store import logfile
+    from warscribe.store.app import Warscribe
+
+    rs = rulesets.get("divine-right")
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="warscribe-bench-play-") as folder:
+        app = Warscribe(str(Path(folder) / "play.db"))
+        game_id = new_game(app, "bench", dice=f"seeded:{seed}").game_id
+        head = app.head(game_id)
+        while head.state.number <= turns and not rs.summary(head.state)["game_over"]:
+            command = draw(rs.legal(head.state), rng)
+            if command is None:
+                break
+            with contextlib.suppress(RuleError):  # `legal` offers what the rules accept
+                app.issue(game_id, command)
+            head = app.head(game_id)
+        entries = list(app.entries(game_id))
+        data: bytes = logfile.write(game_id, "bench", "divine-right", head.players, entries)
+        app.close()
+    return data
 
 
 HOUSE_ROLL = ("roll", (("dice", "2d6"), ("purpose", "weather (house rule)")))

@@ -1,18 +1,22 @@
 """Replay, rewind and recording speed on a realistic game, on SQLite and on PostgreSQL.
 
-The game: five players play the 20 turns of a seeded Divine Right game through the store
-(common.play: random events, diplomacy, every question answered; about 2,200 entries).
-Each figure is a ratio against a floor measured in the same run, on the same rows, the
-two alternated and each the minimum of --runs (>= 5); the floors keep nothing:
+The game: a seeded random-play game of Divine Right, five players, 20 turns, every command
+drawn from what the rules' `legal` offers (common.random_game: moves, sieges, battles,
+diplomacy, every question answered; about 3,300 entries), played once per seed and
+version of the sources and imported from a cached log file. Each figure is a ratio
+against a floor measured in the same run, on the same rows, the two alternated and each
+the minimum of --runs (>= 5); the floors keep nothing:
 
 * replay: full replay without snapshots or cache / the honest floor (a plain SELECT of the
   same rows on a connection already open + `msgpack.unpackb` of each, results dropped),
   target <= 2.0;
 * rewind: the state at random earlier positions (snapshots on, no cache) / a full replay,
   target <= 0.05;
-* record: recording one command (decide + dice + chain + save, no cache) / a raw
+* record: recording one command (a referee's roll: decide + dice + chain + save) / a raw
   insert+commit of the same bytes into a table of the same database, alternated in the
-  same loop, target <= 1.5.
+  same loop, target <= 1.5; measured twice: as a CLI call does it (`record`: no head kept
+  in memory, the head is read from the newest snapshot and the entries after it) and as a
+  long-running process does (`record-head-kept`: the head of the last command is kept).
 
 In-process (start-up is benchmarks/startup.py's), under an INSTALLED warscribe: importing
 common.py runs the script again under a non-editable `pip install .` of this checkout
@@ -33,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import HOUSE_ROLL, alternated, drop_pg, new_game, pg_store, play, report
+from common import HOUSE_ROLL, alternated, drop_pg, pg_store, random_game, report
 
 from warscribe.engine.events import Command
 from warscribe.store.app import Warscribe
@@ -115,11 +119,12 @@ class Raw:
 
 def bench(store: str, label: str, runs: int, commands: int) -> None:
     builder = Warscribe(store)
-    game_id = new_game(builder, "bench").game_id
-    entries = play(builder, game_id, 10**9)
+    game_id = random_game(builder)
+    entries = builder.head(game_id).seq
     builder.close()
     plain = Warscribe(store, snapshots=False, cache=False)
     snap = Warscribe(store, cache=False)
+    server = Warscribe(store)
     raw = Raw(plain)
     floor, replay = alternated(raw.read(game_id), lambda: plain.head(game_id), runs)
     rng = random.Random(7)
@@ -128,33 +133,44 @@ def bench(store: str, label: str, runs: int, commands: int) -> None:
         alternated(lambda: None, lambda v=v: snap.head(game_id, v), runs)[1] for v in versions
     ]
     rewind = statistics.mean(rewinds)
+    record, insert = recording(snap, raw, game_id, runs, commands)
+    kept, kept_insert = recording(server, raw, game_id, runs, commands)
+    print(
+        f"# {label}: {entries} entries; floor {floor * 1000:.1f} ms, replay "
+        f"{replay * 1000:.1f} ms, rewind {rewind * 1000:.2f} ms, record {record * 1000:.2f} ms "
+        f"(head kept: {kept * 1000:.2f} ms), raw insert+commit {insert * 1000:.2f} ms "
+        f"({kept_insert * 1000:.2f} ms)"
+    )
+    report(f"replay-{label}", replay / floor, 2.0)
+    report(f"rewind-{label}", rewind / replay, 0.05)
+    report(f"record-{label}", record / insert, 1.5)
+    report(f"record-head-kept-{label}", kept / kept_insert, 1.5)
+    raw.conn.close()
+    for app in (plain, snap, server):
+        app.close()
 
-    recording: list[float] = []
-    inserting: list[float] = []
+
+def recording(
+    app: Warscribe, raw: Raw, game_id: Any, runs: int, commands: int
+) -> tuple[float, float]:
+    """(record, insert) seconds per command: recording a referee's roll with `app`, and a
+    raw insert+commit of the rows it wrote, alternated in the same loop, each the minimum
+    over `runs` batches of `commands`."""
+    recorded: list[float] = []
+    inserted: list[float] = []
     for _ in range(max(runs, 5)):
         spent = [0.0, 0.0]
         for _ in range(commands):
             start = time.perf_counter()
-            written = snap.issue(game_id, Command("referee", *HOUSE_ROLL))
+            written = app.issue(game_id, Command("referee", *HOUSE_ROLL))
             spent[0] += time.perf_counter() - start
             payloads = raw.last_rows(game_id, len(written))
             start = time.perf_counter()
             raw.insert(payloads)
             spent[1] += time.perf_counter() - start
-        recording.append(spent[0] / commands)
-        inserting.append(spent[1] / commands)
-    record, insert = min(recording), min(inserting)
-    print(
-        f"# {label}: {entries} entries; floor {floor * 1000:.1f} ms, replay "
-        f"{replay * 1000:.1f} ms, rewind {rewind * 1000:.2f} ms, record {record * 1000:.2f} ms, "
-        f"raw insert+commit {insert * 1000:.2f} ms"
-    )
-    report(f"replay-{label}", replay / floor, 2.0)
-    report(f"rewind-{label}", rewind / replay, 0.05)
-    report(f"record-{label}", record / insert, 1.5)
-    raw.conn.close()
-    for app in (plain, snap):
-        app.close()
+        recorded.append(spent[0] / commands)
+        inserted.append(spent[1] / commands)
+    return min(recorded), min(inserted)
 
 
 def main() -> None:

@@ -118,7 +118,34 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
     for name, method in methods.items():
         if name not in own:
             setattr(made, name, method)
+    if "__init__" not in own:
+        _PLAIN.add(made)
     return cast("type[T]", made)
+
+
+_PLAIN: set[type] = set()
+"""The records whose __init__ is `_init`'s: it sets their fields and does nothing else."""
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """`dataclasses.replace` without its per-field work for a record (the rule sets'
+    evolvers replace a field or two of a large state once per event of a replay): the
+    copy's fields are the original's, updated. Another dataclass goes through
+    `dataclasses.replace`."""
+    cls = obj.__class__
+    if cls not in _PLAIN:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    names = _FIELDS[cls]
+    current = obj.__dict__
+    # a cached_property keeps its value in __dict__: the copy must not inherit it
+    values = dict(current) if len(current) == len(names) else {n: current[n] for n in names}
+    values.update(changes)
+    if len(values) != len(names):
+        unknown = ", ".join(sorted(set(changes) - set(names)))
+        raise TypeError(f"{cls.__qualname__} has no field(s) {unknown}")
+    made: T = _new(cls)
+    _set_dict(made, "__dict__", values)
+    return made
 
 
 def _refuse_change(self: Any, name: str, *value: Any) -> None:
@@ -126,7 +153,9 @@ def _refuse_change(self: Any, name: str, *value: Any) -> None:
 
 
 _INIT_CODES: dict[int, CodeType] = {}
-_INIT_GLOBALS = {"__builtins__": {}, "_set_dict": object.__setattr__}
+_new = object.__new__
+_set_dict = object.__setattr__
+_INIT_GLOBALS = {"__builtins__": {}, "_set_dict": _set_dict}
 
 
 def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
@@ -252,10 +281,21 @@ def sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
     decoded map has it, so a state whose rules read a map in its order keeps it too)."""
     if len(value) < 2:
         return value
-    keys = sorted(value, key=lambda k: _packb(_canonical(k)))
+    if all(type(k) is str for k in value):
+        keys = sorted(value, key=_text_order)
+    else:
+        keys = sorted(value, key=lambda k: _packb(_canonical(k)))
     if all(a is b for a, b in zip(keys, value, strict=True)):
         return value
     return {k: value[k] for k in keys}
+
+
+def _text_order(key: str) -> tuple[int, bytes]:
+    """Where a text key's encoding sorts among other text keys', without encoding it: a
+    msgpack string is a header holding its UTF-8 length, shorter first at every size
+    (fixstr 0xa0|n, then 0xd9 n, 0xda nn, 0xdb nnnn), then its UTF-8 bytes."""
+    data = key.encode()
+    return len(data), data
 
 
 def _canonical(obj: Any, depth: int = 0) -> Any:
@@ -306,13 +346,15 @@ def _default(obj: Any) -> Any:
 
 
 class _Marker:
-    """A decoded dataclass marker: the class the rest of its array builds."""
+    """A decoded dataclass marker: the class the rest of its array builds, and how."""
 
-    __slots__ = ("cls", "fields")
+    __slots__ = ("cls", "count", "fields", "plain")
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
         self.fields = _FIELDS[cls]
+        self.count = len(self.fields) + 1
+        self.plain = cls in _PLAIN
 
 
 _MARKERS: dict[bytes, _Marker] = {}
@@ -326,24 +368,21 @@ def _marker(data: bytes) -> _Marker:
 
 
 def _list_hook(items: Any) -> Any:
+    """An array: a registered dataclass when it starts with its marker. Replay decodes
+    every entry of a game: a record is built by its own __init__ (one precompiled code
+    object that sets its fields, the fastest way there is); another dataclass with all
+    its fields gets them set directly, without its __init__."""
+    if not items or type(items[0]) is not _Marker:
+        return items
+    marker = items[0]
     try:
-        return _built(items)
-    except CodecError:
-        raise
+        if marker.plain or len(items) != marker.count:
+            return marker.cls(*items[1:])
+        obj: Any = _new(marker.cls)
+        _set_dict(obj, "__dict__", dict(zip(marker.fields, items[1:], strict=True)))
+        return obj
     except Exception as exc:
-        raise CodecError(f"bad value of {items[0].cls.__qualname__}: {exc}") from None
-
-
-def _built(items: Any) -> Any:
-    if items and type(items[0]) is _Marker:
-        marker = items[0]
-        values = items[1:]
-        if len(values) == len(marker.fields):
-            obj: Any = object.__new__(marker.cls)
-            object.__setattr__(obj, "__dict__", dict(zip(marker.fields, values, strict=True)))
-            return obj
-        return marker.cls(*values)
-    return items
+        raise CodecError(f"bad value of {marker.cls.__qualname__}: {exc}") from None
 
 
 class _Nesting(threading.local):
@@ -356,10 +395,34 @@ _NESTING = _Nesting()
 
 
 def _ext_hook(code: int, data: bytes) -> Any:
-    """The value of an extension payload; CodecError (only) when it is bad."""
-    if _NESTING.depth >= MAX_DEPTH:
-        raise CodecError(f"extension values are nested more than {MAX_DEPTH} levels deep")
-    _NESTING.depth += 1
+    """The value of an extension payload; CodecError (only) when it is bad. Only enums and
+    sets decode values nested in their payload, and count towards MAX_DEPTH; a dataclass
+    marker already seen (replay reads thousands) is looked up at once."""
+    if code == EXT_DATACLASS:
+        marker = _MARKERS.get(data)
+        if marker is not None:
+            return marker
+    elif code == EXT_DATETIME:  # every stored entry has its timestamp
+        try:
+            return _from_iso(data.decode())
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise CodecError(f"bad extension value (type {code}): {exc}") from None
+    elif code in _NESTING_CODES:
+        if _NESTING.depth >= MAX_DEPTH:
+            raise CodecError(f"extension values are nested more than {MAX_DEPTH} levels deep")
+        _NESTING.depth += 1
+        try:
+            return _checked_extension(code, data)
+        finally:
+            _NESTING.depth -= 1
+    return _checked_extension(code, data)
+
+
+_NESTING_CODES = frozenset((EXT_ENUM, EXT_SET, EXT_FROZENSET))
+_from_iso = datetime.fromisoformat
+
+
+def _checked_extension(code: int, data: bytes) -> Any:
     try:
         return _extension(code, data)
     except CodecError:
@@ -368,8 +431,6 @@ def _ext_hook(code: int, data: bytes) -> Any:
         raise CodecError(
             f"bad extension value (type {code}): {type(exc).__name__}: {exc}"
         ) from None
-    finally:
-        _NESTING.depth -= 1
 
 
 def _extension(code: int, data: bytes) -> Any:
@@ -383,8 +444,6 @@ def _extension(code: int, data: bytes) -> Any:
         return cls(value)
     if code == EXT_UUID:
         return UUID(bytes=data)
-    if code == EXT_DATETIME:
-        return datetime.fromisoformat(data.decode())
     if code == EXT_DECIMAL:
         return Decimal(data.decode())
     if code == EXT_FRACTION:

@@ -130,53 +130,89 @@ def chain_events(
 
 def advance(head: Head | None, entry: Entry) -> Head:
     """Fold one entry into the head. Never validates, rolls or reads a clock."""
-    event = entry.event
     if head is None:
-        if not isinstance(event, GameCreated):
-            raise LogError("a game log must begin with GameCreated", entry.seq)
-        ruleset = rulesets.get(event.ruleset)
-        return Head(
-            game_id=event.game_id,
-            ruleset=event.ruleset,
-            seq=entry.seq,
-            chain=entry.chain,
-            opener=entry.chain,
-            dice_next=0,
-            dice=event.dice,
-            state=ruleset.evolve(None, event),
-            marks={},
-            players=event.players,
-            host_key=event.host_key,
-            format=HEAD_FORMAT,
-        )
-    ruleset = rulesets.get(head.ruleset)
+        return _created(entry)
     values = dict(head.__dict__)
+    _step(values, entry, rulesets.get(head.ruleset), own_marks=False)
+    return _head(values)
+
+
+def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
+    """The head after `entries` (from `head`, else from the log's start): `advance` for
+    each, with one working copy of the head's fields for the whole run instead of a new
+    Head per entry (replay folds thousands)."""
+    run = iter(entries)
+    if head is None:
+        first = next(run, None)
+        if first is None:
+            raise LogError("the log is empty")
+        head = _created(first)
+    values = dict(head.__dict__)
+    values["marks"] = dict(head.marks)
+    ruleset = rulesets.get(head.ruleset)
+    for entry in run:
+        _step(values, entry, ruleset, own_marks=True)
+    return _head(values)
+
+
+def _created(entry: Entry) -> Head:
+    event = entry.event
+    if not isinstance(event, GameCreated):
+        raise LogError("a game log must begin with GameCreated", entry.seq)
+    ruleset = rulesets.get(event.ruleset)
+    return Head(
+        game_id=event.game_id,
+        ruleset=event.ruleset,
+        seq=entry.seq,
+        chain=entry.chain,
+        opener=entry.chain,
+        dice_next=0,
+        dice=event.dice,
+        state=ruleset.evolve(None, event),
+        marks={},
+        players=event.players,
+        host_key=event.host_key,
+        format=HEAD_FORMAT,
+    )
+
+
+def _step(values: dict[str, Any], entry: Entry, ruleset: RuleSet, own_marks: bool) -> None:
+    """Fold `entry` into `values` (a head's fields), in place; `own_marks`: the marks map
+    in `values` is this fold's own, to add to (else it is copied first)."""
+    event = entry.event
     cls = type(event)
     if cls is DiceRolled:
         values["dice_next"] = event.index + 1  # type: ignore[attr-defined]
     elif cls is CommandIssued or cls is OrdersReceived:
         if cls is CommandIssued:
-            values["opener"], values["batch"] = opener(head, entry.chain)
+            values["opener"], values["batch"] = _opener(values, entry.chain)
             values["answering"] = None
         else:
-            values["standing"] = _standing(head, entry.seq, event)
+            values["standing"] = _standing(values["standing"], entry.seq, event)
             if event.accepted is not None:  # type: ignore[attr-defined]
-                values["opener"], values["batch"] = head.chain, event.accepted  # type: ignore[attr-defined]
-        label = ruleset.position(head.state)
-        if label is not None and label not in head.marks:
-            values["marks"] = {**head.marks, label: head.seq}
-    if cls in _RECORD_FOLDS:
-        values.update(_RECORD_FOLDS[cls](head, event))
+                values["opener"], values["batch"] = values["chain"], event.accepted  # type: ignore[attr-defined]
+        label = ruleset.position(values["state"])
+        marks = values["marks"]
+        if label is not None and label not in marks:
+            if not own_marks:
+                marks = values["marks"] = dict(marks)
+            marks[label] = values["seq"]
+    fold_record = _RECORD_FOLDS.get(cls)
+    if fold_record is not None:
+        values.update(fold_record(values, event))
     if entry.salt is not None and entry.scheme == LEAVES:
-        values["sealed"] = (*head.sealed, entry)
+        values["sealed"] = (*values["sealed"], entry)
     values["seq"] = entry.seq
     values["chain"] = entry.chain
-    values["state"] = ruleset.evolve(head.state, event)
-    # Head is frozen: build the successor from its fields without re-running __init__,
-    # which replay does once per entry.
-    successor: Head = object.__new__(Head)
-    object.__setattr__(successor, "__dict__", values)
-    return successor
+    values["state"] = ruleset.evolve(values["state"], event)
+
+
+def _head(values: dict[str, Any]) -> Head:
+    """The Head of these fields. Head is frozen: it is made from its fields without
+    re-running __init__, which a replay would do once per entry."""
+    head: Head = object.__new__(Head)
+    object.__setattr__(head, "__dict__", values)
+    return head
 
 
 def opener(head: Head, issued_chain: bytes) -> tuple[bytes, int]:
@@ -189,21 +225,27 @@ def opener(head: Head, issued_chain: bytes) -> tuple[bytes, int]:
     the batch. Any other command rolls from its own CommandIssued (typed at the host's
     store, one at a time: recorded, or refused with its reason withheld once it drew a
     roll)."""
-    if head.answering is not None:
-        return head.opener, head.batch
-    if head.batch:
-        return head.opener, head.batch - 1
+    return _opener(head.__dict__, issued_chain)
+
+
+def _opener(head: dict[str, Any], issued_chain: bytes) -> tuple[bytes, int]:
+    if head["answering"] is not None:
+        return head["opener"], head["batch"]
+    if head["batch"]:
+        return head["opener"], head["batch"] - 1
     return issued_chain, 0
 
 
-def _standing(head: Head, seq: int, event: Any) -> tuple[tuple[str, int, Answers], ...]:
+def _standing(
+    standing: tuple[tuple[str, int, Answers], ...], seq: int, event: Any
+) -> tuple[tuple[str, int, Answers], ...]:
     """The standing answers once `event` (OrdersReceived at `seq`) is folded: the sender's
     are those of these orders, whatever they held before."""
     try:
         answers = Orders.decode(event.orders).answers()
     except OrdersError:  # verify refuses such an entry; the fold never validates
         answers = ()
-    kept = tuple(s for s in head.standing if s[0] != event.player)
+    kept = tuple(s for s in standing if s[0] != event.player)
     return (*kept, (event.player, seq, answers)) if answers else kept
 
 
@@ -212,13 +254,13 @@ def standing_of(head: Head, player: str) -> tuple[int, Answers] | None:
     return next(((seq, a) for name, seq, a in head.standing if name == player), None)
 
 
-def _unsealed(head: Head, event: Any) -> dict[str, Any]:
+def _unsealed(head: dict[str, Any], event: Any) -> dict[str, Any]:
     """A Disclosed entry that opens every leaf of an entry: nothing of it is left to publish."""
     done = event.seq if len(event.openings) == len(event.leaves) else None
-    return {"sealed": tuple(e for e in head.sealed if e.seq != done)}
+    return {"sealed": tuple(e for e in head["sealed"] if e.seq != done)}
 
 
-_RECORD_FOLDS: dict[type, Callable[[Head, Any], dict[str, Any]]] = {
+_RECORD_FOLDS: dict[type, Callable[[dict[str, Any], Any], dict[str, Any]]] = {
     SecretDraw: lambda head, event: {"dice_next": event.index + 1},
     AnswerApplied: lambda head, event: {"answering": event.player},
     SecretRevealed: lambda head, event: {"secret": event.secret},
@@ -226,14 +268,7 @@ _RECORD_FOLDS: dict[type, Callable[[Head, Any], dict[str, Any]]] = {
     GameForked: lambda head, event: {"game_id": event.game_id},
     Disclosed: _unsealed,
 }
-
-
-def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
-    for entry in entries:
-        head = advance(head, entry)
-    if head is None:
-        raise LogError("the log is empty")
-    return head
+"""What the record's own events change in a head's fields (given as a map)."""
 
 
 def open_game(

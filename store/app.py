@@ -668,12 +668,9 @@ class Warscribe(Application[UUID]):
             rows = list(self._rows(game_id, cached.originator_version, None))
         else:
             game, rows = self._from_store(game_id, version)
-        advance, head = record.advance, game.head
-        last = game._version
-        for row in rows:
-            head = advance(head, _decode_entry(*row))
-            last = row[0]
-        game.head, game._version = head, last
+        if rows:
+            game.head = record.fold((_decode_entry(*row) for row in rows), game.head)
+            game._version = rows[-1][0]
         if version is None:
             self._remember(game)
         return game
@@ -739,15 +736,23 @@ class Warscribe(Application[UUID]):
                 "WHERE originator_id = ? AND originator_version <= ? ORDER BY version"
             )
             params = (key, upto)
+        # rows as plain tuples (the recorders' own cursors make a map of each row): a
+        # replay reads thousands
         if sqlite:
             with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.row_factory = None
                 cursor.execute(query, params)
                 found = cursor.fetchall()
         else:
-            with recorder.datastore.get_connection() as conn:
-                found = conn.execute(query.replace("?", "%s"), params).fetchall()
-        rows = [(r["version"], r["topic"], bytes(r["state"])) for r in found]
-        if found and found[0]["kind"] == 0:
+            from psycopg.rows import tuple_row
+
+            with (
+                recorder.datastore.get_connection() as conn,
+                conn.cursor(row_factory=tuple_row) as cursor,
+            ):
+                found = cursor.execute(query.replace("?", "%s"), params).fetchall()
+        rows = [(version, topic, bytes(state)) for _, version, topic, state in found]
+        if found and found[0][0] == 0:
             return rows[0], rows[1:]
         return None, rows
 

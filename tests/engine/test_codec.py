@@ -9,6 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from uuid import UUID
 
+import msgpack
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -95,6 +96,24 @@ def test_map_bytes_do_not_depend_on_insertion_order(mapping: dict[object, int]) 
     assert codec.encode(mapping) == codec.encode(reversed_map)
 
 
+@given(
+    st.lists(
+        st.text(max_size=300)
+        | st.sampled_from(["", "a" * 31, "a" * 32, "é" * 16, "b" * 255, "b" * 256]),
+        max_size=8,
+    )
+)
+def test_text_keys_sort_as_their_encodings_do(texts: list[str]) -> None:
+    """Maps of text keys (a head's marks: hundreds of them) are sorted without encoding each
+    key (issue 14): the order is still that of the encoded bytes, across msgpack's string
+    headers (fixstr up to 31 UTF-8 bytes, then str8, str16)."""
+    encoded = sorted(set(texts), key=lambda t: msgpack.packb(t, use_bin_type=True))
+    assert sorted(set(texts), key=codec._text_order) == encoded
+    mapping = dict.fromkeys(reversed(encoded), 0)
+    assert codec.encode(mapping) == codec.encode(dict.fromkeys(encoded, 0))
+    assert list(codec.decode(codec.encode(mapping))) == encoded
+
+
 def test_types_survive_exactly() -> None:
     value = {
         1: (Colour.RED, Rank.HIGH),
@@ -166,6 +185,27 @@ def test_a_record_takes_its_fields_by_position_and_by_name(count: int) -> None:
     if count:
         with pytest.raises(TypeError, match="missing 1 required positional argument: 'f0'"):
             cls(**{k: v for k, v in values.items() if k != "f0"})
+
+
+def test_replace_is_dataclasses_replace_without_its_per_field_work() -> None:
+    """`codec.replace` (the rule sets' evolvers replace a field of a large state per event,
+    issue 14): a new record with the changed fields, the original untouched, an unknown
+    field refused, and nothing a cached_property computed on the original carried over."""
+    piece = Piece("Hothior-A1", (3, 4))
+    moved = codec.replace(piece, hex=(3, 5))
+    assert moved == dataclasses.replace(piece, hex=(3, 5)) and piece.hex == (3, 4)
+    assert moved.__dict__ == {"name": "Hothior-A1", "hex": (3, 5), "tags": ()}
+    with pytest.raises(TypeError, match="no field"):
+        codec.replace(piece, colour="red")
+    piece.__dict__["derived"] = "cached"  # what a cached_property leaves on an instance
+    assert "derived" not in codec.replace(piece, tags=("fleet",)).__dict__
+    plain = Plain(1)
+    assert codec.replace(plain, a=2) == Plain(2)
+
+
+@dataclasses.dataclass(frozen=True)
+class Plain:
+    a: int
 
 
 def test_a_record_field_named_self() -> None:

@@ -42,9 +42,9 @@ player's fleets from a storm (other players' fleets in it are not counted).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from warscribe.engine.codec import record
+from warscribe.engine.codec import record, replace
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command, Event

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from warscribe.engine.codec import record, sorted_map
+from warscribe.engine.codec import record, replace, sorted_map
 
 from .sections import (
     COMBAT_PHASE,
@@ -327,7 +326,7 @@ class State:
             new = changes.get(name)
             if new is not None and new.keys() - getattr(self, name).keys():
                 changes[name] = sorted_map(new)
-        return dataclasses.replace(self, **changes)
+        return replace(self, **changes)
 
     def player(self, name: str) -> Player:
         for p in self.players:
@@ -339,20 +338,18 @@ class State:
         return any(p.name == name for p in self.players)
 
     def with_player(self, name: str, **changes: Any) -> State:
-        players = tuple(
-            dataclasses.replace(p, **changes) if p.name == name else p for p in self.players
-        )
+        players = tuple(replace(p, **changes) if p.name == name else p for p in self.players)
         return self.replace(players=players)
 
     def with_kingdom(self, name: str, **changes: Any) -> State:
         kingdoms = dict(self.kingdoms)
-        kingdoms[name] = dataclasses.replace(kingdoms[name], **changes)
+        kingdoms[name] = replace(kingdoms[name], **changes)
         return self.replace(kingdoms=kingdoms)
 
     def with_progress(self, **changes: Any) -> State:
         assert self.turn is not None
-        progress = dataclasses.replace(self.turn.progress, **changes)
-        return self.replace(turn=dataclasses.replace(self.turn, progress=progress))
+        progress = replace(self.turn.progress, **changes)
+        return self.replace(turn=replace(self.turn, progress=progress))
 
     def without_units(self, ids: Iterable[str]) -> State:
         gone = set(ids)
@@ -364,10 +361,10 @@ class State:
         merged = dict(self.units)
         moved = {u.id: u for u in units}
         merged.update(moved)
-        for unit in list(merged.values()):
-            carrier = moved.get(unit.aboard or "")
-            if carrier is not None and carrier.id in self.units and unit.hex != carrier.hex:
-                merged[unit.id] = dataclasses.replace(unit, hex=carrier.hex)
+        for unit in [u for u in merged.values() if u.aboard in moved]:
+            carrier = moved[unit.aboard]  # type: ignore[index]
+            if carrier.id in self.units and unit.hex != carrier.hex:
+                merged[unit.id] = replace(unit, hex=carrier.hex)
         return self.replace(units=merged)
 
     def units_of(self, kingdom: str) -> tuple[Unit, ...]:

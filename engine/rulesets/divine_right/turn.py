@@ -3,8 +3,7 @@ end of a phase, a new game turn's randomizer chits, and the end of the game."""
 
 from __future__ import annotations
 
-import dataclasses
-
+from warscribe.engine.codec import replace
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Command
@@ -210,9 +209,7 @@ def _phase_ended(state: State, event: PhaseEnded) -> State:
     assert turn is not None
     index = PHASES.index(turn.phase)
     if index + 1 < len(PHASES):
-        return state.replace(
-            turn=dataclasses.replace(turn, phase=PHASES[index + 1], progress=Progress())
-        )
+        return state.replace(turn=replace(turn, phase=PHASES[index + 1], progress=Progress()))
     return _following_player_turn(state, turn)
 
 
@@ -221,11 +218,9 @@ def _following_player_turn(state: State, turn: Turn) -> State:
     following = state.next_player_turn()
     if following is not None:
         return state.replace(
-            turn=dataclasses.replace(
-                turn, player_turn=following, phase=PHASES[0], progress=Progress()
-            )
+            turn=replace(turn, player_turn=following, phase=PHASES[0], progress=Progress())
         )
-    return state.replace(turn=dataclasses.replace(turn, phase=TURN_OVER, progress=Progress()))
+    return state.replace(turn=replace(turn, phase=TURN_OVER, progress=Progress()))
 
 
 def _player_turn_ended(state: State, event: PlayerTurnEnded) -> State:

@@ -10,8 +10,9 @@ mercenary fleets.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
+
+from warscribe.engine.codec import replace
 
 from .data import Bonus, Castle, DRData, Movement, MovementRule
 from .kingdoms import effects
@@ -98,7 +99,7 @@ def record_of(state: State, unit: str) -> Moved:
 def bump(state: State, unit: str, points: int) -> Moved:
     """The unit's movement record after spending `points` more."""
     record = record_of(state, unit)
-    return dataclasses.replace(record, spent=record.spent + points)
+    return replace(record, spent=record.spent + points)
 
 
 # -- who is where --------------------------------------------------------------------------

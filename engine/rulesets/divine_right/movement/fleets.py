@@ -12,8 +12,7 @@ moved away in their owner's next Movement Phase (Non-Castle Ports; Mixed-Type Co
 
 from __future__ import annotations
 
-import dataclasses
-
+from warscribe.engine.codec import replace
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand
 from warscribe.engine.events import Command
@@ -298,22 +297,20 @@ def fleets_beside_enemy_land(state: State, data: DRData) -> list[DecisionAsked]:
 
 
 def _embarked(state: State, event: UnitsEmbarked) -> State:
-    units = [
-        dataclasses.replace(state.units[u], aboard=event.fleet, inside=False) for u in event.units
-    ]
+    units = [replace(state.units[u], aboard=event.fleet, inside=False) for u in event.units]
     return state.with_units(units)
 
 
 def _debarked(state: State, event: UnitsDebarked) -> State:
     units = [
-        dataclasses.replace(state.units[u], aboard=None, hex=event.hex, inside=event.inside)
+        replace(state.units[u], aboard=None, hex=event.hex, inside=event.inside)
         for u in event.units
     ]
     return state.with_units(units)
 
 
 def _rescued(state: State, event: HeroRescued) -> State:
-    units = [dataclasses.replace(state.units[u], aboard=event.fleet) for u in event.heroes]
+    units = [replace(state.units[u], aboard=event.fleet) for u in event.heroes]
     return state.with_units(units)
 
 

@@ -13,10 +13,10 @@ and rescues each step brings. Also `search`, `disband`, `inside` and `outside`.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import heapq
 from dataclasses import dataclass, field
 
+from warscribe.engine.codec import replace
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, RuleError
 from warscribe.engine.events import Command, Event
@@ -798,18 +798,16 @@ def walls(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 def _moved(state: State, event: StackMoved) -> State:
     end = event.path[-1]
     placed = [
-        dataclasses.replace(state.units[u], hex=end, inside=event.inside and u in event.units)
+        replace(state.units[u], hex=end, inside=event.inside and u in event.units)
         for u in (*event.units, *event.carried)
         if u in state.units
     ]
     state = state.with_units(placed)
     records = [
-        dataclasses.replace(
-            bump(state, unit, points), leader=None if unit == event.leader else event.leader
-        )
+        replace(bump(state, unit, points), leader=None if unit == event.leader else event.leader)
         for unit, points in event.spent
     ]
-    records += [dataclasses.replace(record_of(state, c), done=True) for c in event.carried]
+    records += [replace(record_of(state, c), done=True) for c in event.carried]
     return with_moves(state, records)
 
 
@@ -822,7 +820,7 @@ def _searched(state: State, event: HexSearched) -> State:
 
 
 def _walled(state: State, event: UnitsWalled) -> State:
-    units = [dataclasses.replace(state.units[u], inside=event.inside) for u in event.units]
+    units = [replace(state.units[u], inside=event.inside) for u in event.units]
     return state.with_units(units)
 
 
