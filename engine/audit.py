@@ -14,7 +14,8 @@ Each finding is one of:
 * `hidden`: the decision depends on hidden information this copy of the log lacks (a
   player's redacted copy); the referee's full copy settles it. Only a decision that
   touches hidden information can be `hidden`: one whose recorded entries carry a hidden
-  part or publish one, or whose rolls this copy cannot see. Any other difference in a
+  part or publish one, whose rolls this copy cannot see, or whose rules read a value this
+  copy lacks (they raise HiddenInformation: a face-down personality card). Any other difference in a
   redacted copy contradicts public information and is a `difference` like any other.
 
 Disclosures are proofs the record adds (`verify` checks them); they are not compared.
@@ -28,7 +29,7 @@ from typing import Any
 
 from . import rulesets
 from .dice import Dice
-from .errors import DiceError, WarscribeError
+from .errors import DiceError, HiddenInformation, WarscribeError
 from .events import (
     AnswerApplied,
     Command,
@@ -262,6 +263,9 @@ def _compare(
         decided = decide(head, base.command, dice)
     except _Unknowable as exc:
         return [_with(base, kind=HIDDEN, refusal=exc.message)]
+    except HiddenInformation as exc:
+        kind = DIFFERENCE if complete else HIDDEN
+        return [_with(base, kind=kind, refusal=exc.message)]
     except WarscribeError as exc:
         return [_with(base, rule=exc.rule or base.rule, refusal=exc.message)]
     kept = [e for e in recorded if not isinstance(e.event, Disclosed)]

@@ -42,3 +42,8 @@ class LogError(WarscribeError):
 
 class DiceError(WarscribeError):
     """Dice cannot be produced or checked (missing table entries, secret unknown...)."""
+
+
+class HiddenInformation(WarscribeError):
+    """A decision needs information this copy of the log lacks (a player's redacted copy:
+    a face-down personality card, say); the referee's full copy decides it."""

@@ -12,7 +12,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 seeds=("$@")
-[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 4 5 6 8 9 10 11)
+[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 8 9 10 11 12 13 14)
 verbose=()
 [ -z "${PBEM_VERBOSE:-}" ] || verbose=(--verbose)
 for seed in "${seeds[@]}"; do

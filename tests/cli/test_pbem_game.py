@@ -13,9 +13,9 @@ from types import ModuleType
 import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pbem_game.py"
-# examples/pbem.sh's seeds; seed 7 is left out: Bad Omens fall on carol's Muetar in turn 2,
-# and no stack of the others is nearer a castle than the enemy, so that game has no siege
-SEEDS = (1, 2, 3, 4, 5, 6, 8, 9, 10, 11)
+# examples/pbem.sh's seeds: the first ten of 1-32 whose game has a siege as well as a battle
+# (in 4, 5, 6, 15, 17 and others the bots' stacks meet the enemy before a castle)
+SEEDS = (1, 2, 3, 8, 9, 10, 11, 12, 13, 14)
 
 
 def example() -> ModuleType:

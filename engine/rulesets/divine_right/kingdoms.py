@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from warscribe.engine.dice import Dice
+from warscribe.engine.errors import HiddenInformation
 
 from .data import DeactivatesWhen, DeployFraction, DRData, Effect
 from .events import (
@@ -31,8 +32,16 @@ from .tables import Evolvers, rulebook
 
 
 def effects(state: State, data: DRData, kingdom: str) -> tuple[Effect, ...]:
-    """The effects of the kingdom monarch's personality card (none while unknown)."""
-    number = state.kingdoms[kingdom].personality
+    """The effects of the kingdom monarch's personality card (none without a card).
+
+    In a player's copy the face-down cards are hidden (the deal's pool too): a card this
+    copy cannot see raises HiddenInformation rather than read as no card, so a battle
+    against a kingdom whose monarch may be Treacherous is never decided as if he were
+    not (the audit reports it as hidden; the referee's copy settles it)."""
+    standing = state.kingdoms[kingdom]
+    number = standing.personality
+    if number is None and state.personality_pool is None and not standing.revealed:
+        raise HiddenInformation(f"the personality card of {kingdom}'s monarch is face down")
     if number is None:
         return ()
     card = next((p for p in data.personalities if p.number == number), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from warscribe.engine.errors import HiddenInformation, IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import Event
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.events import (
@@ -21,7 +21,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     UnitsAwaitPlacement,
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
-from warscribe.engine.rulesets.divine_right.kingdoms import eliminate, score
+from warscribe.engine.rulesets.divine_right.kingdoms import effects, eliminate, score
 from warscribe.engine.rulesets.divine_right.projections import vp
 from warscribe.engine.rulesets.divine_right.state import PHASES
 
@@ -264,3 +264,20 @@ def test_every_command_names_the_rule_that_decides_it() -> None:
     assert all(RULESET.rule_of(name) for name in RULESET.commands)
     assert RULESET.rule_of("diplomacy-activate") == "Diplomacy Phase › Activation Attempts"
     assert RULESET.rule_of("events-lose") == "Random Events Phase"
+
+
+def test_a_face_down_personality_this_copy_cannot_see_is_hidden_not_absent() -> None:
+    """Kingdoms › Personality cards are face down: in a player's copy (the deal's cards
+    and pool hidden) a decision reading one raises HiddenInformation instead of deciding
+    as if the monarch had no card (a player's import refused the referee's battle in
+    Immer, whose monarch weakens his regulars); a revealed card is read as it is."""
+    table = Table()
+    table.set_kingdom("Immer", personality=None)
+    copy = table.state.replace(personality_pool=None)
+    with pytest.raises(HiddenInformation, match="Immer's monarch is face down"):
+        effects(copy, load_builtin(), "Immer")
+    assert effects(table.state, load_builtin(), "Immer") == ()
+    revealed = copy.with_kingdom("Immer", personality=7, revealed=True)
+    assert effects(revealed, load_builtin(), "Immer") == effects(
+        table.state.with_kingdom("Immer", personality=7), load_builtin(), "Immer"
+    )
