@@ -29,7 +29,7 @@ from typing import Any
 
 from . import rulesets
 from .dice import Dice
-from .errors import DiceError, HiddenInformation, WarscribeError
+from .errors import DiceError, HiddenInformation, WarscribeError, hidden_strictly
 from .events import (
     AnswerApplied,
     Command,
@@ -260,7 +260,8 @@ def _compare(
     rolls = [e.event for e in recorded if isinstance(e.event, DiceRolled | SecretDraw)]
     dice = RecordedDice(rolls, head, issued.chain)
     try:
-        decided = decide(head, base.command, dice)
+        with hidden_strictly():
+            decided = decide(head, base.command, dice)
     except _Unknowable as exc:
         return [_with(base, kind=HIDDEN, refusal=exc.message)]
     except HiddenInformation as exc:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 
 class WarscribeError(Exception):
     """Base of every error warscribe reports to a user (the CLI prints it, exit 1)."""
@@ -47,3 +51,23 @@ class DiceError(WarscribeError):
 class HiddenInformation(WarscribeError):
     """A decision needs information this copy of the log lacks (a player's redacted copy:
     a face-down personality card, say); the referee's full copy decides it."""
+
+
+_STRICT: ContextVar[bool] = ContextVar("warscribe_hidden_strictly", default=False)
+
+
+@contextmanager
+def hidden_strictly() -> Iterator[None]:
+    """While the audit re-decides a copy's commands: a rule reading a value the copy lacks
+    raises HiddenInformation. Elsewhere (planning, `legal`, status on a player's copy) it
+    reads as unknown, as a player reads the board."""
+    token = _STRICT.set(True)
+    try:
+        yield
+    finally:
+        _STRICT.reset(token)
+
+
+def hidden_matters() -> bool:
+    """Whether a rule reading a value this copy lacks must raise HiddenInformation."""
+    return _STRICT.get()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import HiddenInformation
+from warscribe.engine.errors import HiddenInformation, hidden_matters
 
 from .data import DeactivatesWhen, DeployFraction, DRData, Effect
 from .events import (
@@ -27,25 +27,37 @@ from .events import (
 )
 from .evolving import Outcome
 from .placement.deployment import awaiting, deployment, monarch_id
-from .state import MERCENARY, Deed, GameResult, State, Unit
+from .state import MERCENARY, Deed, GameResult, KingdomState, State, Unit
 from .tables import Evolvers, rulebook
 
 
 def effects(state: State, data: DRData, kingdom: str) -> tuple[Effect, ...]:
     """The effects of the kingdom monarch's personality card (none without a card).
 
-    In a player's copy the face-down cards are hidden (the deal's pool too): a card this
-    copy cannot see raises HiddenInformation rather than read as no card, so a battle
-    against a kingdom whose monarch may be Treacherous is never decided as if he were
-    not (the audit reports it as hidden; the referee's copy settles it)."""
+    In a player's copy the face-down cards are hidden (the deal's pool too): while the
+    audit re-decides (`hidden_strictly`), a card this copy cannot see raises
+    HiddenInformation rather than read as no card, so a battle against a kingdom whose
+    monarch weakens his regulars is not judged as if he did not (the audit reports it as
+    hidden; the referee's copy settles it). Elsewhere it reads as no card."""
     standing = state.kingdoms[kingdom]
     number = standing.personality
-    if number is None and state.personality_pool is None and not standing.revealed:
+    if (
+        hidden_matters()
+        and number is None
+        and state.personality_pool is None
+        and _face_down(standing)
+    ):
         raise HiddenInformation(f"the personality card of {kingdom}'s monarch is face down")
     if number is None:
         return ()
     card = next((p for p in data.personalities if p.number == number), None)
     return card.effects if card else ()
+
+
+def _face_down(standing: KingdomState) -> bool:
+    """Whether a non-player monarch holds a personality card nobody has seen (a player's
+    monarch has none, nor a kingdom in Confusion: its monarch is dead)."""
+    return standing.player is None and standing.confusion_until is None and not standing.revealed
 
 
 def _deactivated_now(out: Outcome, data: DRData, kingdom: str) -> None:

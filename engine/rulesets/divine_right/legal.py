@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations, islice, product
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import HiddenInformation, RuleError
+from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command
 from warscribe.engine.ruleset import Deferred, LegalCommand
 
@@ -76,14 +76,11 @@ def answers(state: State, data: DRData, pending: Pending, decide: Decide) -> lis
 
 
 def accepted(state: State, command: Command, decide: Decide) -> bool:
-    """Whether the rules accept `command` now (decided on scratch dice: nothing recorded);
-    offered when it depends on hidden information this copy lacks (the referee decides)."""
+    """Whether the rules accept `command` now (decided on scratch dice: nothing recorded)."""
     try:
         decide(state, command, scratch_dice())
     except RuleError:
         return False
-    except HiddenInformation:
-        return True
     return True
 
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.dice import Dice
-from warscribe.engine.errors import HiddenInformation, IllegalCommand, InvalidCommand, NotYourTurn
+from warscribe.engine.errors import (
+    HiddenInformation,
+    IllegalCommand,
+    InvalidCommand,
+    NotYourTurn,
+    hidden_strictly,
+)
 from warscribe.engine.events import Event
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.events import (
@@ -270,12 +276,14 @@ def test_a_face_down_personality_this_copy_cannot_see_is_hidden_not_absent() -> 
     """Kingdoms › Personality cards are face down: in a player's copy (the deal's cards
     and pool hidden) a decision reading one raises HiddenInformation instead of deciding
     as if the monarch had no card (a player's import refused the referee's battle in
-    Immer, whose monarch weakens his regulars); a revealed card is read as it is."""
+    Immer, whose monarch weakens his regulars) while the audit re-decides; a revealed card
+    is read as it is."""
     table = Table()
     table.set_kingdom("Immer", personality=None)
     copy = table.state.replace(personality_pool=None)
-    with pytest.raises(HiddenInformation, match="Immer's monarch is face down"):
+    with hidden_strictly(), pytest.raises(HiddenInformation, match="Immer's monarch is face down"):
         effects(copy, load_builtin(), "Immer")
+    assert effects(copy, load_builtin(), "Immer") == ()  # status, legal: as a player reads it
     assert effects(table.state, load_builtin(), "Immer") == ()
     revealed = copy.with_kingdom("Immer", personality=7, revealed=True)
     assert effects(revealed, load_builtin(), "Immer") == effects(
