@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.commands import Arg, CommandSpec, read
@@ -240,3 +241,92 @@ def _add(group: click.Group, command: click.Command) -> None:
     if command.name in group.commands:
         raise RuntimeError(f"{group.name} {command.name!r} is defined twice")
     group.add_command(command)
+
+
+# -- command lines as orders, and the commands a player may type now ------------------------
+
+RECORD_COMMANDS = ("roll", "note")
+"""The record's commands an orders line may give (beside the game's)."""
+
+
+class _Capture(Context):
+    """A context whose `issue` keeps the command instead of recording it: running a click
+    command with it turns a command line into the engine's command, with nothing recorded."""
+
+    def __init__(self, base: Context) -> None:
+        super().__init__(base.store, base.game_ref, base.secrets, base.ask_passphrase, base.app)
+        self.captured: list[tuple[str, tuple[tuple[str, Any], ...], str | None, tuple[int, ...]]]
+        self.captured = []
+
+    def issue(
+        self,
+        name: str,
+        args: tuple[tuple[str, Any], ...],
+        actor: str | None,
+        entered: tuple[int, ...] = (),
+    ) -> list[Any]:
+        self.captured.append((name, args, actor, entered))
+        return []
+
+
+def _find(group: click.Group, words: list[str]) -> tuple[click.Command, list[str], list[str]]:
+    """The command `words` start with in `group` (through its sub-groups): the command,
+    its words, and the rest."""
+    root = click.Context(group)
+    found: click.Command | None = group
+    path: list[str] = []
+    while isinstance(found, click.Group):
+        if not words[len(path) :]:
+            raise click.UsageError(f"`{' '.join(path)}` needs one of its commands")
+        word = words[len(path)]
+        found = found.get_command(root, word)
+        if found is None:
+            raise click.UsageError(f"no command {' '.join([*path, word])!r}")
+        path.append(word)
+    return found, path, words[len(path) :]
+
+
+def parse_line(ctx: Context, ruleset: str, text: str, player: str) -> Command:
+    """The command a line written as on the command line gives (`move Hothior-A1 --path
+    10,16`, `take-loan --count 2`, `roll 2d6`), read by the same click commands as the CLI,
+    as `player`'s: nothing is recorded. A line that is not a command of the game (or the
+    record's `roll` and `note`), gives `--as` another player or `--roll`, is a
+    click.UsageError."""
+    import contextlib
+    import io
+    import shlex
+
+    from .main import cli, face
+
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise click.UsageError(f"cannot read it: {exc}") from None
+    words = words[1:] if words[:1] == ["warscribe"] else words
+    group = face(ruleset)
+    words = words[1:] if words[:1] == [group.name] else words
+    if not words:
+        raise click.UsageError("an empty command")
+    top = cli if words[0] in RECORD_COMMANDS else group
+    command, path, rest = _find(top, words)
+    capture = _Capture(ctx)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            parent = click.Context(cli, obj=capture)
+            with command.make_context(" ".join(path), rest, parent=parent) as sub:
+                command.invoke(sub)
+                as_given = any(
+                    "--as" in getattr(param, "opts", ())
+                    and sub.get_parameter_source(param.name or "") == ParameterSource.COMMANDLINE
+                    for param in command.params
+                )
+    except click.exceptions.Exit:
+        raise click.UsageError("not a command to order") from None
+    if len(capture.captured) != 1:
+        raise click.UsageError(f"`{' '.join(path)}` is not a command to order: it records nothing")
+    name, args, actor, entered = capture.captured[0]
+    if as_given and actor != player:
+        raise click.UsageError(f"orders are {player}'s own commands: drop --as {actor}")
+    if entered:
+        raise click.UsageError("orders take no --roll: the record rolls the dice")
+    return Command(player, name, args)
