@@ -10,7 +10,8 @@ it (`--at`, `--json`). Nothing here names a game: adding one adds no CLI code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import shlex
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
@@ -20,7 +21,7 @@ from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.commands import Arg, CommandSpec, read
 from warscribe.engine.events import Command
 from warscribe.engine.rulebook import RuleBook
-from warscribe.engine.ruleset import GameSpec, PlayerSpec, Projection
+from warscribe.engine.ruleset import Deferred, GameSpec, LegalCommand, PlayerSpec, Projection
 
 from .context import (
     Context,
@@ -281,9 +282,19 @@ def _find(group: click.Group, words: list[str]) -> tuple[click.Command, list[str
         word = words[len(path)]
         found = found.get_command(root, word)
         if found is None:
-            raise click.UsageError(f"no command {' '.join([*path, word])!r}")
+            raise click.UsageError(f"no command {' '.join([*path, word])!r}{_spelled(group, word)}")
         path.append(word)
     return found, path, words[len(path) :]
+
+
+def _spelled(group: click.Group, word: str) -> str:
+    """How the command named `word` by the rule set (`events-lose`) is typed, when it is
+    a group's command (`events lose`)."""
+    head, _, tail = word.partition("-")
+    found = group.get_command(click.Context(group), head)
+    if isinstance(found, click.Group) and found.get_command(click.Context(found), tail):
+        return f" (write it as on the command line: `{head} {tail}`)"
+    return ""
 
 
 def parse_line(ctx: Context, ruleset: str, text: str, player: str) -> Command:
@@ -294,7 +305,6 @@ def parse_line(ctx: Context, ruleset: str, text: str, player: str) -> Command:
     click.UsageError."""
     import contextlib
     import io
-    import shlex
 
     from .main import cli, face
 
@@ -330,3 +340,117 @@ def parse_line(ctx: Context, ruleset: str, text: str, player: str) -> Command:
     if entered:
         raise click.UsageError("orders take no --roll: the record rolls the dice")
     return Command(player, name, args)
+
+
+CHOICES_SHOWN = 8
+"""The most choices `status` lists for an argument."""
+
+
+def _cli_path(ruleset: str, name: str) -> tuple[list[str], click.Command] | None:
+    """The words typing the rule set's command `name` (`attack declare`), and its click
+    command: the spec's, else (a game whose CLI is written by hand) the command of that
+    name or the group's command its name joins (`events-lose`: `events lose`)."""
+    from warscribe.engine import rulesets
+
+    from .main import face
+
+    book = rulesets.get(ruleset)
+    spec = book.commands.get(name) if isinstance(book, RuleBook) else None
+    if spec is not None:
+        tries = [[spec.group, spec.sub or spec.name] if spec.group else [spec.name]]
+    else:
+        tries = [[name], name.split("-", 1)]
+    for words in tries:
+        try:
+            command, path, rest = _find(face(ruleset), list(words))
+        except click.UsageError:
+            continue
+        if not rest:
+            return path, command
+    return None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return ",".join(_shown(item) for item in value)
+    return str(value)
+
+
+def _written(param: click.Parameter | None, key: str, value: str | None) -> str:
+    """One argument as typed: `VALUE` (positional), `--key VALUE`, or a flag; a template
+    (its metavar) when `value` is None."""
+    metavar = (param.metavar if param is not None else None) or key.upper()
+    text = metavar if value is None else shlex.quote(value)
+    if isinstance(param, click.Argument):
+        return text
+    option = param.opts[0] if isinstance(param, click.Option) else f"--{key.replace('_', '-')}"
+    if isinstance(param, click.Option) and param.is_flag:
+        return option if value is not None else f"[{option}]"
+    return f"{option} {text}"
+
+
+def _label(param: click.Parameter | None, key: str) -> str:
+    """What names an argument among the choices: its option, or a positional's metavar."""
+    if isinstance(param, click.Option):
+        return param.opts[0]
+    if isinstance(param, click.Argument):
+        return param.metavar or key.upper()
+    return f"--{key.replace('_', '-')}"
+
+
+def _choices(values: list[Any]) -> str:
+    """The choices as typed, ` | ` between them (a value may hold commas: `10,14`)."""
+    shown = [shlex.quote(_shown(v)) for v in values[:CHOICES_SHOWN]]
+    more = f" | … ({len(values)} in all)" if len(values) > CHOICES_SHOWN else ""
+    return " | ".join(shown) + more
+
+
+def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
+    """What may be typed now, from `legal`'s offers: one command line per command and
+    shape, the values all its offers share written out, the others as their metavar with
+    the choices (`events lose UNITS...` choosing among `Zorn-A11, Zorn-A12`)."""
+    shapes: dict[tuple[str, tuple[str, ...]], list[LegalCommand]] = {}
+    for offer in offers:
+        keys = tuple(sorted({k for k, _ in offer.args} | {k for k, _ in offer.domains}))
+        shapes.setdefault((offer.name, keys), []).append(offer)
+    found = []
+    for (name, keys), same in shapes.items():
+        where = _cli_path(ruleset, name)
+        path, command = where if where is not None else ([name], None)
+        params = {p.name: p for p in command.params} if command is not None else {}
+        order = [p for p in params if p in keys] + [k for k in keys if k not in params]
+        words, choices = list(path), {}
+        for key in order:
+            values, deferred = _values(same, key)
+            param = params.get(key)
+            if len(values) == 1 and not deferred:
+                if values[0] not in (None, False):
+                    words.append(_written(param, key, _shown(values[0])))
+                continue
+            words.append(_written(param, key, None))
+            if not deferred and not (param is not None and getattr(param, "is_flag", False)):
+                choices[_label(param, key)] = values
+        text = " ".join(words)
+        if len(choices) == 1:
+            text += f"  (one of: {_choices(next(iter(choices.values())))})"
+        elif choices:
+            text += "  (" + "; ".join(f"{m}: {_choices(v)}" for m, v in choices.items()) + ")"
+        found.append({"command": " ".join(words), "choices": choices, "text": text})
+    return found
+
+
+def _values(offers: list[LegalCommand], key: str) -> tuple[list[Any], bool]:
+    """The values `key` takes across `offers` (each once, in order), and whether some are
+    left to be found (a `Deferred` domain)."""
+    values: list[Any] = []
+    deferred = False
+    for offer in offers:
+        fixed = dict(offer.args)
+        domain = dict(offer.domains).get(key)
+        if isinstance(domain, Deferred):
+            deferred = True
+            continue
+        for value in domain if domain is not None else [fixed.get(key)]:
+            if value not in values:
+                values.append(value)
+    return values, deferred
