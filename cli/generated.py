@@ -349,7 +349,8 @@ CHOICES_SHOWN = 8
 def _cli_path(ruleset: str, name: str) -> tuple[list[str], click.Command] | None:
     """The words typing the rule set's command `name` (`attack declare`), and its click
     command: the spec's, else (a game whose CLI is written by hand) the command of that
-    name or the group's command its name joins (`events-lose`: `events lose`)."""
+    name or the group's command its name joins (`events-lose`: `events lose`). A spec's
+    command is made from the spec alone: the game's whole CLI is not loaded for it."""
     from warscribe.engine import rulesets
 
     from .main import face
@@ -357,10 +358,10 @@ def _cli_path(ruleset: str, name: str) -> tuple[list[str], click.Command] | None
     book = rulesets.get(ruleset)
     spec = book.commands.get(name) if isinstance(book, RuleBook) else None
     if spec is not None:
-        tries = [[spec.group, spec.sub or spec.name] if spec.group else [spec.name]]
-    else:
-        tries = [[name], name.split("-", 1)]
-    for words in tries:
+        return [spec.group, spec.sub or spec.name] if spec.group else [spec.name], spec_command(
+            ruleset, spec
+        )
+    for words in ([name], name.split("-", 1)):
         try:
             command, path, rest = _find(face(ruleset), list(words))
         except click.UsageError:

@@ -323,13 +323,17 @@ def _status_text(rs: Any, state: Any, player: str | None = None) -> str:
     whose = rs.whose_turn(state)
     pending = summary.get("pending")
     if isinstance(pending, dict) and pending.get("player"):
-        lines.append(escaped(f"{pending['player']} must answer {pending.get('kind')}: {pending.get('why')}"))
+        lines.append(
+            escaped(f"{pending['player']} must answer {pending.get('kind')}: {pending.get('why')}")
+        )
     player = player or whose
     if player is None:
         return "\n".join([*lines, "nobody can act now"])
     typed = may_type(rs, state, player)
     if not typed:
-        return "\n".join([*lines, escaped(f"{player}: nothing to do now; waiting for {whose or 'nobody'}")])
+        return "\n".join(
+            [*lines, escaped(f"{player}: nothing to do now; waiting for {whose or 'nobody'}")]
+        )
     lines.append(escaped(f"{player} may type:"))
     return "\n".join([*lines, *(escaped(f"  {hint['text']}") for hint in typed)])
 
@@ -431,7 +435,8 @@ def status(ctx: Context, player: str | None, as_json: bool) -> None:
             raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "status")
         data["you"] = player
         data["next"] = next_for(player, data)
-        text += escaped(f"{player}: {data['next']}") + "\n"
+        mine = data["whose_turn"] == player
+        text += escaped(f"{player}: {'your move' if mine else data['next']}") + "\n"
     viewer = player or data["whose_turn"]
     data["may_type"] = may_type(rs, head.state, viewer) if viewer else []
     text += _status_text(rs, head.state, player)
