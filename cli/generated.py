@@ -252,12 +252,23 @@ RECORD_COMMANDS = ("roll", "note")
 
 class _Capture(Context):
     """A context whose `issue` keeps the command instead of recording it: running a click
-    command with it turns a command line into the engine's command, with nothing recorded."""
+    command with it turns a command line into the engine's command, with nothing recorded
+    (and no store needed, except by a command that reads it to make its arguments, as
+    `note --at` does)."""
 
-    def __init__(self, base: Context) -> None:
-        super().__init__(base.store, base.game_ref, base.secrets, base.ask_passphrase, base.app)
+    def __init__(self, base: Context | None) -> None:
+        if base is None:
+            super().__init__(None, None)
+        else:
+            super().__init__(base.store, base.game_ref, base.secrets, base.ask_passphrase)
+            self._app = base.app
         self.captured: list[tuple[str, tuple[tuple[str, Any], ...], str | None, tuple[int, ...]]]
         self.captured = []
+
+    def game_of(self, ruleset: str, command_name: str) -> Any:
+        """The store's game, unchecked (the line is read by the commands of the orders'
+        own game); None without a store."""
+        return None if self._app is None else self.game()
 
     def issue(
         self,
@@ -297,10 +308,11 @@ def _spelled(group: click.Group, word: str) -> str:
     return ""
 
 
-def parse_line(ctx: Context, ruleset: str, text: str, player: str) -> Command:
+def parse_line(ctx: Context | None, ruleset: str, text: str, player: str) -> Command:
     """The command a line written as on the command line gives (`move Hothior-A1 --path
     10,16`, `take-loan --count 2`, `roll 2d6`), read by the same click commands as the CLI,
-    as `player`'s: nothing is recorded. A line that is not a command of the game (or the
+    as `player`'s: nothing is recorded, and the store (`ctx`) is read only by a command
+    that needs it to make its arguments. A line that is not a command of the game (or the
     record's `roll` and `note`), gives `--as` another player or `--roll`, is a
     click.UsageError."""
     import contextlib

@@ -331,9 +331,7 @@ def _status_text(rs: Any, state: Any, player: str | None = None) -> str:
         return "\n".join([*lines, "nobody can act now"])
     typed = may_type(rs, state, player)
     if not typed:
-        return "\n".join(
-            [*lines, escaped(f"{player}: nothing to do now; waiting for {whose or 'nobody'}")]
-        )
+        return "\n".join(lines)
     lines.append(escaped(f"{player} may type:"))
     return "\n".join([*lines, *(escaped(f"  {hint['text']}") for hint in typed)])
 

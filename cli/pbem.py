@@ -118,7 +118,9 @@ def parse_lines(
                 continue
             command = parse_line(ctx, ruleset, text, player)
         except click.UsageError as exc:
-            raise click.UsageError(f"line {number} (`{text}`) of the orders: {exc.message}")
+            raise click.UsageError(
+                f"line {number} (`{text}`) of the orders: {exc.format_message()}"
+            )
         except WarscribeError as exc:
             kind = type(exc) if isinstance(exc, RuleError) else WarscribeError
             raise kind(f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule)
@@ -279,14 +281,13 @@ def import_orders(ctx: Context, file: str) -> None:
         say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
     say(_who_acts(ctx, received.orders.game_id))
     if refused is not None:
-        total = len(received.orders.commands)
-        returned = "; ".join(
-            f"{c.name} {' '.join(f'{k}={v}' for k, v in c.args)}".strip() for c in refused.commands
-        )
+        orders = received.orders
+        steps = orders.steps()
+        returned = [orders.line(line) for line, _ in steps[refused.index :]]
         raise WarscribeError(
-            f"recorded {refused.index} of {total} commands of {received.orders.player}'s "
-            f"orders; command {refused.index + 1} (`{refused.commands[0].name}`) was refused: "
-            f"{refused.reason}. Returned unrecorded: {returned}"
+            f"recorded {refused.index} of {len(steps)} commands of {orders.player}'s "
+            f"orders; command {refused.index + 1} (`{returned[0]}`) was refused: "
+            f"{refused.reason}. Returned unrecorded: {'; '.join(returned)}"
         )
 
 
