@@ -120,10 +120,12 @@ def parse_lines(
         except click.UsageError as exc:
             raise click.UsageError(
                 f"line {number} (`{text}`) of the orders: {exc.format_message()}"
-            )
+            ) from None
         except WarscribeError as exc:
             kind = type(exc) if isinstance(exc, RuleError) else WarscribeError
-            raise kind(f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule)
+            raise kind(
+                f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule
+            ) from None
         found.append((command.name, command.args))
     return tuple(found)
 
