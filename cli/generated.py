@@ -285,15 +285,17 @@ def _find(group: click.Group, words: list[str]) -> tuple[click.Command, list[str
     """The command `words` start with in `group` (through its sub-groups): the command,
     its words, and the rest."""
     root = click.Context(group)
-    found: click.Command | None = group
+    found: click.Command = group
     path: list[str] = []
     while isinstance(found, click.Group):
         if not words[len(path) :]:
             raise click.UsageError(f"`{' '.join(path)}` needs one of its commands")
         word = words[len(path)]
-        found = found.get_command(root, word)
-        if found is None:
-            raise click.UsageError(f"no command {' '.join([*path, word])!r}{_spelled(group, word)}")
+        sub = found.get_command(root, word)
+        if sub is None:
+            spelled = _spelled(group, word)
+            raise click.UsageError(f"no command {' '.join([*path, word])!r}{spelled}")
+        found = sub
         path.append(word)
     return found, path, words[len(path) :]
 

@@ -123,9 +123,7 @@ def parse_lines(
             ) from None
         except WarscribeError as exc:
             kind = type(exc) if isinstance(exc, RuleError) else WarscribeError
-            raise kind(
-                f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule
-            ) from None
+            raise kind(f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule) from None
         found.append((command.name, command.args))
     return tuple(found)
 
