@@ -250,6 +250,11 @@ RECORD_COMMANDS = ("roll", "note")
 """The record's commands an orders line may give (beside the game's)."""
 
 
+Args = tuple[tuple[str, Any], ...]
+Thrown = tuple[int, ...]
+"""Table dice as thrown (`--roll`)."""
+
+
 class _Capture(Context):
     """A context whose `issue` keeps the command instead of recording it: running a click
     command with it turns a command line into the engine's command, with nothing recorded
@@ -262,7 +267,7 @@ class _Capture(Context):
         else:
             super().__init__(base.store, base.game_ref, base.secrets, base.ask_passphrase)
             self._app = base.app
-        self.captured: list[tuple[str, tuple[tuple[str, Any], ...], str | None, tuple[int, ...]]]
+        self.captured: list[tuple[str, Args, str | None, Thrown]]
         self.captured = []
 
     def game_of(self, ruleset: str, command_name: str) -> Any:
@@ -270,13 +275,7 @@ class _Capture(Context):
         own game); None without a store."""
         return None if self._app is None else self.game()
 
-    def issue(
-        self,
-        name: str,
-        args: tuple[tuple[str, Any], ...],
-        actor: str | None,
-        entered: tuple[int, ...] = (),
-    ) -> list[Any]:
+    def issue(self, name: str, args: Args, actor: str | None, entered: Thrown = ()) -> list[Any]:
         self.captured.append((name, args, actor, entered))
         return []
 
