@@ -390,11 +390,19 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _written(param: click.Parameter | None, key: str, value: str | None) -> str:
+def _typed(param: click.Parameter | None, value: Any) -> str:
+    """A value as typed for `param`: quoted for the shell, a list taking several words
+    (`UNITS...`) as words."""
+    if isinstance(param, click.Argument) and param.nargs == -1:
+        return " ".join(shlex.quote(word) for word in _shown(value).split(","))
+    return shlex.quote(_shown(value))
+
+
+def _written(param: click.Parameter | None, key: str, value: Any) -> str:
     """One argument as typed: `VALUE` (positional), `--key VALUE`, or a flag; a template
     (its metavar) when `value` is None."""
     metavar = (param.metavar if param is not None else None) or key.upper()
-    text = metavar if value is None else shlex.quote(value)
+    text = metavar if value is None else _typed(param, value)
     if isinstance(param, click.Argument):
         return text
     option = param.opts[0] if isinstance(param, click.Option) else f"--{key.replace('_', '-')}"
@@ -412,43 +420,61 @@ def _label(param: click.Parameter | None, key: str) -> str:
     return f"--{key.replace('_', '-')}"
 
 
-def _choices(values: list[Any]) -> str:
+def _choices(param: click.Parameter | None, values: list[Any]) -> str:
     """The choices as typed, ` | ` between them (a value may hold commas: `10,14`)."""
-    shown = [shlex.quote(_shown(v)) for v in values[:CHOICES_SHOWN]]
+    shown = [_typed(param, v) for v in values[:CHOICES_SHOWN]]
     more = f" | … ({len(values)} in all)" if len(values) > CHOICES_SHOWN else ""
     return " | ".join(shown) + more
+
+
+def _bound(command: click.Command | None, keys: tuple[str, ...]) -> dict[str, click.Parameter]:
+    """The parameter typing each argument: the one of its name, else (a command written
+    by hand, naming it otherwise) the next positional one no argument names; in the
+    order they are typed."""
+    if command is None:
+        return {}
+    params = {p.name: p for p in command.params if p.name}
+    spare = [p for p in command.params if isinstance(p, click.Argument) and p.name not in keys]
+    bound = {
+        key: params[key] if key in params else spare.pop(0)
+        for key in keys
+        if key in params or spare
+    }
+    return dict(sorted(bound.items(), key=lambda item: command.params.index(item[1])))
 
 
 def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
     """What may be typed now, from `legal`'s offers: one command line per command and
     shape, the values all its offers share written out, the others as their metavar with
-    the choices (`events lose UNITS...` choosing among `Zorn-A11, Zorn-A12`)."""
+    the choices (`events lose UNITS...` choosing among `Zorn-A11 | Zorn-A12`), the end of
+    the phase last. Choices gathered from several offers (a stack, and where another
+    stack may go) make a template, not a promise: the orders' dry run checks them."""
     shapes: dict[tuple[str, tuple[str, ...]], list[LegalCommand]] = {}
     for offer in offers:
         keys = tuple(sorted({k for k, _ in offer.args} | {k for k, _ in offer.domains}))
         shapes.setdefault((offer.name, keys), []).append(offer)
     found = []
-    for (name, keys), same in shapes.items():
+    for (name, keys), same in sorted(shapes.items(), key=lambda item: item[0][0] == "end-phase"):
         where = _cli_path(ruleset, name)
         path, command = where if where is not None else ([name], None)
-        params = {p.name: p for p in command.params} if command is not None else {}
-        order = [p for p in params if p in keys] + [k for k in keys if k not in params]
-        words, choices = list(path), {}
-        for key in order:
+        bound = _bound(command, keys)
+        words, choices, listed = list(path), {}, []
+        for key in [*bound, *(k for k in keys if k not in bound)]:
             values, deferred = _values(same, key)
-            param = params.get(key)
+            param = bound.get(key)
             if len(values) == 1 and not deferred:
                 if values[0] not in (None, False):
-                    words.append(_written(param, key, _shown(values[0])))
+                    words.append(_written(param, key, values[0]))
                 continue
             words.append(_written(param, key, None))
-            if not deferred and not (param is not None and getattr(param, "is_flag", False)):
+            if not deferred and not (isinstance(param, click.Option) and param.is_flag):
                 choices[_label(param, key)] = values
+                listed.append(f"{_label(param, key)}: {_choices(param, values)}")
         text = " ".join(words)
-        if len(choices) == 1:
-            text += f"  (one of: {_choices(next(iter(choices.values())))})"
-        elif choices:
-            text += "  (" + "; ".join(f"{m}: {_choices(v)}" for m, v in choices.items()) + ")"
+        if len(listed) == 1:
+            text += "  (one of: " + listed[0].split(": ", 1)[1] + ")"
+        elif listed:
+            text += "  (" + "; ".join(listed) + ")"
         found.append({"command": " ".join(words), "choices": choices, "text": text})
     return found
 
