@@ -314,7 +314,8 @@ def parse_line(ctx: Context | None, ruleset: str, text: str, player: str) -> Com
     10,16`, `take-loan --count 2`, `roll 2d6`), read by the same click commands as the CLI,
     as `player`'s: nothing is recorded, and the store (`ctx`) is read only by a command
     that needs it to make its arguments. A line that is not a command of the game (or the
-    record's `roll` and `note`), gives `--as` another player or `--roll`, is a
+    record's `roll` and `note`), is a query (it has `--json`: it is refused unrun, so
+    nothing is printed or written), gives `--as` another player or `--roll`, is a
     click.UsageError."""
     import contextlib
     import io
@@ -332,6 +333,8 @@ def parse_line(ctx: Context | None, ruleset: str, text: str, player: str) -> Com
         raise click.UsageError("an empty command")
     top = cli if words[0] in RECORD_COMMANDS else group
     command, path, rest = _find(top, words)
+    if any(param.name == "as_json" for param in command.params):
+        raise click.UsageError(f"`{' '.join(path)}` is a query, not a command to order")
     capture = _Capture(ctx)
     try:
         with contextlib.redirect_stdout(io.StringIO()):

@@ -458,7 +458,7 @@ def test_orders_are_dry_run_before_signing_and_a_refusal_names_the_line(
         (("events-roll",), 2, "write it as on the command line: `events roll`"),
         (("events roll --as nobody",), 2, "orders are " + player + "'s own commands"),
         (("events roll --roll 3",), 2, "orders take no --roll"),
-        (("hand",), 2, "line 1 (`hand`) of the orders: `hand` is not a command to order"),
+        (("hand",), 2, "line 1 (`hand`) of the orders: `hand` is a query"),
         (("move",), 2, "line 1 (`move`) of the orders: Missing argument"),
         (("end-phase",), 1, "line 1 (`end-phase`) of the orders: roll the random events first"),
         (("events roll", "answer retreat=cheapest"), 1, "line 2 (`answer`) of the orders"),
