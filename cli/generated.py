@@ -396,8 +396,8 @@ def _shown(value: Any) -> str:
 def _typed(param: click.Parameter | None, value: Any) -> str:
     """A value as typed for `param`: quoted for the shell, a list taking several words
     (`UNITS...`) as words."""
-    if isinstance(param, click.Argument) and param.nargs == -1:
-        return " ".join(shlex.quote(word) for word in _shown(value).split(","))
+    if isinstance(param, click.Argument) and param.nargs == -1 and isinstance(value, tuple):
+        return " ".join(shlex.quote(_shown(word)) for word in value)
     return shlex.quote(_shown(value))
 
 
@@ -480,6 +480,14 @@ def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
             text += "  (" + "; ".join(listed) + ")"
         found.append({"command": " ".join(words), "choices": choices, "text": text})
     return found
+
+
+def command_line(ruleset: str, command: Command) -> str:
+    """`command` as typed on the command line (and in orders): `move Hothior-A1 --path
+    10,16,11,15` for the rule set's `move units=Hothior-A1 path=...`."""
+    offer = LegalCommand(command.actor, command.name, command.args)
+    line: str = hints(ruleset, [offer])[0]["command"]
+    return line
 
 
 def _values(offers: list[LegalCommand], key: str) -> tuple[list[Any], bool]:
