@@ -364,27 +364,16 @@ CHOICES_SHOWN = 8
 
 def _cli_path(ruleset: str, name: str) -> tuple[list[str], click.Command] | None:
     """The words typing the rule set's command `name` (`attack declare`), and its click
-    command: the spec's, else (a game whose CLI is written by hand) the command of that
-    name or the group's command its name joins (`events-lose`: `events lose`). A spec's
-    command is made from the spec alone: the game's whole CLI is not loaded for it."""
+    command, made from its spec alone (the game's whole CLI is not loaded for it); None
+    for a rule set without specs."""
     from warscribe.engine import rulesets
-
-    from .main import face
 
     book = rulesets.get(ruleset)
     spec = book.commands.get(name) if isinstance(book, RuleBook) else None
-    if spec is not None:
-        return [spec.group, spec.sub or spec.name] if spec.group else [spec.name], spec_command(
-            ruleset, spec
-        )
-    for words in ([name], name.split("-", 1)):
-        try:
-            command, path, rest = _find(face(ruleset), list(words))
-        except click.UsageError:
-            continue
-        if not rest:
-            return path, command
-    return None
+    if spec is None:
+        return None
+    path = [spec.group, spec.sub or spec.name] if spec.group else [spec.name]
+    return path, spec_command(ruleset, spec)
 
 
 def _shown(value: Any) -> str:
@@ -431,19 +420,9 @@ def _choices(param: click.Parameter | None, values: list[Any]) -> str:
 
 
 def _bound(command: click.Command | None, keys: tuple[str, ...]) -> dict[str, click.Parameter]:
-    """The parameter typing each argument: the one of its name, else (a command written
-    by hand, naming it otherwise) the next positional one no argument names; in the
-    order they are typed."""
-    if command is None:
-        return {}
-    params = {p.name: p for p in command.params if p.name}
-    spare = [p for p in command.params if isinstance(p, click.Argument) and p.name not in keys]
-    bound = {
-        key: params[key] if key in params else spare.pop(0)
-        for key in keys
-        if key in params or spare
-    }
-    return dict(sorted(bound.items(), key=lambda item: command.params.index(item[1])))
+    """The parameter typing each argument, in the order they are typed."""
+    params = [p for p in command.params if p.name in keys] if command is not None else []
+    return {p.name or "": p for p in params}
 
 
 def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:

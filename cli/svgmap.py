@@ -16,6 +16,7 @@ import math
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -378,8 +379,6 @@ def to_png(picture: str) -> bytes:
     if browser is None:
         raise WarscribeError("--png needs Chromium (e.g. apt-get install chromium); --svg does not")
     width, height = (int(v) for v in picture.split('viewBox="0 0 ', 1)[1].split('"')[0].split())
-    import tempfile  # only a PNG needs it: `status` loads this module (issue 14)
-
     with tempfile.TemporaryDirectory() as folder:
         source, shot = os.path.join(folder, "board.svg"), os.path.join(folder, "board.png")
         with open(source, "w", encoding="utf-8") as out:

@@ -153,7 +153,7 @@ def test_a_pending_question_is_shown_and_answered_in_the_same_words(run: Run) ->
     assert "bob: waiting for alice (troll-monarch)" in shown
     assert "alice must answer troll-monarch: the Trollish monarch enters play" in shown
     theirs = run("status", "--as", "alice").stdout
-    assert "alice may type:\n  place Trolls-monarch --at AT  (one of: 'The Crag' |" in theirs
+    assert "alice may type:\n  place Trolls-monarch --at PLACE  (one of: 'The Crag' |" in theirs
     [hint] = may_type(run, "alice")
     line = filled(hint)
     assert line == "place Trolls-monarch --at 'The Crag'"
