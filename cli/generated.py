@@ -10,16 +10,18 @@ it (`--at`, `--json`). Nothing here names a game: adding one adds no CLI code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import shlex
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.commands import Arg, CommandSpec, read
 from warscribe.engine.events import Command
 from warscribe.engine.rulebook import RuleBook
-from warscribe.engine.ruleset import GameSpec, PlayerSpec, Projection
+from warscribe.engine.ruleset import Deferred, GameSpec, LegalCommand, PlayerSpec, Projection
 
 from .context import (
     Context,
@@ -240,3 +242,245 @@ def _add(group: click.Group, command: click.Command) -> None:
     if command.name in group.commands:
         raise RuntimeError(f"{group.name} {command.name!r} is defined twice")
     group.add_command(command)
+
+
+# -- command lines as orders, and the commands a player may type now ------------------------
+
+RECORD_COMMANDS = ("roll", "note")
+"""The record's commands an orders line may give (beside the game's)."""
+
+
+Args = tuple[tuple[str, Any], ...]
+Thrown = tuple[int, ...]
+"""Table dice as thrown (`--roll`)."""
+
+
+class _Capture(Context):
+    """A context whose `issue` keeps the command instead of recording it: running a click
+    command with it turns a command line into the engine's command, with nothing recorded
+    (and no store needed, except by a command that reads it to make its arguments, as
+    `note --at` does)."""
+
+    def __init__(self, base: Context | None) -> None:
+        if base is None:
+            super().__init__(None, None)
+        else:
+            super().__init__(base.store, base.game_ref, base.secrets, base.ask_passphrase)
+            self._app = base.app
+        self.captured: list[tuple[str, Args, str | None, Thrown]]
+        self.captured = []
+
+    def game_of(self, ruleset: str, command_name: str) -> Any:
+        """The store's game, unchecked (the line is read by the commands of the orders'
+        own game); None without a store."""
+        return None if self._app is None else self.game()
+
+    def issue(self, name: str, args: Args, actor: str | None, entered: Thrown = ()) -> list[Any]:
+        self.captured.append((name, args, actor, entered))
+        return []
+
+
+def _find(group: click.Group, words: list[str]) -> tuple[click.Command, list[str], list[str]]:
+    """The command `words` start with in `group` (through its sub-groups): the command,
+    its words, and the rest."""
+    root = click.Context(group)
+    found: click.Command = group
+    path: list[str] = []
+    while isinstance(found, click.Group):
+        if not words[len(path) :]:
+            raise click.UsageError(f"`{' '.join(path)}` needs one of its commands")
+        word = words[len(path)]
+        sub = found.get_command(root, word)
+        if sub is None:
+            spelled = _spelled(group, word)
+            raise click.UsageError(f"no command {' '.join([*path, word])!r}{spelled}")
+        found = sub
+        path.append(word)
+    return found, path, words[len(path) :]
+
+
+def _spelled(group: click.Group, word: str) -> str:
+    """How the command named `word` by the rule set (`events-lose`) is typed, when it is
+    a group's command (`events lose`)."""
+    head, _, tail = word.partition("-")
+    found = group.get_command(click.Context(group), head)
+    if isinstance(found, click.Group) and found.get_command(click.Context(found), tail):
+        return f" (write it as on the command line: `{head} {tail}`)"
+    return ""
+
+
+def parse_line(ctx: Context | None, ruleset: str, text: str, player: str) -> Command:
+    """The command a line written as on the command line gives (`move Hothior-A1 --path
+    10,16`, `take-loan --count 2`, `roll 2d6`), read by the same click commands as the CLI,
+    as `player`'s: nothing is recorded, and the store (`ctx`) is read only by a command
+    that needs it to make its arguments. A line that is not a command of the game (or the
+    record's `roll` and `note`), is a query (it has `--json`: it is refused unrun, so
+    nothing is printed or written), gives `--as` another player or `--roll`, is a
+    click.UsageError."""
+    import contextlib
+    import io
+
+    from .main import cli, face
+
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise click.UsageError(f"cannot read it: {exc}") from None
+    words = words[1:] if words[:1] == ["warscribe"] else words
+    group = face(ruleset)
+    words = words[1:] if words[:1] == [group.name] else words
+    if not words:
+        raise click.UsageError("an empty command")
+    top = cli if words[0] in RECORD_COMMANDS else group
+    command, path, rest = _find(top, words)
+    if any(param.name == "as_json" for param in command.params):
+        raise click.UsageError(f"`{' '.join(path)}` is a query, not a command to order")
+    capture = _Capture(ctx)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            parent = click.Context(cli, obj=capture)
+            with command.make_context(" ".join(path), rest, parent=parent) as sub:
+                command.invoke(sub)
+                as_given = any(
+                    "--as" in getattr(param, "opts", ())
+                    and sub.get_parameter_source(param.name or "") == ParameterSource.COMMANDLINE
+                    for param in command.params
+                )
+    except click.exceptions.Exit:
+        raise click.UsageError("not a command to order") from None
+    if len(capture.captured) != 1:
+        raise click.UsageError(f"`{' '.join(path)}` is not a command to order: it records nothing")
+    name, args, actor, entered = capture.captured[0]
+    if as_given and actor != player:
+        raise click.UsageError(f"orders are {player}'s own commands: drop --as {actor}")
+    if entered:
+        raise click.UsageError("orders take no --roll: the record rolls the dice")
+    return Command(player, name, args)
+
+
+CHOICES_SHOWN = 8
+"""The most choices `status` lists for an argument."""
+
+
+def _cli_path(ruleset: str, name: str) -> tuple[list[str], click.Command] | None:
+    """The words typing the rule set's command `name` (`attack declare`), and its click
+    command, made from its spec alone (the game's whole CLI is not loaded for it); None
+    for a rule set without specs."""
+    from warscribe.engine import rulesets
+
+    book = rulesets.get(ruleset)
+    spec = book.commands.get(name) if isinstance(book, RuleBook) else None
+    if spec is None:
+        return None
+    path = [spec.group, spec.sub or spec.name] if spec.group else [spec.name]
+    return path, spec_command(ruleset, spec)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return ",".join(_shown(item) for item in value)
+    return str(value)
+
+
+def _typed(param: click.Parameter | None, value: Any) -> str:
+    """A value as typed for `param`: quoted for the shell, a list taking several words
+    (`UNITS...`) as words."""
+    if isinstance(param, click.Argument) and param.nargs == -1 and isinstance(value, tuple):
+        return " ".join(shlex.quote(_shown(word)) for word in value)
+    return shlex.quote(_shown(value))
+
+
+def _written(param: click.Parameter | None, key: str, value: Any) -> str:
+    """One argument as typed: `VALUE` (positional), `--key VALUE`, or a flag; a template
+    (its metavar) when `value` is None."""
+    metavar = (param.metavar if param is not None else None) or key.upper()
+    text = metavar if value is None else _typed(param, value)
+    if isinstance(param, click.Argument):
+        return text
+    option = param.opts[0] if isinstance(param, click.Option) else f"--{key.replace('_', '-')}"
+    if isinstance(param, click.Option) and param.is_flag:
+        return option if value is not None else f"[{option}]"
+    return f"{option} {text}"
+
+
+def _label(param: click.Parameter | None, key: str) -> str:
+    """What names an argument among the choices: its option, or a positional's metavar."""
+    if isinstance(param, click.Option):
+        return param.opts[0]
+    if isinstance(param, click.Argument):
+        return param.metavar or key.upper()
+    return f"--{key.replace('_', '-')}"
+
+
+def _choices(param: click.Parameter | None, values: list[Any]) -> str:
+    """The choices as typed, ` | ` between them (a value may hold commas: `10,14`)."""
+    shown = [_typed(param, v) for v in values[:CHOICES_SHOWN]]
+    more = f" | … ({len(values)} in all)" if len(values) > CHOICES_SHOWN else ""
+    return " | ".join(shown) + more
+
+
+def _bound(command: click.Command | None, keys: tuple[str, ...]) -> dict[str, click.Parameter]:
+    """The parameter typing each argument, in the order they are typed."""
+    params = [p for p in command.params if p.name in keys] if command is not None else []
+    return {p.name or "": p for p in params}
+
+
+def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
+    """What may be typed now, from `legal`'s offers: one command line per command and
+    shape, the values all its offers share written out, the others as their metavar with
+    the choices (`events lose UNITS...` choosing among `Zorn-A11 | Zorn-A12`), the end of
+    the phase last. Choices gathered from several offers (a stack, and where another
+    stack may go) make a template, not a promise: the orders' dry run checks them."""
+    shapes: dict[tuple[str, tuple[str, ...]], list[LegalCommand]] = {}
+    for offer in offers:
+        keys = tuple(sorted({k for k, _ in offer.args} | {k for k, _ in offer.domains}))
+        shapes.setdefault((offer.name, keys), []).append(offer)
+    found = []
+    for (name, keys), same in sorted(shapes.items(), key=lambda item: item[0][0] == "end-phase"):
+        where = _cli_path(ruleset, name)
+        path, command = where if where is not None else ([name], None)
+        bound = _bound(command, keys)
+        words, choices, listed = list(path), {}, []
+        for key in [*bound, *(k for k in keys if k not in bound)]:
+            values, deferred = _values(same, key)
+            param = bound.get(key)
+            if len(values) == 1 and not deferred:
+                if values[0] not in (None, False):
+                    words.append(_written(param, key, values[0]))
+                continue
+            words.append(_written(param, key, None))
+            if not deferred and not (isinstance(param, click.Option) and param.is_flag):
+                choices[_label(param, key)] = values
+                listed.append(f"{_label(param, key)}: {_choices(param, values)}")
+        text = " ".join(words)
+        if len(listed) == 1:
+            text += "  (one of: " + listed[0].split(": ", 1)[1] + ")"
+        elif listed:
+            text += "  (" + "; ".join(listed) + ")"
+        found.append({"command": " ".join(words), "choices": choices, "text": text})
+    return found
+
+
+def command_line(ruleset: str, command: Command) -> str:
+    """`command` as typed on the command line (and in orders): `move Hothior-A1 --path
+    10,16,11,15` for the rule set's `move units=Hothior-A1 path=...`."""
+    offer = LegalCommand(command.actor, command.name, command.args)
+    line: str = hints(ruleset, [offer])[0]["command"]
+    return line
+
+
+def _values(offers: list[LegalCommand], key: str) -> tuple[list[Any], bool]:
+    """The values `key` takes across `offers` (each once, in order), and whether some are
+    left to be found (a `Deferred` domain)."""
+    values: list[Any] = []
+    deferred = False
+    for offer in offers:
+        fixed = dict(offer.args)
+        domain = dict(offer.domains).get(key)
+        if isinstance(domain, Deferred):
+            deferred = True
+            continue
+        for value in domain if domain is not None else [fixed.get(key)]:
+            if value not in values:
+                values.append(value)
+    return values, deferred

@@ -307,9 +307,41 @@ def create(
     emit(data, as_json, text)
 
 
-def _status_text(rs: Any, state: Any) -> str:
+def _status_text(rs: Any, state: Any, player: str | None = None) -> str:
+    """Where the game stands in a few lines: the position and the summary's plain values
+    (`status --json` has the rest), who must act and on what, and what `player` (else
+    whoever must act) may type now, in the CLI's own words."""
+    from warscribe.store.views import escaped
+
     summary = {"position": rs.position(state), **rs.summary(state)}
-    return render(summary) + f"\ncommands now: {', '.join(rs.legal_commands(state))}"
+    plain = [
+        f"{key}: {render(value)}"
+        for key, value in summary.items()
+        if value is not None and not isinstance(value, (dict, list, tuple))
+    ]
+    lines = ["  ".join(plain)]
+    whose = rs.whose_turn(state)
+    pending = summary.get("pending")
+    if isinstance(pending, dict) and pending.get("player"):
+        lines.append(
+            escaped(f"{pending['player']} must answer {pending.get('kind')}: {pending.get('why')}")
+        )
+    player = player or whose
+    if player is None:
+        return "\n".join([*lines, "nobody can act now"])
+    typed = may_type(rs, state, player)
+    if not typed:
+        return "\n".join(lines)
+    lines.append(escaped(f"{player} may type:"))
+    return "\n".join([*lines, *(escaped(f"  {hint['text']}") for hint in typed)])
+
+
+def may_type(rs: Any, state: Any, player: str) -> list[dict[str, Any]]:
+    """The commands `player` may give now, as command lines with their choices."""
+    from . import generated
+
+    offers = [offer for offer in rs.legal(state) if offer.actor == player]
+    return generated.hints(rs.name, offers)
 
 
 @cli.command()
@@ -353,15 +385,24 @@ def games(ctx: Context, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "--as",
+    "player",
+    default=None,
+    metavar="PLAYER",
+    help="Whose view (default: the store's owner, see `init`; else whoever must act).",
+)
 @json_option
 @pass_ctx
-def status(ctx: Context, as_json: bool) -> None:
-    """Whose turn it is, the phase, and the commands that player may give now; the head's
+def status(ctx: Context, player: str | None, as_json: bool) -> None:
+    """Whose turn it is, the phase, and what you (the store's owner, or --as) may type
+    now, as command lines with their choices (the same lines `orders` takes); the head's
     fingerprint (#SEQ and 16 hex digits of its chain hash) to compare with other players.
 
     \b
     Example:
-      warscribe status --json
+      warscribe status
+      warscribe status --as bob --json
     """
     from warscribe.engine import rulesets
     from warscribe.engine.anchor import fingerprint
@@ -386,11 +427,17 @@ def status(ctx: Context, as_json: bool) -> None:
     data["head"] = fingerprint(head.seq, head.chain)
     text = f"{escaped(listing.name)} ({head.ruleset}), head {data['head']}\n"
     owner = ctx.owner()
-    if owner is not None:
-        data["you"] = owner.player
-        data["next"] = next_for(owner.player, data)
-        text += escaped(f"{owner.player}: {data['next']}") + "\n"
-    text += _status_text(rs, head.state)
+    player = player or (owner.player if owner is not None else None)
+    if player is not None:
+        if player not in listing.players:
+            raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "status")
+        data["you"] = player
+        data["next"] = next_for(player, data)
+        mine = data["whose_turn"] == player
+        text += escaped(f"{player}: {'your move' if mine else data['next']}") + "\n"
+    viewer = player or data["whose_turn"]
+    data["may_type"] = may_type(rs, head.state, viewer) if viewer else []
+    text += _status_text(rs, head.state, player)
     emit(data, as_json, text)
 
 

@@ -22,7 +22,7 @@ from warscribe.engine.errors import (
     WarscribeError,
 )
 from warscribe.engine.events import Command
-from warscribe.engine.orders import Orders, new_key_pair
+from warscribe.engine.orders import ANSWER, Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, dry_run
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
@@ -90,18 +90,42 @@ def _key_text(kind: str, player: str, key: bytes) -> bytes:
 # -- orders -------------------------------------------------------------------------------
 
 
-def parse_command(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """`NAME key=value ...` (shell quoting) as (name, args)."""
+def parse_answer(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """A standing answer, `answer KIND=POLICY ...` (shell quoting), as (name, args)."""
     words = shlex.split(text)
-    if not words:
-        raise click.UsageError("an empty command in the orders")
     args = []
     for word in words[1:]:
         key, sep, value = word.partition("=")
         if not sep or not key:
-            raise click.UsageError(f"bad argument {word!r} in {text!r}: write key=value")
+            raise click.UsageError(f"bad answer {word!r}: write KIND=POLICY")
         args.append((key, value))
     return words[0], tuple(args)
+
+
+def parse_lines(
+    ctx: Context, ruleset: str, player: str, lines: list[str]
+) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
+    """Each line of orders as the command it gives: written as after `warscribe` on the
+    command line and read by the CLI's own commands, or a standing answer. A line that
+    does not read is refused naming it (a usage error, exit 2; one the data refuses, 1)."""
+    from .generated import parse_line
+
+    found = []
+    for number, text in enumerate(lines, 1):
+        try:
+            if text.split(maxsplit=1)[:1] == [ANSWER]:
+                found.append(parse_answer(text))
+                continue
+            command = parse_line(ctx, ruleset, text, player)
+        except click.UsageError as exc:
+            raise click.UsageError(
+                f"line {number} (`{text}`) of the orders: {exc.format_message()}"
+            ) from None
+        except WarscribeError as exc:
+            kind = type(exc) if isinstance(exc, RuleError) else WarscribeError
+            raise kind(f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule) from None
+        found.append((command.name, command.args))
+    return tuple(found)
 
 
 @click.command()
@@ -146,18 +170,18 @@ def orders(
     force: bool,
 ) -> None:
     """Write signed orders against your copy of the log, to mail to the referee. Each
-    command is `NAME key=value ...` as the rule set names it; `answer KIND=POLICY`
-    lines are standing answers to the decisions the rules may ask of you (see
-    docs/pbem.md). The orders are first run against your copy: a command the rules
-    refuse there is named (line and text) and nothing is signed; what would run, and
-    where it would stop (another player's decision, dice only the referee rolls), is
-    printed.
+    command is written as after `warscribe` on the command line (as `status` shows what
+    you may type), one argument or line each; `answer KIND=POLICY` lines are standing
+    answers to the decisions the rules may ask of you (see docs/pbem.md). The orders are
+    first run against your copy: a command the rules refuse there is named (line and
+    text) and nothing is signed; what would run, and where it would stop (another
+    player's decision, dice only the referee rolls), is printed.
 
     \b
     Example:
-      warscribe orders --as alice --key alice.key -o orders.txt \\
-        diplomacy-draw 'diplomacy-activate kingdom=Neuth card=bribe+1#1' end-phase \\
-        'answer losses=cheapest retreat=stand'
+      warscribe orders -o orders.txt 'diplomacy draw' \\
+        'diplomacy activate Neuth --card bribe+1#1' end-phase \\
+        'move Hothior-A1 --path 10,16,11,15' 'answer losses=cheapest retreat=stand'
     """
     lines = list(commands)
     if command_file is not None:
@@ -184,7 +208,8 @@ def orders(
         position=rulesets.get(head.ruleset).position(head.state),
         seq=head.seq,
         chain=head.chain,
-        commands=tuple(parse_command(line) for line in lines),
+        commands=parse_lines(ctx, head.ruleset, player, lines),
+        lines=tuple(lines),
     )
     private = orders_file.read_key(read_bytes(key_path), "private")
     orders_file.check_answers(head.ruleset, written)
@@ -256,14 +281,13 @@ def import_orders(ctx: Context, file: str) -> None:
         say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
     say(_who_acts(ctx, received.orders.game_id))
     if refused is not None:
-        total = len(received.orders.commands)
-        returned = "; ".join(
-            f"{c.name} {' '.join(f'{k}={v}' for k, v in c.args)}".strip() for c in refused.commands
-        )
+        orders = received.orders
+        steps = orders.steps()
+        returned = [orders.line(line) for line, _ in steps[refused.index :]]
         raise WarscribeError(
-            f"recorded {refused.index} of {total} commands of {received.orders.player}'s "
-            f"orders; command {refused.index + 1} (`{refused.commands[0].name}`) was refused: "
-            f"{refused.reason}. Returned unrecorded: {returned}"
+            f"recorded {refused.index} of {len(steps)} commands of {orders.player}'s "
+            f"orders; command {refused.index + 1} (`{returned[0]}`) was refused: "
+            f"{refused.reason}. Returned unrecorded: {'; '.join(returned)}"
         )
 
 

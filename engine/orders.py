@@ -4,7 +4,11 @@ Ed25519 signature over exactly those bytes.
 The signed bytes are the canonical encoding of a map: ``{"format": "warscribe-orders",
 "version", "game_id", "player", "position", "seq", "chain", "commands"}``, where `seq` and
 `chain` are the last entry of the player's copy of the log when they wrote the orders and
-`commands` is a tuple of ``(name, args)``. Keys are raw 32-byte Ed25519 keys.
+`commands` is a tuple of ``(name, args)``: each command as the rule set reads it, the
+values as typed. Orders written as command lines (`move Hothior-A1 --path 10,16`) also
+sign ``"lines"``, each line as the player typed it, for the reader: the commands are what
+is played and checked, the lines only say how they were written (orders from before lines
+have none). Keys are raw 32-byte Ed25519 keys.
 
 A command named `answer` is not played: it is a *standing answer*, `answer KIND=POLICY
 [...]`, which the record gives for the player when the rules ask them a decision of that
@@ -89,8 +93,15 @@ class Orders:
     seq: int
     chain: bytes
     commands: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    lines: tuple[str, ...] = ()
+    """Each command as the player typed it (none in orders written before lines)."""
+
+    def __post_init__(self) -> None:
+        if self.lines and len(self.lines) != len(self.commands):
+            raise OrdersError("the orders' lines and commands do not match one to one")
 
     def encode(self) -> bytes:
+        shown = {"lines": self.lines} if self.lines else {}
         return codec.encode(
             {
                 "format": FORMAT,
@@ -101,6 +112,7 @@ class Orders:
                 "seq": self.seq,
                 "chain": self.chain,
                 "commands": self.commands,
+                **shown,
             }
         )
 
@@ -113,7 +125,8 @@ class Orders:
                 raise OrdersError("not warscribe orders")
             if body.get("format") != FORMAT or body.get("version") != VERSION:
                 raise OrdersError("not warscribe orders (or a version this one cannot read)")
-            fields = {f.name: body[f.name] for f in dataclasses.fields(cls)}
+            fields = {f.name: body[f.name] for f in dataclasses.fields(cls) if f.name != "lines"}
+            fields["lines"] = body.get("lines", ())
             if type(fields["game_id"]) is not str:
                 raise OrdersError("the orders' game id is not text")
             fields["game_id"] = UUID(fields["game_id"])
@@ -133,6 +146,14 @@ class Orders:
             for line, (name, args) in enumerate(self.commands)
             if name != ANSWER
         ]
+
+    def line(self, index: int) -> str:
+        """Line `index` (from 0) as the player wrote it (as `NAME key=value ...` in
+        orders from before lines)."""
+        if self.lines:
+            return self.lines[index]
+        name, args = self.commands[index]
+        return " ".join([name, *(f"{key}={value}" for key, value in args)])
 
     def answers(self) -> Answers:
         """The standing answers, with their lines."""

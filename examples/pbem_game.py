@@ -37,6 +37,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from warscribe.cli.generated import command_line
 from warscribe.cli.main import cli
 from warscribe.engine.events import Command
 from warscribe.engine.orders import public_key_of
@@ -76,21 +77,9 @@ def answers_line() -> str:
 
 
 def order_line(command: Command) -> str:
-    """A command as an orders line (`NAME key=value ...`): the one place that writes them."""
-    words = [command.name]
-    for key, value in command.args:
-        words.append(shlex.quote(f"{key}={_word(value, ';' if key == 'attacks' else ',')}"))
-    return " ".join(words)
-
-
-def _word(value: Any, separator: str = ",") -> str:
-    """A value as the rule set reads it: a list joined by `separator` (several attacks by
-    `;`), a space as `COL,ROW`."""
-    if isinstance(value, tuple):
-        return separator.join(_word(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    """A command as an orders line, as typed on the command line (`move Hothior-A1 --path
+    10,16`): the one place that writes them."""
+    return command_line(RULES.name, command)
 
 
 # -- the bot: a player turn planned on the player's own copy --------------------------------------

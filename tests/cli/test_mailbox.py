@@ -61,7 +61,7 @@ def test_the_first_run_mails_each_player_their_copy(table: Table) -> None:  # no
 @pytest.mark.parametrize("shape", SHAPES)
 def test_orders_mailed_in_any_mime_shape_are_recorded(game: Table, shape: str) -> None:
     whose = whose_turn(game)
-    armored = orders_text(game, whose, "events-roll")
+    armored = orders_text(game, whose, "events roll")
     drop("inbox", MESSAGES[shape](armored, b""))
     result = game.run("referee", "inbox", "--outbox", "out")
     assert f"{whose}'s orders: 1 of 1 commands recorded" in result.stdout, result.output
@@ -71,7 +71,7 @@ def test_orders_mailed_in_any_mime_shape_are_recorded(game: Table, shape: str) -
 def test_a_turn_by_mail_with_quoting_forwarding_and_chatter(game: Table) -> None:
     # the player on turn answers the referee's mail, the orders quoted with CRLF lines
     whose = whose_turn(game)
-    armored = orders_text(game, whose, "events-roll")
+    armored = orders_text(game, whose, "events roll")
     quoted = "\r\n".join("> " + line for line in armored.splitlines())
     # a chat mail and the orders arrive together; the chat is no error
     drop("inbox", written("see you friday", sender="bob@example.org"), written("Mine:", quoted))
@@ -120,7 +120,7 @@ def mailbox_message(inner: bytes) -> bytes:
 
 def test_a_player_imports_an_mbox_and_a_folder_of_eml_files(game: Table) -> None:
     whose = whose_turn(game)
-    drop("inbox", written(orders_text(game, whose, "events-roll")))
+    drop("inbox", written(orders_text(game, whose, "events roll")))
     game.run("referee", "inbox", "--outbox", "out")
     Path("saved").mkdir()
     for number, message in enumerate(outbox()):

@@ -34,7 +34,7 @@ from warscribe.store.orders import KeyFile, write_key
 
 PLAYERS = (("alice", "Hothior"), ("bob", "Mivior"))
 PRIVATE = {"alice": bytes(range(32)), "bob": bytes(range(32, 64))}
-QUIET_TURN = ("events-roll", "end-phase", "diplomacy-draw", "diplomacy-pass") + ("end-phase",) * 4
+QUIET_TURN = ("events roll", "end-phase", "diplomacy draw", "diplomacy pass") + ("end-phase",) * 4
 TARGET = "Neuth"
 
 Plan = list[tuple[str, tuple[str, ...]]]
@@ -73,7 +73,7 @@ def plan(seed: str) -> Plan | None:
         head = _play(head, holder, QUIET_TURN[:3], key)
         steps.append((holder, QUIET_TURN[:3]))
         card = head.state.player(holder).hand[0]
-        play = (f"diplomacy-activate kingdom={TARGET} card={card}",)
+        play = (f"diplomacy activate {TARGET} --card {card}",)
         head = _play(head, holder, play, key)
         steps.append((holder, play))
     except WarscribeError:
@@ -82,15 +82,17 @@ def plan(seed: str) -> Plan | None:
 
 
 def _play(head: Head, player: str, commands: tuple[str, ...], key: bytes) -> Head:
-    from warscribe.cli.pbem import parse_command
+    from warscribe.cli.generated import parse_line
 
+    read = [parse_line(None, "divine-right", line, player) for line in commands]
     orders = Orders(
         game_id=head.game_id,
         player=player,
         position=get("divine-right").position(head.state),
         seq=head.seq,
         chain=head.chain,
-        commands=tuple(parse_command(c) for c in commands),
+        commands=tuple((c.name, c.args) for c in read),
+        lines=commands,
     )
     signed = orders.encode()
     entries, refused = record_orders(head, orders, signed, sign(PRIVATE[player], signed), key)
@@ -249,7 +251,9 @@ def test_altered_orders_are_refused_as_forged(started: tuple[Callable[..., Resul
     from warscribe.store import orders as orders_file
 
     signed = orders_file.read_orders(Path("orders.txt").read_bytes())
-    altered = dataclasses.replace(signed.orders, commands=(("diplomacy-pass", ()),))
+    altered = dataclasses.replace(
+        signed.orders, commands=(("diplomacy-pass", ()),), lines=("diplomacy pass",)
+    )
     from warscribe.engine import codec
     from warscribe.store import armor
 
@@ -286,7 +290,7 @@ def test_out_of_turn_orders_are_refused(started: tuple[Callable[..., Result], Pl
     run, steps = started
     player = steps[0][0]
     other = next(n for n, _ in PLAYERS if n != player)
-    write_orders(run, other, "events-roll")
+    write_orders(run, other, "events roll")
     refused(run, "out of turn")
 
 
@@ -311,7 +315,7 @@ def test_orders_the_rules_refuse_from_their_first_command_record_nothing(
 ) -> None:
     run, steps = started
     player = steps[0][0]
-    write_orders(run, player, "diplomacy-draw", "events-roll", checked=False)
+    write_orders(run, player, "diplomacy draw", "events roll", checked=False)
     refused(run, "Random Events Phase")
 
 
@@ -322,11 +326,11 @@ def test_orders_are_recorded_up_to_the_first_command_the_rules_refuse(
     reason (exit 1), naming the command."""
     run, steps = started
     player = steps[0][0]
-    write_orders(run, player, "events-roll", "diplomacy-draw", "end-phase", checked=False)
+    write_orders(run, player, "events roll", "diplomacy draw", "end-phase", checked=False)
     result = run("import-orders", "orders.txt", ok=False)
     assert result.exit_code == 1
     assert "recorded 1 of 3 commands" in result.stderr and "Random Events Phase" in result.stderr
-    assert "Returned unrecorded: diplomacy-draw; end-phase" in result.stderr
+    assert "Returned unrecorded: diplomacy draw; end-phase" in result.stderr
     log = as_json(run("log", "--json"))
     start = max(i for i, e in enumerate(log) if e["event"] == "OrdersReceived")
     assert log[start]["fields"]["accepted"] == 1
@@ -442,24 +446,28 @@ def test_notes_and_rulings_are_recorded_and_the_audit_names_rulings(
 def test_orders_are_dry_run_before_signing_and_a_refusal_names_the_line(
     started: tuple[Callable[..., Result], Plan],
 ) -> None:
-    """A typo or an illegal command is refused in the player's own store, naming its line
-    and text, and nothing is signed or written; good orders print what they would do."""
+    """A typo, a line the command line would not take, or an illegal command is refused in
+    the player's own store, naming its line and text (exit 2 for a line that does not
+    read, 1 for what the rules refuse), and nothing is signed or written; good orders
+    print what they would do, line by line as written."""
     run, steps = started
     player = steps[0][0]
     Path("orders.txt").unlink(missing_ok=True)
-    for commands, said in (
-        (
-            ("events-roll", "mvoe units=x"),
-            "line 2 (`mvoe units=x`) of the orders: divine-right has no command",
-        ),
-        (("end-phase",), "line 1 (`end-phase`) of the orders: roll the random events first"),
-        (("events-roll", "answer retreat=cheapest"), "line 2 (`answer`) of the orders"),
+    for commands, code, said in (
+        (("events roll", "mvoe x"), 2, "line 2 (`mvoe x`) of the orders: no command 'mvoe'"),
+        (("events-roll",), 2, "write it as on the command line: `events roll`"),
+        (("events roll --as nobody",), 2, "orders are " + player + "'s own commands"),
+        (("events roll --roll 3",), 2, "orders take no --roll"),
+        (("hand",), 2, "line 1 (`hand`) of the orders: `hand` is a query"),
+        (("move",), 2, "line 1 (`move`) of the orders: Missing argument"),
+        (("end-phase",), 1, "line 1 (`end-phase`) of the orders: roll the random events first"),
+        (("events roll", "answer retreat=cheapest"), 1, "line 2 (`answer`) of the orders"),
     ):
         result = run(
             "orders", "--as", player, "--key", f"{player}.key", "-o", "orders.txt", *commands,
             store=f"{player}.db", ok=False,
         )  # fmt: skip
-        assert result.exit_code == 1 and said in result.stderr, result.output
+        assert result.exit_code == code and said in result.stderr, result.output
         assert not Path("orders.txt").exists(), "nothing is written"
-    write_orders(run, player, "events-roll", "answer storm=cheapest mutiny=cheapest")
+    write_orders(run, player, "events roll", "answer storm=cheapest mutiny=cheapest")
     assert Path("orders.txt").exists()

@@ -43,9 +43,10 @@ def test_two_turns_by_mail_cost_at_most_1_3_mails_per_player_turn(
 
 
 def test_orders_lines_are_written_in_one_place() -> None:
-    """Orders lines: lists joined by commas, several attacks by `;`, spaces as COL,ROW."""
+    """Orders lines as typed on the command line: a list as words, a path as COL,ROW,...,
+    several attacks as words (quoted for the shell)."""
     pbem = example()
     move = pbem.Command("alice", "move", (("units", ("A1", "A2")), ("path", ((8, 17), (7, 17)))))
-    assert pbem.order_line(move) == "move units=A1,A2 path=8,17,7,17"
+    assert pbem.order_line(move) == "move A1 A2 --path 8,17,7,17"
     attack = pbem.Command("alice", "attack-declare", (("attacks", ("A1>6,19", "A2>6,13")),))
-    assert pbem.order_line(attack) == "attack-declare 'attacks=A1>6,19;A2>6,13'"
+    assert pbem.order_line(attack) == "attack declare 'A1>6,19' 'A2>6,13'"

@@ -88,3 +88,29 @@ def test_a_double_must_be_answered_before_anything_else() -> None:
     assert rules.RULESET.legal_commands(state) == ("press", "rest")
     with pytest.raises(IllegalCommand, match="waits for a double"):
         rules.RULESET.decide(state, Command("alice", "strike"), cast(Dice, None))
+
+
+def test_a_duel_is_played_by_signed_orders_in_the_words_status_shows(tmp_path: Path) -> None:
+    """Issue 13: each player types what `status` offers them (`strike`, after a double
+    `double press` or `double rest`) into signed orders; the referee records them."""
+    store = tmp_path / "duel.db"
+    keys = []
+    for player in ("alice", "bob"):
+        ok(run(store, "keys", "new", player, "-o", str(tmp_path / player)))
+        keys += ["--key", f"{player}={tmp_path / player}.pub"]
+    new = ["new", "duel", "--player", "alice", "--player", "bob", "--health", "12", *keys]
+    ok(run(store, *new, "--dice", "seeded:duel"))
+    orders = str(tmp_path / "orders.txt")
+    for _ in range(40):
+        status = json.loads(ok(run(store, "status", "--json")).stdout)
+        if status["winner"]:
+            break
+        player = status["whose_turn"]
+        # Duel › Strike, or Duel › Doubles: the lines status shows, none with a choice.
+        offered = [hint["text"] for hint in status["may_type"]]
+        assert offered in (["strike"], ["double press", "double rest"]), offered
+        key = f"{tmp_path / player}.key"
+        ok(run(store, "orders", "--as", player, "--key", key, "-o", orders, "--force", offered[-1]))
+        ok(run(store, "import-orders", orders))
+    assert status["winner"] in ("alice", "bob")
+    ok(run(store, "verify"))

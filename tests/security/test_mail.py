@@ -51,7 +51,7 @@ def mailed(text: str, cte: str | None = "quoted-printable") -> bytes:
 
 def test_orders_mailed_as_a_message_import(table: Table) -> None:
     new_game(table, "seeded:1")
-    table.run("orders", "--as", "alice", "--key", "alice.key", "-o", "orders.txt", "roll dice=1d6")
+    table.run("orders", "--as", "alice", "--key", "alice.key", "-o", "orders.txt", "roll 1d6")
     Path("orders.eml").write_bytes(mailed(Path("orders.txt").read_text(), "base64"))
     assert "DiceRolled" in table.run("import-orders", "orders.eml").stdout
 

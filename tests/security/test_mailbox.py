@@ -45,14 +45,14 @@ def test_a_mail_for_another_game_is_refused(game: Table) -> None:
     )
     said = refused_mail(game, written(armored.stdout))
     assert "refused: not for this game" in said
-    drop("inbox", written(orders_text(game, whose, "events-roll")))
+    drop("inbox", written(orders_text(game, whose, "events roll")))
     taken = game.run("referee", "inbox", "--outbox", "out")
     assert "1 of 1 commands recorded" in taken.stdout, "the next good mail is taken"
 
 
 def test_a_replayed_old_mail_is_refused(game: Table) -> None:
     whose = whose_turn(game)
-    mail = written(orders_text(game, whose, "events-roll"))
+    mail = written(orders_text(game, whose, "events roll"))
     drop("inbox", mail)
     game.run("referee", "inbox", "--outbox", "out")
     said = refused_mail(game, mail)
@@ -61,9 +61,9 @@ def test_a_replayed_old_mail_is_refused(game: Table) -> None:
 
 def test_a_mail_with_two_armored_orders_is_refused(game: Table) -> None:
     whose = whose_turn(game)
-    first = orders_text(game, whose, "events-roll")
+    first = orders_text(game, whose, "events roll")
     second = orders_text(game, whose, "roll")
-    good = written(orders_text(game, whose, "events-roll"), sender="x@example.org")
+    good = written(orders_text(game, whose, "events roll"), sender="x@example.org")
     said = refused_mail(game, written(first, second))
     assert "holds 2 different orders blocks" in said
     drop("inbox", good)
@@ -73,7 +73,7 @@ def test_a_mail_with_two_armored_orders_is_refused(game: Table) -> None:
 def test_the_same_block_twice_is_one_block(game: Table) -> None:
     """The plain and the HTML alternative, or a quote of one's own orders, repeat one block."""
     whose = whose_turn(game)
-    armored = orders_text(game, whose, "events-roll")
+    armored = orders_text(game, whose, "events roll")
     drop("inbox", written(armored, "> " + armored.replace("\n", "\n> ")))
     assert "1 of 1 commands recorded" in game.run("referee", "inbox", "--outbox", "out").stdout
 
@@ -81,7 +81,7 @@ def test_the_same_block_twice_is_one_block(game: Table) -> None:
 def test_a_huge_mail_is_refused_unread(game: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(mb, "MAX_MAIL_BYTES", 64 * 1024)
     whose = whose_turn(game)
-    huge = written(orders_text(game, whose, "events-roll"), "x" * (64 * 1024))
+    huge = written(orders_text(game, whose, "events roll"), "x" * (64 * 1024))
     said = refused_mail(game, huge)
     assert "refused: the mail is larger than 65536 bytes: not read" in said
 
@@ -91,7 +91,7 @@ def test_replies_go_to_the_recorded_address_not_the_sender(game: Table) -> None:
     or a sender's address forged) are taken on their signature, but the reply goes to the
     address the referee recorded."""
     whose = whose_turn(game)
-    drop("inbox", written(orders_text(game, whose, "events-roll"), sender="mallory@evil.test"))
+    drop("inbox", written(orders_text(game, whose, "events roll"), sender="mallory@evil.test"))
     game.run("referee", "inbox", "--outbox", "out")
     to = sorted(str(m["To"]) for m in outbox())
     assert to == ["alice@example.org", "bob@example.org", "carol@example.org"]
