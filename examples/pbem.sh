@@ -12,7 +12,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 seeds=("$@")
-[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 8 9 10 11 12 13 14)
+[ ${#seeds[@]} -gt 0 ] || seeds=(2 3 6 8 10 11 13 14 15 16)
 verbose=()
 [ -z "${PBEM_VERBOSE:-}" ] || verbose=(--verbose)
 for seed in "${seeds[@]}"; do

@@ -13,9 +13,9 @@ from types import ModuleType
 import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pbem_game.py"
-# examples/pbem.sh's seeds: the first ten of 1-32 whose game has a siege as well as a battle
-# (in 4, 5, 6, 15, 17 and others the bots' stacks meet the enemy before a castle)
-SEEDS = (1, 2, 3, 8, 9, 10, 11, 12, 13, 14)
+# examples/pbem.sh's seeds: the first ten of 1-28 whose game has a siege as well as a battle
+# (in 1, 4, 5, 7, 9, 12 and others the bots' stacks meet the enemy before any castle)
+SEEDS = (2, 3, 6, 8, 10, 11, 13, 14, 15, 16)
 
 
 def example() -> ModuleType:
