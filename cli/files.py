@@ -18,8 +18,9 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import click
 
@@ -44,7 +45,7 @@ class Output:
     """A file to write: where, what, and whether only its owner may read it."""
 
     path: str
-    data: bytes
+    data: bytes | Callable[[BinaryIO], object]  # the bytes, or what writes them to a file
     private: bool = False
 
 
