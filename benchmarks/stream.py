@@ -1,0 +1,141 @@
+"""Whole-log commands in bounded memory and linear time: `verify`, `audit`, `export`
+(binary and armored) and `log` (text and --json) on a 1,000-, a 10,000- and a
+100,000-entry game, each a fresh `warscribe` process, and `log --from` near the head.
+
+Three SQLite stores each hold one game of quiet play (common.play) with seeded dice,
+grown past the ~2,200 entries of its 20 turns by the referee's house rolls after each
+command (SIZE // 1800 of them). They are built in a RAM-backed folder where there is one
+(/dev/shm: building commits once per entry, and fsync would make the 100k-entry game take
+minutes; the commands measured read, and write only their output there).
+
+* rss-COMMAND: peak resident memory (the child's ru_maxrss, from wait4) on the large
+  game / on the small game, target <= 1.5;
+* growth-COMMAND: the exponent k of time ~ entries^k between the middle and the large
+  game, each time less the fixed cost of a call on that store (`warscribe status`:
+  start-up, open, the head from a snapshot), target <= 1.05;
+* log-from: `log --from HEAD-9` (ten lines) on the large game / on the small game, target
+  <= 1.3 (it costs what it prints plus a snapshot load, not the entries before).
+
+Times are wall times, each the minimum of --runs (>= 5 for log-from; whole-log commands
+on the large game take seconds each, so --runs 3 is their default); the sizes take turns.
+The processes run the INSTALLED warscribe (common.installed: a non-editable
+`pip install .`, compiled to bytecode; PYTHONDONTWRITEBYTECODE=1 is exported on this
+machine, so an editable install would recompile every module on every call).
+
+Run: python benchmarks/stream.py [--runs 3] [--small 1000] [--middle 10000]
+                                 [--large 100000] [--folder DIR]
+(--folder: games built there by an earlier run are used again, whatever their size.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import RUNS, new_game, play, report
+
+from warscribe.store.app import Warscribe
+
+COMMANDS = {
+    "verify": ["verify"],
+    "audit": ["audit"],
+    "export": ["export", "--force", "-o", "{out}.wlog"],
+    "export-armor": ["export", "--force", "--armor", "-o", "{out}.txt"],
+    "log": ["log"],
+    "log-json": ["log", "--json"],
+}
+
+
+def build(store: Path, entries: int) -> int:
+    """A game of at least `entries` entries in `store` (kept when it is there); its size."""
+    app = Warscribe(str(store))
+    try:
+        if app.games():
+            return int(app.head(app.games()[0].game_id).seq)
+        game_id = new_game(app, "game").game_id
+        return play(app, game_id, entries, house_rolls=entries // 1800)
+    finally:
+        app.close()
+
+
+def run(store: Path, args: list[str]) -> tuple[float, int]:
+    """(wall seconds, peak resident KB) of a fresh `warscribe --store STORE ARGS`."""
+    argv = [str(Path(sys.executable).parent / "warscribe"), "--store", str(store), *args]
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child.returncode = 0  # reaped by wait4 below
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        errors = child.stderr.read().decode() if child.stderr else ""
+        raise RuntimeError(f"warscribe {' '.join(args)} failed: {errors}")
+    return elapsed, usage.ru_maxrss
+
+
+def measure(
+    stores: dict[str, Path], args: list[str], runs: int
+) -> dict[str, tuple[float, int]]:
+    """Per size: (the minimum wall time, the maximum peak RSS) of `runs` calls, in turns."""
+    times: dict[str, list[float]] = {size: [] for size in stores}
+    peaks: dict[str, list[int]] = {size: [] for size in stores}
+    for _ in range(runs):
+        for size, store in stores.items():
+            out = str(store.with_suffix(""))
+            elapsed, peak = run(store, [a.replace("{out}", out) for a in args])
+            times[size].append(elapsed)
+            peaks[size].append(peak)
+    return {size: (min(times[size]), max(peaks[size])) for size in stores}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--small", type=int, default=1_000)
+    parser.add_argument("--middle", type=int, default=10_000)
+    parser.add_argument("--large", type=int, default=100_000)
+    parser.add_argument(
+        "--folder", type=Path, default=None, help="Where the games are (built when missing)."
+    )
+    args = parser.parse_args()
+    ram = Path("/dev/shm")
+    folder = args.folder or Path(
+        tempfile.mkdtemp(prefix="warscribe-stream-", dir=ram if ram.is_dir() else None)
+    )
+    sizes = {"small": args.small, "middle": args.middle, "large": args.large}
+    stores = {size: folder / f"{size}.db" for size in sizes}
+    held = {size: build(stores[size], entries) for size, entries in sizes.items()}
+    print(f"# games of {held['small']}, {held['middle']} and {held['large']} entries in {folder}")
+    fixed = measure(stores, ["status"], max(args.runs, RUNS))
+    for name, command in COMMANDS.items():
+        found = measure(stores, command, args.runs)
+        (t_small, m_small), (t_mid, _), (t_large, m_large) = (found[s] for s in sizes)
+        work_mid = t_mid - fixed["middle"][0]
+        work_large = t_large - fixed["large"][0]
+        growth = math.log(work_large / work_mid) / math.log(held["large"] / held["middle"])
+        print(
+            f"# {name}: {t_small:.2f} / {t_mid:.2f} / {t_large:.2f} s (calls cost "
+            f"{fixed['large'][0]:.2f} s without the work), peak {m_small / 1024:.1f} / "
+            f"{m_large / 1024:.1f} MB"
+        )
+        report(f"rss-{name}", m_large / m_small, 1.5)
+        report(f"growth-{name}", growth, 1.05)
+    tail = {
+        size: ["log", "--from", str(max(held[size] - 9, 1))] for size in ("small", "large")
+    }
+    times: dict[str, list[float]] = {"small": [], "large": []}
+    for _ in range(max(args.runs, RUNS)):
+        for size in times:
+            times[size].append(run(stores[size], tail[size])[0])
+    small, large = min(times["small"]), min(times["large"])
+    print(f"# log --from HEAD-9: {small * 1000:.0f} ms / {large * 1000:.0f} ms")
+    report("log-from", large / small, 1.3)
+
+
+if __name__ == "__main__":
+    main()
