@@ -16,7 +16,8 @@ minutes; the commands measured read, and write only their output there).
 * log-from: `log --from HEAD-9` (ten lines) on the large game / on the small game, target
   <= 1.3 (it costs what it prints plus a snapshot load, not the entries before).
 
-Times are wall times, each the minimum of --runs (>= 5 for log-from; whole-log commands
+Times are CPU times (user + system, from wait4: this machine is shared and busy, and the
+commands do no waiting of their own), each the minimum of --runs (>= 5 for log-from; whole-log commands
 on the large game take seconds each, so --runs 3 is their default); the sizes take turns.
 The processes run the INSTALLED warscribe (common.installed: a non-editable
 `pip install .`, compiled to bytecode; PYTHONDONTWRITEBYTECODE=1 is exported on this
@@ -35,7 +36,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from common import RUNS, new_game, play, report
@@ -65,13 +65,12 @@ def build(store: Path, entries: int) -> int:
 
 
 def run(store: Path, args: list[str]) -> tuple[float, int]:
-    """(wall seconds, peak resident KB) of a fresh `warscribe --store STORE ARGS`."""
+    """(CPU seconds, peak resident KB) of a fresh `warscribe --store STORE ARGS`."""
     argv = [str(Path(sys.executable).parent / "warscribe"), "--store", str(store), *args]
-    start = time.perf_counter()
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     child.returncode = 0  # reaped by wait4 below
     _, status, usage = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - start
+    elapsed = usage.ru_utime + usage.ru_stime
     if os.waitstatus_to_exitcode(status) != 0:
         errors = child.stderr.read().decode() if child.stderr else ""
         raise RuntimeError(f"warscribe {' '.join(args)} failed: {errors}")
@@ -81,7 +80,7 @@ def run(store: Path, args: list[str]) -> tuple[float, int]:
 def measure(
     stores: dict[str, Path], args: list[str], runs: int
 ) -> dict[str, tuple[float, int]]:
-    """Per size: (the minimum wall time, the maximum peak RSS) of `runs` calls, in turns."""
+    """Per size: (the minimum CPU time, the maximum peak RSS) of `runs` calls, in turns."""
     times: dict[str, list[float]] = {size: [] for size in stores}
     peaks: dict[str, list[int]] = {size: [] for size in stores}
     for _ in range(runs):
