@@ -17,8 +17,9 @@ minutes; the commands measured read, and write only their output there).
   <= 1.3 (it costs what it prints plus a snapshot load, not the entries before).
 
 Times are CPU times (user + system, from wait4: this machine is shared and busy, and the
-commands do no waiting of their own), each the minimum of --runs (>= 5 for log-from; whole-log commands
-on the large game take seconds each, so --runs 3 is their default); the sizes take turns.
+commands do no waiting of their own), each the minimum of --runs (>= 5 for log-from and
+the fixed cost; whole-log commands on the large game take seconds each, so --runs 3 is
+their default); the sizes take turns.
 The processes run the INSTALLED warscribe (common.installed: a non-editable
 `pip install .`, compiled to bytecode; PYTHONDONTWRITEBYTECODE=1 is exported on this
 machine, so an editable install would recompile every module on every call).
