@@ -9,8 +9,9 @@ exports the tail from the player's head on for alice (`export --for alice --from
 the player's store imports it; each figure is the minimum of --runs (>= 5) imports,
 parsing the file included. The ratio is of CPU time (the process's, in-process): the
 import's commit waits for the disk the same in both games, and on a shared machine that
-wait swung the wall-time ratio from 0.6 to 2.2 between runs; wall times are printed too. The player's
-store runs without the in-memory head cache, as a fresh `warscribe import` process does.
+wait swung the wall-time ratio from 0.6 to 2.2 between runs; wall times are printed
+too. The player's store runs without the in-memory head cache, as a fresh
+`warscribe import` process does.
 
 * mail: import into the 30k game / import into the 1k game, target <= 1.3.
 

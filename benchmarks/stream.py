@@ -78,9 +78,7 @@ def run(store: Path, args: list[str]) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss
 
 
-def measure(
-    stores: dict[str, Path], args: list[str], runs: int
-) -> dict[str, tuple[float, int]]:
+def measure(stores: dict[str, Path], args: list[str], runs: int) -> dict[str, tuple[float, int]]:
     """Per size: (the minimum CPU time, the maximum peak RSS) of `runs` calls, in turns."""
     times: dict[str, list[float]] = {size: [] for size in stores}
     peaks: dict[str, list[int]] = {size: [] for size in stores}
@@ -125,9 +123,7 @@ def main() -> None:
         )
         report(f"rss-{name}", m_large / m_small, 1.5)
         report(f"growth-{name}", growth, 1.05)
-    tail = {
-        size: ["log", "--from", str(max(held[size] - 9, 1))] for size in ("small", "large")
-    }
+    tail = {size: ["log", "--from", str(max(held[size] - 9, 1))] for size in ("small", "large")}
     times: dict[str, list[float]] = {"small": [], "large": []}
     for _ in range(max(args.runs, RUNS)):
         for size in times:
