@@ -843,7 +843,7 @@ class Warscribe(Application[UUID]):
         against the replay of the entries below it (a failing one is deleted, then
         reported), and the head against a fingerprint given out of band. The log is read
         a page at a time, in passes: memory does not grow with its length."""
-        log = self.log(game_id)
+        log = self.stored_log(game_id)
         report = record.verify(
             log, key=self.secret(game_id), earlier=lambda seq: self.entry(game_id, seq)
         )
@@ -884,7 +884,7 @@ class Warscribe(Application[UUID]):
         if self.is_host(game_id):
             return "this store is the host's: it signs every copy it exports"
         latest = self.latest_checkpoint(game_id)
-        forked = listing_of(self.log(game_id)).parent if latest is None else None
+        forked = listing_of(self.stored_log(game_id)).parent if latest is None else None
         if forked is not None:
             return (
                 f"a fork made in this store from #{forked[1]}: the host signs no copy of it, "
@@ -1003,7 +1003,7 @@ class Warscribe(Application[UUID]):
                 return
             after = page[-1].originator_version
 
-    def log(self, game_id: UUID, start: int = 1, stop: int | None = None) -> StoredLog:
+    def stored_log(self, game_id: UUID, start: int = 1, stop: int | None = None) -> StoredLog:
         """The entries `start`..`stop` as a log a check can read more than once, a page at
         a time each time (see `StoredLog`)."""
         return StoredLog(self, game_id, start, stop)
