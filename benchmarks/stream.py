@@ -25,8 +25,10 @@ The processes run the INSTALLED warscribe (common.installed: a non-editable
 machine, so an editable install would recompile every module on every call).
 
 Run: python benchmarks/stream.py [--runs 3] [--small 1000] [--middle 10000]
-                                 [--large 100000] [--folder DIR]
-(--folder: games built there by an earlier run are used again, whatever their size.)
+                                 [--large 100000] [--folder DIR] [--postgresql]
+(--folder: SQLite games built there by an earlier run are used again, whatever their
+size. --postgresql: the same on fresh PostgreSQL schemas instead, built anew each run,
+which takes minutes at 100,000 entries; the peak memory is the client's.)
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import RUNS, new_game, play, report
+from common import RUNS, drop_pg, new_game, pg_store, play, report
 
 from warscribe.store.app import Warscribe
 
@@ -53,9 +55,9 @@ COMMANDS = {
 }
 
 
-def build(store: Path, entries: int) -> int:
+def build(store: str, entries: int) -> int:
     """A game of at least `entries` entries in `store` (kept when it is there); its size."""
-    app = Warscribe(str(store))
+    app = Warscribe(store)
     try:
         if app.games():
             return int(app.head(app.games()[0].game_id).seq)
@@ -65,9 +67,9 @@ def build(store: Path, entries: int) -> int:
         app.close()
 
 
-def run(store: Path, args: list[str]) -> tuple[float, int]:
+def run(store: str, args: list[str]) -> tuple[float, int]:
     """(CPU seconds, peak resident KB) of a fresh `warscribe --store STORE ARGS`."""
-    argv = [str(Path(sys.executable).parent / "warscribe"), "--store", str(store), *args]
+    argv = [str(Path(sys.executable).parent / "warscribe"), "--store", store, *args]
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     child.returncode = 0  # reaped by wait4 below
     _, status, usage = os.wait4(child.pid, 0)
@@ -78,17 +80,49 @@ def run(store: Path, args: list[str]) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss
 
 
-def measure(stores: dict[str, Path], args: list[str], runs: int) -> dict[str, tuple[float, int]]:
-    """Per size: (the minimum CPU time, the maximum peak RSS) of `runs` calls, in turns."""
+def measure(
+    stores: dict[str, str], folder: Path, args: list[str], runs: int
+) -> dict[str, tuple[float, int]]:
+    """Per size: (the minimum CPU time, the maximum peak RSS) of `runs` calls, in turns;
+    files a command writes go to FOLDER/SIZE.*."""
     times: dict[str, list[float]] = {size: [] for size in stores}
     peaks: dict[str, list[int]] = {size: [] for size in stores}
     for _ in range(runs):
         for size, store in stores.items():
-            out = str(store.with_suffix(""))
+            out = str(folder / size)
             elapsed, peak = run(store, [a.replace("{out}", out) for a in args])
             times[size].append(elapsed)
             peaks[size].append(peak)
     return {size: (min(times[size]), max(peaks[size])) for size in stores}
+
+
+def bench(
+    stores: dict[str, str], sizes: dict[str, int], folder: Path, label: str, runs: int
+) -> None:
+    held = {size: build(stores[size], entries) for size, entries in sizes.items()}
+    print(f"# {label}: games of {held['small']}, {held['middle']} and {held['large']} entries")
+    fixed = measure(stores, folder, ["status"], max(runs, RUNS))
+    for name, command in COMMANDS.items():
+        found = measure(stores, folder, command, runs)
+        (t_small, m_small), (t_mid, _), (t_large, m_large) = (found[s] for s in sizes)
+        work_mid = t_mid - fixed["middle"][0]
+        work_large = t_large - fixed["large"][0]
+        growth = math.log(work_large / work_mid) / math.log(held["large"] / held["middle"])
+        print(
+            f"# {label} {name}: {t_small:.2f} / {t_mid:.2f} / {t_large:.2f} s (calls cost "
+            f"{fixed['large'][0]:.2f} s without the work), peak {m_small / 1024:.1f} / "
+            f"{m_large / 1024:.1f} MB"
+        )
+        report(f"rss-{name}-{label}", m_large / m_small, 1.5)
+        report(f"growth-{name}-{label}", growth, 1.05)
+    tail = {size: ["log", "--from", str(max(held[size] - 9, 1))] for size in ("small", "large")}
+    times: dict[str, list[float]] = {"small": [], "large": []}
+    for _ in range(max(runs, RUNS)):
+        for size in times:
+            times[size].append(run(stores[size], tail[size])[0])
+    small, large = min(times["small"]), min(times["large"])
+    print(f"# {label} log --from HEAD-9: {small * 1000:.0f} ms / {large * 1000:.0f} ms")
+    report(f"log-from-{label}", large / small, 1.3)
 
 
 def main() -> None:
@@ -100,37 +134,26 @@ def main() -> None:
     parser.add_argument(
         "--folder", type=Path, default=None, help="Where the games are (built when missing)."
     )
+    parser.add_argument("--postgresql", action="store_true", help="On PostgreSQL instead.")
     args = parser.parse_args()
     ram = Path("/dev/shm")
     folder = args.folder or Path(
         tempfile.mkdtemp(prefix="warscribe-stream-", dir=ram if ram.is_dir() else None)
     )
     sizes = {"small": args.small, "middle": args.middle, "large": args.large}
-    stores = {size: folder / f"{size}.db" for size in sizes}
-    held = {size: build(stores[size], entries) for size, entries in sizes.items()}
-    print(f"# games of {held['small']}, {held['middle']} and {held['large']} entries in {folder}")
-    fixed = measure(stores, ["status"], max(args.runs, RUNS))
-    for name, command in COMMANDS.items():
-        found = measure(stores, command, args.runs)
-        (t_small, m_small), (t_mid, _), (t_large, m_large) = (found[s] for s in sizes)
-        work_mid = t_mid - fixed["middle"][0]
-        work_large = t_large - fixed["large"][0]
-        growth = math.log(work_large / work_mid) / math.log(held["large"] / held["middle"])
-        print(
-            f"# {name}: {t_small:.2f} / {t_mid:.2f} / {t_large:.2f} s (calls cost "
-            f"{fixed['large'][0]:.2f} s without the work), peak {m_small / 1024:.1f} / "
-            f"{m_large / 1024:.1f} MB"
-        )
-        report(f"rss-{name}", m_large / m_small, 1.5)
-        report(f"growth-{name}", growth, 1.05)
-    tail = {size: ["log", "--from", str(max(held[size] - 9, 1))] for size in ("small", "large")}
-    times: dict[str, list[float]] = {"small": [], "large": []}
-    for _ in range(max(args.runs, RUNS)):
-        for size in times:
-            times[size].append(run(stores[size], tail[size])[0])
-    small, large = min(times["small"]), min(times["large"])
-    print(f"# log --from HEAD-9: {small * 1000:.0f} ms / {large * 1000:.0f} ms")
-    report("log-from", large / small, 1.3)
+    if not args.postgresql:
+        print(f"# SQLite games in {folder}")
+        sqlite = {size: str(folder / f"{size}.db") for size in sizes}
+        bench(sqlite, sizes, folder, "sqlite", args.runs)
+        return
+    stores = {size: pg_store(f"stream_{size}") for size in sizes}
+    try:
+        if all(stores.values()):
+            bench({k: v for k, v in stores.items() if v}, sizes, folder, "postgresql", args.runs)
+    finally:
+        for store in stores.values():
+            if store is not None:
+                drop_pg(store)
 
 
 if __name__ == "__main__":
