@@ -8,7 +8,7 @@ command (SIZE // 1800 of them). They are built in a RAM-backed folder where ther
 (/dev/shm: building commits once per entry, and fsync would make the 100k-entry game take
 minutes; the commands measured read, and write only their output there).
 
-* rss-COMMAND: peak resident memory (the child's ru_maxrss, from wait4) on the large
+* rss-COMMAND: peak resident memory (the process's own VmHWM as it exits) on the large
   game / on the small game, target <= 1.5;
 * growth-COMMAND: the exponent k of time ~ entries^k between the middle and the large
   game, each time less the fixed cost of a call on that store (`warscribe status`:
@@ -67,17 +67,34 @@ def build(store: str, entries: int) -> int:
         app.close()
 
 
+_PEAK = """
+import atexit, os, sys
+
+def peak():
+    with open("/proc/self/status") as status:
+        kb = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    os.write(2, f"\\npeak {kb}\\n".encode())
+
+atexit.register(peak)
+sys.argv = ["warscribe", *sys.argv[1:]]
+from warscribe.cli.main import main
+main()
+"""
+"""`warscribe ARGS` that says its own peak resident memory (VmHWM) on standard error as it
+exits. The child's ru_maxrss would not do: a child started with vfork, as subprocess
+starts it, carries its parent's peak across exec."""
+
+
 def run(store: str, args: list[str]) -> tuple[float, int]:
     """(CPU seconds, peak resident KB) of a fresh `warscribe --store STORE ARGS`."""
-    argv = [str(Path(sys.executable).parent / "warscribe"), "--store", store, *args]
+    argv = [sys.executable, "-c", _PEAK, "--store", store, *args]
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     child.returncode = 0  # reaped by wait4 below
+    errors = child.stderr.read().decode() if child.stderr else ""
     _, status, usage = os.wait4(child.pid, 0)
-    elapsed = usage.ru_utime + usage.ru_stime
     if os.waitstatus_to_exitcode(status) != 0:
-        errors = child.stderr.read().decode() if child.stderr else ""
         raise RuntimeError(f"warscribe {' '.join(args)} failed: {errors}")
-    return elapsed, usage.ru_maxrss
+    return usage.ru_utime + usage.ru_stime, int(errors.rsplit("peak ", 1)[1])
 
 
 def measure(
