@@ -129,6 +129,8 @@ def run_installed() -> None:
     if origin and not Path(origin).resolve().is_relative_to(ROOT):
         return
     py = installed()
+    if Path(sys.executable).absolute() == py.absolute():
+        return  # WARSCRIBE_BENCH_PYTHON names this very interpreter (an editable install)
     os.execv(str(py), [str(py), *sys.argv])
 
 

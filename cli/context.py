@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -137,6 +137,19 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
         click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
     else:
         say(text if text is not None else render(data))
+
+
+def emit_json_list(items: Iterable[Any]) -> None:
+    """Print `items` as the JSON list `emit` prints, an item at a time: a long list (a
+    log) is never held whole."""
+    from warscribe.store.views import jsonable
+
+    opening = "[\n  "
+    for item in items:
+        # json.dumps escapes every newline inside a value: each one here is indentation
+        click.echo(opening + json.dumps(jsonable(item), indent=2).replace("\n", "\n  "), nl=False)
+        opening = ",\n  "
+    click.echo("[]" if opening == "[\n  " else "\n]")
 
 
 def render(data: Any, indent: int = 0) -> str:

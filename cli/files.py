@@ -18,8 +18,9 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import click
 
@@ -27,6 +28,8 @@ from warscribe.engine.errors import WarscribeError
 from warscribe.store.backends import SQLITE_FILES, StoreError, resolve
 
 KEY_SCAN_LIMIT = 1 << 24  # bytes of an existing file searched for a key block
+_SCAN_SLICE = 1 << 20  # bytes read at a time
+_SCAN_OVERLAP = 1 << 10  # bytes kept from the slice before: a BEGIN line across two slices
 
 force_option = click.option(
     "--force",
@@ -44,7 +47,7 @@ class Output:
     """A file to write: where, what, and whether only its owner may read it."""
 
     path: str
-    data: bytes
+    data: bytes | Callable[[BinaryIO], object]  # the bytes, or what writes them to a file
     private: bool = False
 
 
@@ -131,16 +134,26 @@ def _is_store(path: str, found: os.stat_result | None, protected: tuple[str, ...
 
 
 def _holds_key(path: str) -> bool:
-    """Whether an existing file holds an armored warscribe key (even one mangled by mail)."""
+    """Whether an existing file holds an armored warscribe key (even one mangled by mail),
+    in its first KEY_SCAN_LIMIT bytes, read a slice at a time (a long log being replaced
+    is not read whole)."""
     from warscribe.store import armor
     from warscribe.store.orders import KEY_KINDS
 
+    kept = b""
     try:
         with open(path, "rb") as existing:
-            data = existing.read(KEY_SCAN_LIMIT)
+            for _ in range(KEY_SCAN_LIMIT // _SCAN_SLICE):
+                data = existing.read(_SCAN_SLICE)
+                if not data:
+                    return False
+                window = kept + data
+                if any(armor.is_armored(window, kind) for kind in KEY_KINDS.values()):
+                    return True
+                kept = window[-_SCAN_OVERLAP:]
     except OSError:
         return False
-    return any(armor.is_armored(data, kind) for kind in KEY_KINDS.values())
+    return False
 
 
 def _atomic_write(output: Output, replacing: int | None, force: bool) -> None:

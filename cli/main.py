@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
@@ -17,6 +17,7 @@ from warscribe.engine.errors import InvalidCommand, WarscribeError
 from .context import (
     Context,
     emit,
+    emit_json_list,
     json_option,
     pass_ctx,
     render,
@@ -530,14 +531,18 @@ def log(ctx: Context, start: int, stop: int | None, as_story: bool, as_json: boo
         # the position before the first line comes from a snapshot: the cost is that of
         # the lines printed, not of the entries before them
         head = ctx.app.head(game_id, start - 1) if start > 1 else None
-        lines = list(story(ctx.app.entries(game_id, start, stop), head))
-        emit(lines, as_json, "\n".join(lines))
+        lines = story(ctx.app.entries(game_id, start, stop), head)
+        if as_json:
+            emit_json_list(lines)
+            return
+        for line in lines:
+            say(line)
         return
     rows = ctx.app.positioned(game_id, start, stop)
-    if as_json:
-        emit([entry_json(e, pos) for e, pos in rows], as_json)
+    if as_json:  # as text and as JSON, a line at a time: the log is never held whole
+        emit_json_list(entry_json(e, pos) for e, pos in rows)
         return
-    for e, pos in rows:  # a line at a time: the log is never held whole
+    for e, pos in rows:
         say(f"#{e.seq:<5} {pos or '-':<22} {event_name(e.event):<22} {describe(e.event)}")
 
 
@@ -603,30 +608,39 @@ def export(
       warscribe export --from 120 --armor > turn7.txt
       warscribe export --for alice --armor -o alice.txt
     """
+    import shutil
+    import tempfile
+
     from warscribe.engine.anchor import fingerprint
     from warscribe.store import logfile
-    from warscribe.store.mailbox import player_copy
+    from warscribe.store.mailbox import write_copy
 
     listing = ctx.game()
     if player is not None and player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "export")
-    data = player_copy(ctx.app, listing, player, start)
-    entries = logfile.read(data).entries
-    shown = fingerprint(entries[-1].seq, entries[-1].chain) if entries else "nothing"
-    payload: bytes = logfile.armor(data, shown).encode() if armor else data
-    if output is None:
-        if not armor and sys.stdout.isatty():
-            raise click.UsageError(
-                "refusing to write a binary log to a terminal: use -o FILE or --armor"
-            )
-        sys.stdout.buffer.write(payload)
-    else:
-        write_file(Output(output, payload), force=force, store=ctx.store)
-        click.echo(
-            f"exported entries #{start}..#{entries[-1].seq if entries else start - 1} to "
-            f"{output}; head {shown}",
-            err=True,
+    if output is None and not armor and sys.stdout.isatty():
+        raise click.UsageError(
+            "refusing to write a binary log to a terminal: use -o FILE or --armor"
         )
+    with tempfile.TemporaryFile() as spool:  # the log is written an entry at a time
+        last = write_copy(ctx.app, listing, player, start, spool)
+        shown = fingerprint(last.seq, last.chain) if last else "nothing"
+
+        def payload(out: BinaryIO) -> None:
+            spool.seek(0)
+            if armor:
+                out.writelines(logfile.armored(spool, shown))
+            else:
+                shutil.copyfileobj(spool, out)
+
+        if output is None:
+            payload(sys.stdout.buffer)
+            return
+        write_file(Output(output, payload), force=force, store=ctx.store)
+    click.echo(
+        f"exported entries #{start}..#{last.seq if last else start - 1} to {output}; head {shown}",
+        err=True,
+    )
 
 
 @cli.command("import")

@@ -349,7 +349,7 @@ def audit_command(
         problems = ctx.app.check_copy(parsed)
         entries: Iterable[Entry] = parsed.entries
     else:
-        entries = ctx.app.entries(ctx.game_id())
+        entries = ctx.app.stored_log(ctx.game_id())  # read a page at a time, twice: see `audit`
     report = audit(entries, first=start, last=stop, turn=turn)
     emit({**_audit_json(report), "problems": problems}, as_json, _audit_text(report))
     if problems:

@@ -148,34 +148,64 @@ def audit(
     `entries` is the log from #1, or, with `base` (the head of the entries before them), a
     run continuing it: the run is then audited from that head instead of from a fold of
     the whole log, and only the rulings and hidden parts of the run are seen (so a run
-    finds at least every difference the whole log would; see `store.app._redecide`)."""
-    log = list(entries)
-    report = AuditReport(complete=all(e.salt is not None for e in log if e.digest is not None))
-    rulings = [(e.seq, e.event) for e in log if isinstance(e.event, Note) and e.event.ruling]
+    finds at least every difference the whole log would; see `store.app._redecide`).
+
+    The log is read twice: once for its rulings (a later ruling excuses an earlier
+    decision) and whether it holds every hidden part, then to re-decide one decision at a
+    time. A one-pass iterator is held whole for that; a log that can be read again (a
+    list, a store's `StoredLog`) is not, so a long log is audited in bounded memory."""
+    if iter(entries) is entries:
+        entries = list(entries)
+    report = AuditReport()
+    rulings: list[tuple[int, Note]] = []
+    for e in entries:
+        if e.digest is not None and e.salt is None:
+            report.complete = False
+        if isinstance(e.event, Note) and e.event.ruling:
+            rulings.append((e.seq, e.event))
     head: Head | None = base
     answered: tuple[Head, Entry] | None = None  # the head before an AnswerApplied, and it
-    i = 0
-    while i < len(log):
-        entry = log[i]
+    decision: list[Entry] = []  # a CommandIssued and the entries it recorded so far
+    for entry in entries:
+        if decision:
+            if not isinstance(entry.event, _BOUNDARIES):
+                decision.append(entry)
+                continue
+            head = _redecided(head, decision, first, last, turn, report, rulings)
+            decision = []
         if head is None or not isinstance(entry.event, CommandIssued):
             if head is not None and isinstance(entry.event, AnswerApplied):
                 answered = (head, entry)
             head = advance(head, entry)
-            i += 1
             continue
         if answered is not None and answered[1].seq == entry.seq - 1:
             report.findings += _audit_answer(*answered, entry)
         answered = None
-        j = i + 1
-        while j < len(log) and not isinstance(log[j].event, _BOUNDARIES):
-            j += 1
-        if _in_range(head, entry.seq, first, last, turn):
-            report.decisions += 1
-            report.findings += _audit_decision(head, entry, log[i + 1 : j], report, rulings)
-        for decided in log[i:j]:
-            head = advance(head, decided)
-        i = j
+        decision = [entry]
+    if decision:
+        _redecided(head, decision, first, last, turn, report, rulings)
     return report
+
+
+def _redecided(
+    head: Head | None,
+    decision: Sequence[Entry],
+    first: int,
+    last: int | None,
+    turn: int | None,
+    report: AuditReport,
+    rulings: Sequence[tuple[int, Note]],
+) -> Head:
+    """Re-decide one decision (its CommandIssued, then what it recorded) when it is in
+    range, adding to `report`; the head after it."""
+    assert head is not None
+    issued = decision[0]
+    if _in_range(head, issued.seq, first, last, turn):
+        report.decisions += 1
+        report.findings += _audit_decision(head, issued, decision[1:], report, rulings)
+    for decided in decision:
+        head = advance(head, decided)
+    return head
 
 
 def _audit_answer(head: Head, applied: Entry, issued: Entry) -> list[Finding]:

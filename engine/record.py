@@ -635,13 +635,37 @@ def verify(
     numbering, and every derived roll once the dice secret is known (seeded games, a
     SecretRevealed entry, or `key`). A run that continues a log starts from `base`, the
     head before it; `earlier` looks up entries before the run (for disclosures).
+
+    Without `key`, the run is read twice (a secret revealed at its end checks the rolls
+    before it): a one-pass iterator is held whole for that, a log that can be read again
+    (a list, a store's `StoredLog`) is not. The checks keep the newest `WINDOW` entries'
+    chain hashes and commitments, and look older ones up (`earlier`, or the run itself
+    when it is a list), so a long run is checked in bounded memory.
     """
-    entries = list(entries)
-    checker = _Checker(base, created, key or _revealed_key(entries, created), earlier)
+    if iter(entries) is entries:
+        entries = list(entries)
+    lookup = _run_lookup(entries, earlier) if isinstance(entries, Sequence) else earlier
+    checker = _Checker(base, created, key or _revealed_key(entries, created), lookup)
     for entry in entries:
         checker.check(entry)
     checker.report.secret_known = checker.key is not None
     return checker.report
+
+
+WINDOW = 4096
+"""Entries whose chain hash and commitment `verify` keeps at hand (older: looked up)."""
+
+
+def _run_lookup(run: Sequence[Entry], earlier: Lookup | None) -> Lookup:
+    """Look an entry up in `run` (a contiguous run), else with `earlier`."""
+    first = run[0].seq if run else 1
+
+    def lookup(seq: int) -> Entry | None:
+        if 0 <= seq - first < len(run) and run[seq - first].seq == seq:
+            return run[seq - first]
+        return earlier(seq) if earlier is not None else None
+
+    return lookup
 
 
 class _Checker:
@@ -715,6 +739,8 @@ class _Checker:
                 handler(self, entry)
         self.chain = entry.chain
         self.chains[seq] = entry.chain
+        self.chains.pop(seq - WINDOW, None)
+        self.digests.pop(seq - WINDOW, None)
         self.expected += 1
         self.report.entries += 1
 
@@ -928,15 +954,16 @@ def _still_to_come(base: Head, earlier: Lookup) -> list[Command]:
     return []
 
 
-def _revealed_key(entries: Sequence[Entry], created: GameCreated | None) -> bytes | None:
+def _revealed_key(entries: Iterable[Entry], created: GameCreated | None) -> bytes | None:
     """A revealed secret that matches the commitment: it checks rolls made before it too."""
-    if created is None and entries and isinstance(entries[0].event, GameCreated):
-        created = entries[0].event
     for entry in entries:
         event = entry.event
+        if created is None:
+            if not isinstance(event, GameCreated):
+                return None
+            created = event
         if (
             isinstance(event, SecretRevealed)
-            and created is not None
             and commitment(event.secret) == created.dice.commitment
         ):
             return event.secret

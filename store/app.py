@@ -75,6 +75,7 @@ if TYPE_CHECKING:  # log files, the audit and the rarer aggregates: by the calls
 
 SNAPSHOT_INTERVAL = 200
 CATALOG_SNAPSHOT_INTERVAL = 10  # a store of many games reads its list from a snapshot
+PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
 CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
 SETTINGS_ID = uuid5(NAMESPACE_URL, "warscribe:settings")
@@ -840,16 +841,19 @@ class Warscribe(Application[UUID]):
         """`verify` of a stored game: the record's checks of every entry (`record.verify`),
         the head's anchor (the host's checkpoint this store holds), every stored snapshot
         against the replay of the entries below it (a failing one is deleted, then
-        reported), and the head against a fingerprint given out of band."""
-        entries = list(self.entries(game_id))
-        report = record.verify(entries, key=self.secret(game_id))
+        reported), and the head against a fingerprint given out of band. The log is read
+        a page at a time, in passes: memory does not grow with its length."""
+        log = self.stored_log(game_id)
+        report = record.verify(
+            log, key=self.secret(game_id), earlier=lambda seq: self.entry(game_id, seq)
+        )
         if against is not None:
-            _check_fingerprint(entries, against)
-        head, checked = self._replay_checking_snapshots(game_id, entries)
+            _check_fingerprint(self.entry(game_id, parse_fingerprint(against)[0]), against)
+        head, checked = self._replay_checking_snapshots(game_id, log)
         return GameCheck(
             report=report,
             fingerprint=fingerprint(head.seq, head.chain),
-            anchor=self._anchor_state(game_id, head, entries),
+            anchor=self._anchor_state(game_id, head),
             snapshots_checked=checked,
         )
 
@@ -873,15 +877,15 @@ class Warscribe(Application[UUID]):
                     break
         return problems
 
-    def _anchor_state(self, game_id: UUID, head: Head, entries: Sequence[Entry]) -> str:
+    def _anchor_state(self, game_id: UUID, head: Head) -> str:
         if head.host_key is None:
             seeded = head.dice.seed is not None
             return "no host key (seeded dice)" if seeded else "no host key (an older game)"
         if self.is_host(game_id):
             return "this store is the host's: it signs every copy it exports"
         latest = self.latest_checkpoint(game_id)
-        forked = listing_of(entries).parent
-        if latest is None and forked is not None:
+        forked = listing_of(self.stored_log(game_id)).parent if latest is None else None
+        if forked is not None:
             return (
                 f"a fork made in this store from #{forked[1]}: the host signs no copy of it, "
                 "so it stays here (the parent game is anchored as its own)"
@@ -892,9 +896,9 @@ class Warscribe(Application[UUID]):
                 f"signing key (not in the secrets file {self.secrets.path}; a copy of the "
                 "host's store without it?), so nothing here vouches that this is the host's log"
             )
-        if not 1 <= latest.seq <= len(entries):
+        at = self.entry(game_id, latest.seq) if 1 <= latest.seq <= head.seq else None
+        if at is None:
             raise LogError("no checkpoint of the host's anchors this copy", head.seq)
-        at = entries[latest.seq - 1]
         check_checkpoint(latest, head.host_key, game_id, at.seq, at.chain)
         tail = (
             f"; #{latest.seq + 1}..#{head.seq} were recorded here" if head.seq > latest.seq else ""
@@ -902,21 +906,21 @@ class Warscribe(Application[UUID]):
         return f"anchored by the host's signature at #{latest.seq}{tail}"
 
     def _replay_checking_snapshots(
-        self, game_id: UUID, entries: Sequence[Entry]
+        self, game_id: UUID, entries: Iterable[Entry]
     ) -> tuple[Head, int]:
         """The replay of `entries` (the head) and how many stored snapshots it checked:
-        each is compared with the replay at its version; a bad one is deleted and
-        reported."""
-        snapshots: list[Any] = [] if self.snapshots is None else list(self.snapshots.get(game_id))
-        wanted = {s.originator_version: s for s in snapshots}
+        each is compared with the replay at its version (read when the replay reaches it,
+        one at a time); a bad one is deleted and reported."""
+        versions = self._snapshot_versions(game_id)
+        wanted = set(versions)
         bad: list[int] = []
         head: Head | None = None
         for entry in entries:
             head = record.advance(head, entry)
-            snapshot = wanted.get(entry.seq)
-            if snapshot is not None and snapshot.mutate(None).head != head:
+            if entry.seq in wanted and self._snapshot_head(game_id, entry.seq) != head:
                 bad.append(entry.seq)
-        bad += [v for v in wanted if v > len(entries)]
+        last = head.seq if head is not None else 0
+        bad += [v for v in versions if v > last]
         for version in bad:
             self._drop_snapshot(game_id, version)
         if bad:
@@ -928,7 +932,35 @@ class Warscribe(Application[UUID]):
             )
         if head is None:
             raise LogError("the log is empty")
-        return head, len(snapshots)
+        return head, len(versions)
+
+    def _snapshot_versions(self, game_id: UUID) -> list[int]:
+        """The versions of the game's stored snapshots, in order (their heads unread)."""
+        if self.snapshots is None:
+            return []
+        recorder: Any = self.snapshots.recorder
+        statement = (
+            f"SELECT originator_version FROM {recorder.events_table_name} "
+            "WHERE originator_id = ? ORDER BY originator_version"
+        )
+        if isinstance(recorder, SQLiteAggregateRecorder):
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(statement, (game_id.hex,))
+                return [row[0] for row in cursor.fetchall()]
+        from psycopg.sql import SQL, Identifier
+
+        query = SQL(statement.replace("?", "%s").replace(recorder.events_table_name, "{}.{}"))
+        table = (Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        with recorder.datastore.get_connection() as conn:
+            rows = conn.execute(query.format(*table), (game_id,)).fetchall()
+        return [row["originator_version"] for row in rows]
+
+    def _snapshot_head(self, game_id: UUID, version: int) -> Head | None:
+        """The head the stored snapshot at `version` holds."""
+        assert self.snapshots is not None
+        for snapshot in self.snapshots.get(game_id, gt=version - 1, lte=version):
+            return snapshot.mutate(None).head  # type: ignore[attr-defined, no-any-return]
+        return None
 
     def _drop_snapshot(self, game_id: UUID, version: int) -> None:
         assert self.snapshots is not None
@@ -949,20 +981,36 @@ class Warscribe(Application[UUID]):
             cursor.execute(query.format(*table), (game_id, version))
 
     def entries(self, game_id: UUID, start: int = 1, stop: int | None = None) -> Iterator[Entry]:
-        """The log entries from `start` to `stop` (inclusive), read straight from the recorder."""
+        """The log entries from `start` to `stop` (inclusive), read straight from the
+        recorder a page of `PAGE` rows at a time: a long log is never held whole."""
         decode = codec.decode
-        for stored in self.recorder.select_events(game_id, gt=start - 1, lte=stop):
-            try:
-                entry = decode(stored.state)["entry"]
-            except (codec.CodecError, KeyError, TypeError) as exc:
-                raise LogError(
-                    f"stored entry cannot be read: {exc}", stored.originator_version
-                ) from None
-            if not isinstance(entry, Entry) or entry.seq != stored.originator_version:
-                raise LogError(
-                    "stored entry is not the entry of its version", stored.originator_version
-                )
-            yield entry
+        after = start - 1
+        while stop is None or after < stop:
+            page = self.recorder.select_events(game_id, gt=after, lte=stop, limit=PAGE)
+            for stored in page:
+                try:
+                    entry = decode(stored.state)["entry"]
+                except (codec.CodecError, KeyError, TypeError) as exc:
+                    raise LogError(
+                        f"stored entry cannot be read: {exc}", stored.originator_version
+                    ) from None
+                if not isinstance(entry, Entry) or entry.seq != stored.originator_version:
+                    raise LogError(
+                        "stored entry is not the entry of its version", stored.originator_version
+                    )
+                yield entry
+            if len(page) < PAGE:
+                return
+            after = page[-1].originator_version
+
+    def stored_log(self, game_id: UUID, start: int = 1, stop: int | None = None) -> StoredLog:
+        """The entries `start`..`stop` as a log a check can read more than once, a page at
+        a time each time (see `StoredLog`)."""
+        return StoredLog(self, game_id, start, stop)
+
+    def entry(self, game_id: UUID, seq: int) -> Entry | None:
+        """The stored entry `seq`, if the game has it."""
+        return next(self.entries(game_id, seq, seq), None)
 
     # -- importing -----------------------------------------------------------------------
 
@@ -1073,6 +1121,22 @@ class Warscribe(Application[UUID]):
 
 
 @dataclasses.dataclass(frozen=True)
+class StoredLog:
+    """A game's stored entries `start`..`stop`, read from the store a page at a time each
+    time it is iterated: a check that passes over a long log twice (`record.verify`
+    looking for a revealed secret first, `audit` for the rulings) holds one page, never
+    the log."""
+
+    app: Warscribe
+    game_id: UUID
+    start: int = 1
+    stop: int | None = None
+
+    def __iter__(self) -> Iterator[Entry]:
+        return self.app.entries(self.game_id, self.start, self.stop)
+
+
+@dataclasses.dataclass(frozen=True)
 class GameCheck:
     """What `verify_game` found."""
 
@@ -1082,32 +1146,35 @@ class GameCheck:
     snapshots_checked: int
 
 
-def _check_fingerprint(entries: Sequence[Entry], given: str) -> None:
+def _check_fingerprint(entry: Entry | None, given: str) -> None:
+    """The entry a fingerprint names (None: this copy lacks it) must be the one it names."""
     seq, digits = parse_fingerprint(given)
-    if not 1 <= seq <= len(entries):
+    if entry is None:
         raise LogError(f"the fingerprint names entry #{seq}, which this copy does not have")
-    mine = entries[seq - 1].chain.hex()
-    if not mine.startswith(digits):
+    if not entry.chain.hex().startswith(digits):
         raise LogError(
-            f"this copy's entry is {fingerprint(seq, entries[seq - 1].chain)}, not the "
+            f"this copy's entry is {fingerprint(seq, entry.chain)}, not the "
             f"#{seq} {digits} given: the copies differ at or before it",
             seq,
         )
 
 
-def listing_of(entries: Sequence[Entry]) -> GameListing:
+def listing_of(entries: Iterable[Entry]) -> GameListing:
     """A game as its own chained entries name it: GameCreated, and the last GameForked."""
-    created = entries[0].event
-    if not isinstance(created, GameCreated):
-        raise LogError("a game log must begin with GameCreated", entries[0].seq)
-    listing = GameListing(created.game_id, created.name, created.ruleset, created.players)
+    listing: GameListing | None = None
     for entry in entries:
-        forked = entry.event
-        if isinstance(forked, GameForked):
-            parent = (forked.parent, forked.at_seq)
+        event = entry.event
+        if listing is None:
+            if not isinstance(event, GameCreated):
+                raise LogError("a game log must begin with GameCreated", entry.seq)
+            listing = GameListing(event.game_id, event.name, event.ruleset, event.players)
+        elif isinstance(event, GameForked):
+            parent = (event.parent, event.at_seq)
             listing = dataclasses.replace(
-                listing, game_id=forked.game_id, name=forked.name, parent=parent
+                listing, game_id=event.game_id, name=event.name, parent=parent
             )
+    if listing is None:
+        raise LogError("a game log must begin with GameCreated")
     return listing
 
 

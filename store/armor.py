@@ -20,11 +20,15 @@ import base64
 import binascii
 import hashlib
 import html
+import io
 import re
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from warscribe.engine.errors import LogError
 
 WIDTH = 64
+_CHUNK = WIDTH * 3 // 4 * 1024  # bytes armored at a time: whole lines, no padding inside
 _QUOTING = re.compile(r"^(\s*>)+ ?")
 _QP_RUN = re.compile(r"(=[0-9A-Fa-f]{2})+")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z-]*):\s*(\S*)")
@@ -49,11 +53,23 @@ def end(kind: str) -> str:
 def armor(data: bytes, kind: str, notes: tuple[tuple[str, str], ...] = ()) -> str:
     """`data` as an armored block; `notes` are (name, text) lines shown above the data
     (informational: a reader never trusts them)."""
-    text = base64.b64encode(data).decode().rstrip("=")
-    lines = [text[i : i + WIDTH] for i in range(0, len(text), WIDTH)]
-    check = hashlib.sha256(data).hexdigest()[:16]
-    shown = [f"{name}: {value}" for name, value in notes]
-    return "\n".join([begin(kind), f"Checksum: {check}", *shown, "", *lines, end(kind), ""])
+    return b"".join(armored(io.BytesIO(data), kind, notes)).decode()
+
+
+def armored(data: BinaryIO, kind: str, notes: tuple[tuple[str, str], ...] = ()) -> Iterator[bytes]:
+    """The armored block of what `data` holds from where it stands, a few lines at a time:
+    read once for the checksum, then again for the text, so a long log is never held."""
+    start = data.tell()
+    digest = hashlib.sha256()
+    for chunk in iter(lambda: data.read(_CHUNK), b""):
+        digest.update(chunk)
+    data.seek(start)
+    shown = "".join(f"{name}: {value}\n" for name, value in notes)
+    yield f"{begin(kind)}\nChecksum: {digest.hexdigest()[:16]}\n{shown}\n".encode()
+    for chunk in iter(lambda: data.read(_CHUNK), b""):
+        text = base64.b64encode(chunk).rstrip(b"=")
+        yield b"".join(text[i : i + WIDTH] + b"\n" for i in range(0, len(text), WIDTH))
+    yield f"{end(kind)}\n".encode()
 
 
 def is_armored(data: bytes, kind: str) -> bool:

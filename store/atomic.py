@@ -7,12 +7,17 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from collections.abc import Callable
+from typing import BinaryIO
 
 
-def write_atomically(path: str, data: bytes, mode: int, *, replace: bool) -> None:
-    """Write `data` to `path` with permission bits `mode`. Without `replace` the finished
-    file is hard-linked into place, so a file that already exists (even one that appeared
-    meanwhile) is never replaced: FileExistsError. Any other failure: OSError."""
+def write_atomically(
+    path: str, data: bytes | Callable[[BinaryIO], object], mode: int, *, replace: bool
+) -> None:
+    """Write `data` (bytes, or what writes them to a file) to `path` with permission bits
+    `mode`. Without `replace` the finished file is hard-linked into place, so a file that
+    already exists (even one that appeared meanwhile) is never replaced: FileExistsError.
+    Any other failure: OSError (or whatever `data` raises)."""
     import tempfile  # here: a store opened only to read writes no file (issue 14)
 
     folder = os.path.dirname(os.path.abspath(path))
@@ -22,7 +27,10 @@ def write_atomically(path: str, data: bytes, mode: int, *, replace: bool) -> Non
     try:
         with os.fdopen(fd, "wb") as out:
             os.fchmod(out.fileno(), mode)
-            out.write(data)
+            if isinstance(data, bytes):
+                out.write(data)
+            else:
+                data(out)
             out.flush()
             os.fsync(out.fileno())
         _put_in_place(temporary, path, replace)

@@ -24,9 +24,10 @@ digest the chain covers, so the copy verifies against the same chain as the full
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 from uuid import UUID
 
 import msgpack
@@ -99,7 +100,28 @@ def write(
     entries: Iterable[Entry],
     checkpoint: Checkpoint | None = None,
 ) -> bytes:
-    body = [_entry_map(e) for e in entries]
+    body = list(entries)
+    out = io.BytesIO()
+    span = (body[0].seq, body[-1].seq) if body else (0, 0)
+    write_to(out, game_id, name, ruleset, players, body, span, checkpoint)
+    return out.getvalue()
+
+
+def write_to(
+    out: BinaryIO,
+    game_id: UUID,
+    name: str,
+    ruleset: str,
+    players: Sequence[str],
+    entries: Iterable[Entry],
+    span: tuple[int, int],
+    checkpoint: Checkpoint | None = None,
+) -> Entry | None:
+    """Write the log file of `entries` to `out` an entry at a time (a long log is never
+    held whole); `span` is (first, last) sequence number of the entries, which the header
+    gives before them ((0, 0): none). The last entry written (None: none); LogError if
+    the entries are not the span promised."""
+    from_seq, to_seq = span
     header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -107,8 +129,8 @@ def write(
         "name": name,
         "ruleset": ruleset,
         "players": tuple(players),
-        "from_seq": body[0]["seq"] if body else 0,
-        "to_seq": body[-1]["seq"] if body else 0,
+        "from_seq": from_seq,
+        "to_seq": to_seq,
     }
     if checkpoint is not None:
         header["checkpoint"] = {
@@ -116,12 +138,31 @@ def write(
             "chain": checkpoint.chain,
             "signature": checkpoint.signature,
         }
-    return b"".join(codec.encode(item) for item in (header, *body))
+    out.write(codec.encode(header))
+    last: Entry | None = None
+    expected = from_seq
+    for entry in entries:
+        if entry.seq != expected or entry.seq > to_seq:
+            raise LogError(f"expected entry #{expected} of #{from_seq}..#{to_seq}", entry.seq)
+        out.write(codec.encode(_entry_map(entry)))
+        last, expected = entry, expected + 1
+    if (last.seq if last else 0) != to_seq:
+        raise LogError(f"the log ends before #{to_seq}", expected)
+    return last
 
 
 def armor(data: bytes, head: str | None = None) -> str:
     """The armored log; `head` (the last entry's fingerprint) is shown above the data."""
-    return armoring.armor(data, KIND, (("Head", head),) if head else ())
+    return armoring.armor(data, KIND, _notes(head))
+
+
+def armored(data: BinaryIO, head: str | None = None) -> Iterator[bytes]:
+    """`armor` of the log `data` holds, a few lines at a time (see `armor.armored`)."""
+    return armoring.armored(data, KIND, _notes(head))
+
+
+def _notes(head: str | None) -> tuple[tuple[str, str], ...]:
+    return (("Head", head),) if head else ()
 
 
 def dearmor(text: str) -> bytes:

@@ -16,6 +16,7 @@ the next reply carries the entries after it.
 
 from __future__ import annotations
 
+import io
 import mailbox
 import os
 import smtplib
@@ -26,7 +27,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr, parsedate_to_datetime
 from ipaddress import ip_address
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 from urllib.parse import urlsplit
 from uuid import UUID, uuid5
 
@@ -35,6 +36,7 @@ from eventsourcing.domain import Aggregate
 
 from warscribe.engine.anchor import fingerprint
 from warscribe.engine.errors import WarscribeError
+from warscribe.engine.record import Entry
 
 from . import armor, logfile, mail
 from .app import GameListing, Warscribe
@@ -261,24 +263,35 @@ def _timestamp(value: object) -> float:
 
 
 def player_copy(app: Warscribe, listing: GameListing, player: str | None, start: int) -> bytes:
-    """The log file of the game from entry `start`: the copy `player` may see (None: the
-    whole log), with the host's checkpoint over its last entry (refused without one in a
-    game with a host key)."""
-    entries = list(logfile.redact_for(app.entries(listing.game_id, start), player))
+    """The log file `write_copy` writes, as bytes."""
+    out = io.BytesIO()
+    write_copy(app, listing, player, start, out)
+    return out.getvalue()
+
+
+def write_copy(
+    app: Warscribe, listing: GameListing, player: str | None, start: int, out: BinaryIO
+) -> Entry | None:
+    """Write the log file of the game from entry `start` to `out`, an entry at a time: the
+    copy `player` may see (None: the whole log), with the host's checkpoint over its last
+    entry (refused without one in a game with a host key). The last entry written."""
+    game_id = listing.game_id
+    head = app.head(game_id)
     checkpoint = None
-    if entries:
-        last = entries[-1]
-        checkpoint = app.checkpoint(listing.game_id, last.seq, last.chain)
-        if checkpoint is None and app.head(listing.game_id).host_key is not None:
+    if start <= head.seq:
+        checkpoint = app.checkpoint(game_id, head.seq, head.chain)
+        if checkpoint is None and head.host_key is not None:
             raise StoreError(
-                f"no checkpoint of the host's covers {fingerprint(last.seq, last.chain)} in "
+                f"no checkpoint of the host's covers {fingerprint(head.seq, head.chain)} in "
                 "this store: only the host's store signs a copy (with the host's key from its "
                 f"secrets file {app.secrets.path}), and a player's store passes on the one it "
                 "received (a fork made in a player's store cannot be mailed: the host did not "
                 "sign it)"
             )
-    return logfile.write(
-        listing.game_id, listing.name, listing.ruleset, listing.players, entries, checkpoint
+    span = (start, head.seq) if start <= head.seq else (0, 0)
+    entries = logfile.redact_for(app.entries(game_id, start, head.seq), player)
+    return logfile.write_to(
+        out, game_id, listing.name, listing.ruleset, listing.players, entries, span, checkpoint
     )
 
 

@@ -13,8 +13,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from warscribe.cli.main import cli
+from warscribe.engine import record
 from warscribe.engine.record import Entry, next_chain
-from warscribe.store import logfile
+from warscribe.store import app, logfile
 
 
 class Table:
@@ -49,6 +50,16 @@ class Table:
             for path in sorted(self.folder.glob(f"{store}.db*"))
             if not path.name.endswith("-shm")
         }
+
+
+@pytest.fixture(autouse=True)
+def long_log_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every attack meets the checks as a long log does: the store read two entries a
+    page, and `verify` keeping two entries' chain hashes and commitments at hand (older
+    ones looked up), so each check that reaches back (disclosures, orders, snapshots,
+    the audit's rulings) is made across pages and out of the window."""
+    monkeypatch.setattr(app, "PAGE", 2)
+    monkeypatch.setattr(record, "WINDOW", 2)
 
 
 @pytest.fixture

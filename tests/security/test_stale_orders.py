@@ -10,6 +10,7 @@ enters play; bob is first in the player order and waits for her answer."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -24,6 +25,7 @@ from warscribe.engine.record import (
     stale_reason,
     verify,
 )
+from warscribe.store.app import Game, Warscribe, listing_of
 
 from .trolls import PLACE, TrollGame
 
@@ -111,3 +113,27 @@ def test_a_ruling_or_a_command_nobody_asked_for_makes_orders_stale() -> None:
     ruling = (("text", "so be it"), ("first", 1), ("last", 1), ("position", None), ("impose", ()))
     log += record_command(fold(log), Command("referee", "ruling", ruling), KEY)
     assert reason(log, bobs) == f"referee gave `ruling` at #{len(log) - 1}, unasked"
+
+
+def test_orders_naming_another_line_of_play_are_refused_however_far_back(tmp_path: Path) -> None:
+    """Orders name the entry they were written against by its chain hash. A referee who
+    records bob's orders as written against an entry this log does not have (another line
+    of play) is caught by `verify` of a list, by the import of the run that adds them and
+    by `verify` of a store holding them, even when that entry is older than the chain
+    hashes `verify` keeps at hand (two, in these tests: see conftest)."""
+    log = start()
+    log += received(log, written(log, "alice", PLACE))
+    honest = list(log)
+    log += received(log, Orders(GAME.game_id, "bob", None, log[-4].seq, bytes(32), TURN))
+    refused = pytest.raises(LogError, match="not written against an entry before them")
+    with refused:
+        verify(log)
+    stores = []
+    for name, entries in (("honest", honest), ("forged", log)):
+        store = Warscribe(str(tmp_path / f"{name}.db"))
+        store._save(Game.start(entries), store._listed(None, listing_of(entries)), what=name)
+        stores.append(store)
+    with refused:
+        stores[0].import_entries(GAME.game_id, log[len(honest) :])
+    with refused:
+        stores[1].verify_game(GAME.game_id)
