@@ -6,6 +6,7 @@ sieges, every copy verifies and the referee's audit passes. About 4 s a seed."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -50,3 +51,19 @@ def test_orders_lines_are_written_in_one_place() -> None:
     assert pbem.order_line(move) == "move A1 A2 --path 8,17,7,17"
     attack = pbem.Command("alice", "attack-declare", (("attacks", ("A1>6,19", "A2>6,13")),))
     assert pbem.order_line(attack) == "attack declare 'A1>6,19' 'A2>6,13'"
+
+
+def test_a_battle_turning_on_a_face_down_personality_is_hidden_in_players_copies(
+    tmp_path: Path,
+) -> None:
+    """Kingdoms (personality cards are face down): in seed 18 a battle's odds turn on the
+    card of a monarch no player has seen. Each player's import of the referee's mail
+    re-decides it on a copy without the card: it must not be refused as a difference (it
+    was), and each player's audit reports it as hidden, not as a contradiction."""
+    pbem = example()
+    game, _ = pbem.played(18, tmp_path)
+    for player in ("alice", "bob", "carol"):
+        report = json.loads(game.ws(player, "audit", "--json"))
+        kinds = [f["kind"] for f in report["findings"]]
+        assert "difference" not in kinds, report["findings"]
+        assert any("face down" in json.dumps(f) for f in report["findings"]), kinds
