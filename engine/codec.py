@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import operator
+import re
 import threading
 from collections.abc import Callable
 from datetime import datetime
@@ -89,6 +91,13 @@ def record(topic: str) -> Callable[[type[T]], type[T]]:
     return decorate
 
 
+@dataclass_transform(frozen_default=True)
+def frozen(cls: type[T]) -> type[T]:
+    """Declare an immutable value type that is never encoded (a rule set's table row, a
+    command's spec): a frozen dataclass made as cheaply as a `record`, unregistered."""
+    return _frozen_dataclass(cls)
+
+
 def _frozen_dataclass(cls: type[T]) -> type[T]:
     """`cls` as a frozen dataclass, made without compiling code for it.
 
@@ -102,12 +111,9 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
     own = {name for name in ("__init__", "__eq__", "__hash__", "__repr__") if name in cls.__dict__}
     if "__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__:
         raise TypeError(f"{cls.__qualname__}: a record cannot define __setattr__/__delattr__")
-    documented = bool(cls.__doc__)
-    if not documented:
-        cls.__doc__ = cls.__name__
-    made: Any = dataclasses.dataclass(init=False, repr=False, eq=False)(cls)
-    fields = dataclasses.fields(made)
-    if not documented:
+    made: Any = cls
+    fields = _collect_fields(made)
+    if not made.__doc__:
         made.__doc__ = f"{cls.__name__}({', '.join(f.name for f in fields)})"
     methods = {
         "__init__": _init(made, fields),
@@ -121,6 +127,51 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
     if "__init__" not in own:
         _PLAIN.add(made)
     return cast("type[T]", made)
+
+
+_DATACLASS_PARAMS = dataclasses.dataclass(init=False, repr=False, eq=False)(
+    type("_Params", (), {"__doc__": "."})
+).__dataclass_params__  # type: ignore[attr-defined]
+_CLASSVAR = re.compile(r"(typing\.)?ClassVar\b")
+
+
+def _collect_fields(cls: Any) -> tuple[dataclasses.Field[Any], ...]:
+    """Make `cls` a dataclass without dataclasses' class processing: its fields are the
+    bases' fields, then one per annotation of its own that is not a ClassVar, with the
+    class attribute (a plain value or a `dataclasses.field`) as its default. This is what
+    `dataclasses.dataclass(init=False, repr=False, eq=False)` records for such a class
+    (tests/engine/test_codec.py checks it class by class), for a tenth of the time:
+    dataclasses inspects every annotation string against several patterns, which was most
+    of defining a rule set's records."""
+    fields: dict[str, dataclasses.Field[Any]] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for name, inherited in getattr(base, "__dataclass_fields__", {}).items():
+            if inherited._field_type is dataclasses._FIELD:  # type: ignore[attr-defined]
+                fields[name] = inherited
+    for name, annotation in inspect.get_annotations(cls).items():
+        if isinstance(annotation, str) and _CLASSVAR.match(annotation):
+            continue
+        default = cls.__dict__.get(name, dataclasses.MISSING)
+        made = (
+            default
+            if isinstance(default, dataclasses.Field)
+            else dataclasses.field(default=default)
+        )
+        made.name = name
+        made.type = annotation
+        made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
+        if made.kw_only is dataclasses.MISSING:
+            made.kw_only = False
+        if made is default:
+            if made.default is dataclasses.MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        fields[name] = made
+    cls.__dataclass_fields__ = fields
+    cls.__dataclass_params__ = _DATACLASS_PARAMS
+    cls.__match_args__ = tuple(fields)
+    return tuple(fields.values())
 
 
 _PLAIN: set[type] = set()

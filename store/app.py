@@ -43,6 +43,7 @@ from warscribe.engine.anchor import (
     parse_fingerprint,
     signed_checkpoint,
 )
+from warscribe.engine.codec import frozen
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
 from warscribe.engine.errors import InvalidCommand, LogError, WarscribeError
 from warscribe.engine.events import (
@@ -1120,7 +1121,7 @@ class Warscribe(Application[UUID]):
         )
 
 
-@dataclasses.dataclass(frozen=True)
+@frozen
 class StoredLog:
     """A game's stored entries `start`..`stop`, read from the store a page at a time each
     time it is iterated: a check that passes over a long log twice (`record.verify`
@@ -1136,7 +1137,7 @@ class StoredLog:
         return self.app.entries(self.game_id, self.start, self.stop)
 
 
-@dataclasses.dataclass(frozen=True)
+@frozen
 class GameCheck:
     """What `verify_game` found."""
 

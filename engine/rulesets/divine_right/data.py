@@ -24,6 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
 
+from warscribe.engine.codec import frozen
+
 from ...codec import record, register
 from ...errors import DataError
 from ...events import DataRef
@@ -608,7 +610,7 @@ _DATAFILES = Path(__file__).with_name("datafiles")
 _MISSING = object()
 
 
-@dataclass(frozen=True)
+@frozen
 class _File:
     kind: str
     name: str
@@ -932,7 +934,7 @@ def _location(entry: _Entry) -> Location:
 # --- map.json -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class _MapFile:
     """The map and what map.json says about the basic game, kept for the cross-checks."""
 
