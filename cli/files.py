@@ -19,11 +19,11 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import BinaryIO
 
 import click
 
-from warscribe.engine.codec import frozen
 from warscribe.engine.errors import WarscribeError
 from warscribe.store.backends import SQLITE_FILES, StoreError, resolve
 
@@ -42,7 +42,7 @@ class FileRefused(WarscribeError):
     """A file was not written: it would have destroyed something, or the disk refused."""
 
 
-@frozen
+@dataclass(frozen=True)
 class Output:
     """A file to write: where, what, and whether only its owner may read it."""
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from urllib.parse import unquote, urlparse
 
-from warscribe.engine.codec import frozen
 from warscribe.engine.errors import WarscribeError
 
 DEFAULT_STORE = "warscribe.db"
@@ -21,7 +21,7 @@ class StoreError(WarscribeError):
     """The store cannot be opened, is busy, or refused a write."""
 
 
-@frozen
+@dataclass(frozen=True)
 class Backend:
     """A resolved store location and the eventsourcing settings that open it."""
 

@@ -8,10 +8,9 @@ A rule set is imported on first use; a test registers its own game the same way
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING
-
-from warscribe.engine.codec import frozen
 
 from ..errors import InvalidCommand
 
@@ -19,7 +18,7 @@ if TYPE_CHECKING:  # the registry is read by `--help`, which needs no engine (is
     from ..ruleset import RuleSet
 
 
-@frozen
+@dataclass(frozen=True)
 class Registered:
     """A rule set as registered: its name, the module holding `RULESET`, its prefix."""
 
