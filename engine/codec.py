@@ -104,10 +104,11 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
     dataclasses compiles __init__, __setattr__, __delattr__, __eq__, __hash__ and __repr__
     for each class (and works out a docstring with `inspect.signature` when the class has
     none), which made defining a rule set's ~200 value types most of a CLI call's start-up
-    (issue 14). Here dataclasses only collects the fields; __init__ is a precompiled one of
-    the same arity with its parameter names set to the fields' (`_init`), the other methods
-    are shared closures. A record always refuses assignment (dataclasses' own frozen flag
-    stays unset: no record inherits from a dataclass)."""
+    (issue 14). Here the fields are collected as dataclasses would (`_collect_fields`);
+    __init__ is a precompiled one of the same arity with its parameter names set to the
+    fields' (`_init`, made on first use), the other methods are shared closures. A record
+    always refuses assignment (dataclasses' own frozen flag stays unset: no record
+    inherits from a dataclass)."""
     own = {name for name in ("__init__", "__eq__", "__hash__", "__repr__") if name in cls.__dict__}
     if "__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__:
         raise TypeError(f"{cls.__qualname__}: a record cannot define __setattr__/__delattr__")
@@ -116,7 +117,7 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
     if not made.__doc__:
         made.__doc__ = f"{cls.__name__}({', '.join(f.name for f in fields)})"
     methods = {
-        "__init__": _init(made, fields),
+        "__init__": _deferred_init(made, fields),
         "__setattr__": _refuse_change,
         "__delattr__": _refuse_change,
         **_value_methods(fields),
@@ -209,16 +210,30 @@ _set_dict = object.__setattr__
 _INIT_GLOBALS = {"__builtins__": {}, "_set_dict": _set_dict}
 
 
+def _deferred_init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
+    """`cls.__init__`, made (`_init`) when `cls` is first instantiated: a call uses a few
+    of the records its rule set defines. The fields are checked now."""
+    defaults = [f.default is not dataclasses.MISSING for f in fields]
+    for f in fields:
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__qualname__}.{f.name}: a record field takes a plain default")
+    if True in defaults and not all(defaults[defaults.index(True) :]):
+        raise TypeError(f"{cls.__qualname__}: a field without a default follows one with one")
+
+    def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
+        made = _init(cls, fields)
+        type.__setattr__(cls, "__init__", made)
+        made(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
 def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
     """`cls.__init__(self, *fields)`: the instance's __dict__ set in one step, from a code
     object compiled once per number of fields, renamed for these fields."""
     names = tuple(f.name for f in fields)
     defaults = tuple(f.default for f in fields if f.default is not dataclasses.MISSING)
-    for f in fields:
-        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__qualname__}.{f.name}: a record field takes a plain default")
-    if any(f.default is dataclasses.MISSING for f in fields[len(fields) - len(defaults) :]):
-        raise TypeError(f"{cls.__qualname__}: a field without a default follows one with one")
     code = _INIT_CODES.get(len(names))
     if code is None:
         code = _INIT_CODES[len(names)] = _init_code(len(names))
