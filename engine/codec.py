@@ -127,6 +127,7 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
             setattr(made, name, method)
     if "__init__" not in own:
         _PLAIN.add(made)
+    _FIELDS[made] = tuple(f.name for f in fields)
     return cast("type[T]", made)
 
 
@@ -153,7 +154,7 @@ def _collect_fields(cls: Any) -> tuple[dataclasses.Field[Any], ...]:
         if isinstance(annotation, str) and _CLASSVAR.match(annotation):
             continue
         default = cls.__dict__.get(name, dataclasses.MISSING)
-        made = (
+        made: dataclasses.Field[Any] = (
             default
             if isinstance(default, dataclasses.Field)
             else dataclasses.field(default=default)
@@ -171,7 +172,7 @@ def _collect_fields(cls: Any) -> tuple[dataclasses.Field[Any], ...]:
         fields[name] = made
     cls.__dataclass_fields__ = fields
     cls.__dataclass_params__ = _DATACLASS_PARAMS
-    cls.__match_args__ = tuple(fields)
+    cls.__match_args__ = tuple(fields)  # type: ignore[misc]
     return tuple(fields.values())
 
 

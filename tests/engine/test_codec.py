@@ -290,5 +290,8 @@ def test_a_classvar_is_no_field_and_a_field_keeps_its_metadata() -> None:
     assert dataclasses.fields(Rule)[1].metadata["added"] is True
     assert Rule(3).note == "" and Rule.SECTION == "Combat"
     assert dataclasses.replace(Rule(3), note="x") == Rule(3, "x")
+    assert codec.replace(Rule(3), note="x") == Rule(3, "x")
+    with pytest.raises(codec.CodecError):
+        codec.encode(Rule(3))  # never registered: never encoded
     with pytest.raises(dataclasses.FrozenInstanceError):
         Rule(3).odds = 4  # type: ignore[misc]
