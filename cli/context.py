@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -134,6 +133,8 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
     from warscribe.store.views import jsonable
 
     if as_json:
+        import json  # here: a call without --json never imports it
+
         click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
     else:
         say(text if text is not None else render(data))
@@ -142,6 +143,8 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
 def emit_json_list(items: Iterable[Any]) -> None:
     """Print `items` as the JSON list `emit` prints, an item at a time: a long list (a
     log) is never held whole."""
+    import json
+
     from warscribe.store.views import jsonable
 
     opening = "[\n  "

@@ -8,12 +8,12 @@ player reads (or JSON), now or `--at` a position. They act on eu-pop games only.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import click
 
+from warscribe.engine.codec import frozen
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.rulesets.eu_pop import RULESET
 from warscribe.engine.rulesets.eu_pop.state import POWER_TYPES, ducats_text
@@ -138,7 +138,7 @@ def prestige_text(data: Mapping[str, JSON]) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@frozen
 class Query:
     """A query of an eu-pop projection: its help, an example, and its text form."""
 

@@ -18,8 +18,8 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
+from warscribe.engine.codec import frozen
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.rulesets.divine_right.data import DRData, Terrain, load_custom
 from warscribe.engine.rulesets.divine_right.data import Hex as MapHex
@@ -122,7 +122,7 @@ def _terrain_colour(place: MapHex) -> str:
     return next((colour for flag, colour in TERRAIN_COLOURS if flag in place.terrain), CLEAR)
 
 
-@dataclass(frozen=True)
+@frozen
 class Changes:
     """What happened between two positions: units that moved (from, to) and the spaces
     where units were lost."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -27,6 +26,7 @@ import click
 
 from warscribe.engine import rulesets
 from warscribe.engine.anchor import fingerprint
+from warscribe.engine.codec import frozen
 from warscribe.engine.hidden import split
 from warscribe.engine.record import Entry, canonical_bytes, fold
 from warscribe.engine.rulesets.divine_right.data import load_custom
@@ -43,7 +43,7 @@ EU_POP = "eu-pop"
 MARK = "/*WARSCRIBE-DATA*/"
 
 
-@dataclass(frozen=True)
+@frozen
 class Frame:
     """A position of the game: the last entry folded and the state then."""
 

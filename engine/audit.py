@@ -27,6 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from warscribe.engine.codec import frozen
+
 from . import rulesets
 from .dice import Dice
 from .errors import DiceError, HiddenInformation, WarscribeError, hidden_strictly
@@ -59,7 +61,7 @@ _BOUNDARIES = (
 STANDING = "Play by email › standing answers"
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     """What the audit found at entry `seq` of the command issued at `command_seq`."""
 

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import operator
+import re
 import threading
 from collections.abc import Callable
 from datetime import datetime
@@ -89,28 +91,33 @@ def record(topic: str) -> Callable[[type[T]], type[T]]:
     return decorate
 
 
+@dataclass_transform(frozen_default=True)
+def frozen(cls: type[T]) -> type[T]:
+    """Declare an immutable value type that is never encoded (a rule set's table row, a
+    command's spec): a frozen dataclass made as cheaply as a `record`, unregistered."""
+    return _frozen_dataclass(cls)
+
+
 def _frozen_dataclass(cls: type[T]) -> type[T]:
     """`cls` as a frozen dataclass, made without compiling code for it.
 
     dataclasses compiles __init__, __setattr__, __delattr__, __eq__, __hash__ and __repr__
     for each class (and works out a docstring with `inspect.signature` when the class has
     none), which made defining a rule set's ~200 value types most of a CLI call's start-up
-    (issue 14). Here dataclasses only collects the fields; __init__ is a precompiled one of
-    the same arity with its parameter names set to the fields' (`_init`), the other methods
-    are shared closures. A record always refuses assignment (dataclasses' own frozen flag
-    stays unset: no record inherits from a dataclass)."""
+    (issue 14). Here the fields are collected as dataclasses would (`_collect_fields`);
+    __init__ is a precompiled one of the same arity with its parameter names set to the
+    fields' (`_init`, made on first use), the other methods are shared closures. A record
+    always refuses assignment (dataclasses' own frozen flag stays unset: no record
+    inherits from a dataclass)."""
     own = {name for name in ("__init__", "__eq__", "__hash__", "__repr__") if name in cls.__dict__}
     if "__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__:
         raise TypeError(f"{cls.__qualname__}: a record cannot define __setattr__/__delattr__")
-    documented = bool(cls.__doc__)
-    if not documented:
-        cls.__doc__ = cls.__name__
-    made: Any = dataclasses.dataclass(init=False, repr=False, eq=False)(cls)
-    fields = dataclasses.fields(made)
-    if not documented:
+    made: Any = cls
+    fields = _collect_fields(made)
+    if not made.__doc__:
         made.__doc__ = f"{cls.__name__}({', '.join(f.name for f in fields)})"
     methods = {
-        "__init__": _init(made, fields),
+        "__init__": _deferred_init(made, fields),
         "__setattr__": _refuse_change,
         "__delattr__": _refuse_change,
         **_value_methods(fields),
@@ -120,7 +127,53 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
             setattr(made, name, method)
     if "__init__" not in own:
         _PLAIN.add(made)
+    _FIELDS[made] = tuple(f.name for f in fields)
     return cast("type[T]", made)
+
+
+_DATACLASS_PARAMS = dataclasses.dataclass(init=False, repr=False, eq=False)(
+    type("_Params", (), {"__doc__": "."})
+).__dataclass_params__  # type: ignore[attr-defined]
+_CLASSVAR = re.compile(r"(typing\.)?ClassVar\b")
+
+
+def _collect_fields(cls: Any) -> tuple[dataclasses.Field[Any], ...]:
+    """Make `cls` a dataclass without dataclasses' class processing: its fields are the
+    bases' fields, then one per annotation of its own that is not a ClassVar, with the
+    class attribute (a plain value or a `dataclasses.field`) as its default. This is what
+    `dataclasses.dataclass(init=False, repr=False, eq=False)` records for such a class
+    (tests/engine/test_codec.py checks it class by class), for a tenth of the time:
+    dataclasses inspects every annotation string against several patterns, which was most
+    of defining a rule set's records."""
+    fields: dict[str, dataclasses.Field[Any]] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for name, inherited in getattr(base, "__dataclass_fields__", {}).items():
+            if inherited._field_type is dataclasses._FIELD:  # type: ignore[attr-defined]
+                fields[name] = inherited
+    for name, annotation in inspect.get_annotations(cls).items():
+        if isinstance(annotation, str) and _CLASSVAR.match(annotation):
+            continue
+        default = cls.__dict__.get(name, dataclasses.MISSING)
+        made: dataclasses.Field[Any] = (
+            default
+            if isinstance(default, dataclasses.Field)
+            else dataclasses.field(default=default)
+        )
+        made.name = name
+        made.type = annotation
+        made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
+        if made.kw_only is dataclasses.MISSING:
+            made.kw_only = False
+        if made is default:
+            if made.default is dataclasses.MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        fields[name] = made
+    cls.__dataclass_fields__ = fields
+    cls.__dataclass_params__ = _DATACLASS_PARAMS
+    cls.__match_args__ = tuple(fields)  # type: ignore[misc]
+    return tuple(fields.values())
 
 
 _PLAIN: set[type] = set()
@@ -158,16 +211,30 @@ _set_dict = object.__setattr__
 _INIT_GLOBALS = {"__builtins__": {}, "_set_dict": _set_dict}
 
 
+def _deferred_init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
+    """`cls.__init__`, made (`_init`) when `cls` is first instantiated: a call uses a few
+    of the records its rule set defines. The fields are checked now."""
+    defaults = [f.default is not dataclasses.MISSING for f in fields]
+    for f in fields:
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__qualname__}.{f.name}: a record field takes a plain default")
+    if True in defaults and not all(defaults[defaults.index(True) :]):
+        raise TypeError(f"{cls.__qualname__}: a field without a default follows one with one")
+
+    def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
+        made = _init(cls, fields)
+        type.__setattr__(cls, "__init__", made)
+        made(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
 def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
     """`cls.__init__(self, *fields)`: the instance's __dict__ set in one step, from a code
     object compiled once per number of fields, renamed for these fields."""
     names = tuple(f.name for f in fields)
     defaults = tuple(f.default for f in fields if f.default is not dataclasses.MISSING)
-    for f in fields:
-        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__qualname__}.{f.name}: a record field takes a plain default")
-    if any(f.default is dataclasses.MISSING for f in fields[len(fields) - len(defaults) :]):
-        raise TypeError(f"{cls.__qualname__}: a field without a default follows one with one")
     code = _INIT_CODES.get(len(names))
     if code is None:
         code = _INIT_CODES[len(names)] = _init_code(len(names))

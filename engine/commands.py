@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from warscribe.engine.codec import frozen
+
 from .dice import Dice
 from .errors import InvalidCommand
 from .events import Command, Event
@@ -36,7 +38,7 @@ _TRUE = ("true", "yes", "1")
 _FALSE = ("false", "no", "0")
 
 
-@dataclass(frozen=True)
+@frozen
 class Kind(Generic[T]):
     """How an argument's value is read: `read` gives the value, or None to refuse it.
 
@@ -144,7 +146,7 @@ PAIRS: Kind[tuple[tuple[str, Any], ...]] = Kind("name=value,... pairs", _pairs, 
 FILE_TEXT: Kind[str] = Kind("the text of a file", _text, "FILE", file=True)
 
 
-@dataclass(frozen=True)
+@frozen
 class Arg:
     """An argument of a command: its kind, help, and how it is given.
 
@@ -235,7 +237,7 @@ def read(spec: CommandSpec[Any], command: Command, dice: Dice | None = None) -> 
     return call
 
 
-@dataclass(frozen=True)
+@frozen
 class Call:
     """A command as its decision reads it: who gives it, its checked values, the dice.
 

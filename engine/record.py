@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
+from warscribe.engine.codec import frozen
+
 from . import codec, commands, rulesets
 from .authority import check_authority
 from .codec import record
@@ -392,7 +394,7 @@ def record_command(
     return [issued, *chain_events(issued.seq, issued.chain, events, key, head.game_id)]
 
 
-@dataclasses.dataclass(frozen=True)
+@frozen
 class Refused:
     """The commands of a batch of orders that were not recorded, and why: the first of
     them was refused (or must wait for another player's decision)."""
@@ -535,7 +537,7 @@ def stale_reason(start: Head, entries: Iterable[Entry], player: str) -> str | No
     return None
 
 
-@dataclasses.dataclass(frozen=True)
+@frozen
 class DryRun:
     """What orders would do at a head, as far as that copy can tell: the commands that
     would run (`line` of the orders; None for a standing answer, given for `answered`),

@@ -9,8 +9,9 @@ after my own events" are written here once; a rule set writes only its rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
+
+from warscribe.engine.codec import frozen
 
 from . import commands
 from .codec import topic_of
@@ -52,7 +53,7 @@ class Evolvers(Generic[S]):
         raise LogError(f"{self.ruleset} has no evolver for {topic_of(type(event))}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Hook(Generic[S]):
     """A rule that acts after a command's events (a phase that ends itself, say): given
     the state after them and the events so far, the events it adds."""
@@ -61,7 +62,7 @@ class Hook(Generic[S]):
     run: Callable[[S, Sequence[Event], Dice], Sequence[Event]]
 
 
-@dataclass(frozen=True)
+@frozen
 class NewSpec:
     """What `new GAME` takes beyond the players: the options (`Arg`s), the form of a
     `--player` value, a summary and examples."""

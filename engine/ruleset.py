@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol, overload
+
+from warscribe.engine.codec import frozen
 
 from .dice import Dice
 from .events import Command, DataRef, Event
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerSpec:
     """A player as given to `new`: a name and, optionally, the side they choose."""
 
@@ -20,7 +21,7 @@ class PlayerSpec:
     choice: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class GameSpec:
     """What `new` was asked for, before anything is decided."""
 
@@ -63,7 +64,7 @@ class Deferred(Sequence[Any]):
         return f"Deferred({self.values!r})"
 
 
-@dataclass(frozen=True)
+@frozen
 class LegalCommand:
     """A command a player may give now, with its argument domains filled from the state.
 

@@ -27,7 +27,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -43,6 +43,7 @@ from warscribe.engine.anchor import (
     parse_fingerprint,
     signed_checkpoint,
 )
+from warscribe.engine.codec import frozen
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
 from warscribe.engine.errors import InvalidCommand, LogError, WarscribeError
 from warscribe.engine.events import (
@@ -69,7 +70,8 @@ from .secrets import (
 )
 from .transcoder import MsgpackTranscoder
 
-if TYPE_CHECKING:  # log files, the audit and the rarer aggregates: by the calls that use them
+if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that use them
+    from .aggregates import Catalog, Game, Settings
     from .anchors import Anchors
     from .logfile import LogFile
 
@@ -107,42 +109,6 @@ class ConcurrentWrite(StoreError):
     """Another writer recorded to the game between our read and our write."""
 
 
-class Game(Aggregate):
-    """A game's log: its head (sequence, chain, dice counter, rule-set state)."""
-
-    TOPIC = "warscribe:Game"
-
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:Game.Created"
-        entry: Entry
-
-    class Recorded(Aggregate.Event):
-        TOPIC = "warscribe:Game.Recorded"
-        entry: Entry
-
-        def apply(self, aggregate: Aggregate) -> None:
-            game: Game = aggregate  # type: ignore[assignment]
-            game.head = record.advance(game.head, self.entry)
-
-    def __init__(self, entry: Entry) -> None:
-        self.head: Head = record.advance(None, entry)
-
-    @classmethod
-    def start(cls, entries: Sequence[Entry], game_id: UUID | None = None) -> Game:
-        """A game from its first entries; `game_id` for a fork (its log opens with the
-        parent's GameCreated)."""
-        first = entries[0].event
-        assert isinstance(first, GameCreated)
-        game = cls._create(cls.Created, id=game_id or first.game_id, entry=entries[0])
-        for entry in entries[1:]:
-            game.trigger_event(cls.Recorded, entry=entry)
-        return game
-
-    def append(self, entries: Iterable[Entry]) -> None:
-        for entry in entries:
-            self.trigger_event(self.Recorded, entry=entry)
-
-
 @codec.record("warscribe.GameListing")
 class GameListing:
     """A game as the catalog lists it."""
@@ -154,26 +120,6 @@ class GameListing:
     parent: tuple[UUID, int] | None = None
 
 
-class Catalog(Aggregate):
-    """The games this store holds, in the order they arrived."""
-
-    TOPIC = "warscribe:Catalog"
-
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:Catalog.Created"
-
-    class Listed(Aggregate.Event):
-        TOPIC = "warscribe:Catalog.Listed"
-        listing: GameListing
-
-        def apply(self, aggregate: Aggregate) -> None:
-            catalog: Catalog = aggregate  # type: ignore[assignment]
-            catalog.games = (*catalog.games, self.listing)
-
-    def __init__(self) -> None:
-        self.games: tuple[GameListing, ...] = ()
-
-
 @codec.record("warscribe.StoreOwner")
 class StoreOwner:
     """The player whose store this is, and where their private key file is."""
@@ -182,37 +128,54 @@ class StoreOwner:
     key_file: str | None = None
 
 
-class Settings(Aggregate):
-    """Whose store this is, and the game it acts on when none is named."""
+@codec.frozen
+class StoreSettings:
+    """The store's settings: the game it acts on when none is named, and its owner."""
 
-    TOPIC = "warscribe:Settings"
+    default: UUID | None = None
+    owner: StoreOwner | None = None
 
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:Settings.Created"
 
-    class DefaultChosen(Aggregate.Event):
-        TOPIC = "warscribe:Settings.DefaultChosen"
-        game_id: UUID
+DEFAULT_CHOSEN = "warscribe:Settings.DefaultChosen"
+OWNER_SET = "warscribe:Settings.OwnerSet"
 
-        def apply(self, aggregate: Aggregate) -> None:
-            settings: Settings = aggregate  # type: ignore[assignment]
-            settings.default = self.game_id
 
-    class OwnerSet(Aggregate.Event):
-        TOPIC = "warscribe:Settings.OwnerSet"
-        owner: StoreOwner
-
-        def apply(self, aggregate: Aggregate) -> None:
-            settings: Settings = aggregate  # type: ignore[assignment]
-            settings.owner = self.owner
-
-    def __init__(self) -> None:
-        self.default: UUID | None = None
-        self.owner: StoreOwner | None = None
+def _settled(settings: StoreSettings, topic: str, version: int, state: bytes) -> StoreSettings:
+    """`settings` after the stored settings event of `topic`."""
+    try:
+        found = codec.decode(state)
+    except codec.CodecError as exc:
+        raise StoreError(f"the store's settings #{version} cannot be read: {exc}") from None
+    if topic == DEFAULT_CHOSEN and isinstance(found, dict):
+        if isinstance(found.get("game_id"), UUID):
+            return codec.replace(settings, default=found["game_id"])
+    elif isinstance(found, dict) and isinstance(found.get("owner"), StoreOwner):
+        return codec.replace(settings, owner=found["owner"])
+    raise StoreError(f"the store's settings #{version} is not a {topic.rpartition('.')[2]}")
 
 
 _NO_LIMIT = 2**62
 _SEQ = re.compile(r"#([0-9]{1,12})")
+
+
+def _decode_created(state: bytes) -> tuple[Entry, Any]:
+    """A game's first stored event: its entry (GameCreated) and when it was stored."""
+    return _decode_entry(1, state), codec.decode(state).get("timestamp")
+
+
+def _snapshot_state(stored: bytes) -> dict[str, Any] | None:
+    """The aggregate state a stored snapshot holds (None when it cannot be read as one)."""
+    try:
+        found = codec.decode(stored)
+    except codec.CodecError:
+        return None
+    state = found.get("state") if isinstance(found, dict) else None
+    return state if isinstance(state, dict) else None
+
+
+def _aggregate_state(game: Game) -> dict[str, Any]:
+    """What a snapshot of `game` holds (eventsourcing's `Snapshot.take`)."""
+    return {k: v for k, v in vars(game).items() if k not in ("_id", "_version", "_pending_events")}
 
 
 def _decode_entry(version: int, state: bytes) -> Entry:
@@ -225,29 +188,24 @@ def _decode_entry(version: int, state: bytes) -> Entry:
     return entry
 
 
-def project_game(game: Any, events: Iterable[Any]) -> Any:
-    """Fold stored events into a Game: the fast projector (no per-event protocol checks)."""
-    advance = record.advance
-    recorded = Game.Recorded
-    for event in events:
-        if game is None or type(event) is not recorded:
-            game = event.mutate(game)
-            continue
-        game.head = advance(game.head, event.entry)
-        game._version = event.originator_version
-    return game
-
-
 class Warscribe(Application[UUID]):
     """The store of games: create, record, read, import."""
 
     name = "warscribe"
     log_section_size = 500
-    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {
-        Game: SNAPSHOT_INTERVAL,
-        Catalog: CATALOG_SNAPSHOT_INTERVAL,
-    }
-    snapshotting_projectors: ClassVar[dict[type[Any], Any]] = {Game: project_game}
+
+    # eventsourcing reads these when it saves: the aggregates are imported by then
+    @property
+    def snapshotting_intervals(self) -> dict[type[Any], int]:  # type: ignore[override]
+        from .aggregates import Catalog, Game
+
+        return {Game: SNAPSHOT_INTERVAL, Catalog: CATALOG_SNAPSHOT_INTERVAL}
+
+    @property
+    def snapshotting_projectors(self) -> dict[type[Any], Any]:  # type: ignore[override]
+        from .aggregates import Game, project_game
+
+        return {Game: project_game}
 
     def __init__(
         self,
@@ -269,7 +227,7 @@ class Warscribe(Application[UUID]):
             env["APPLICATION_RECORDER_TOPIC"] = f"{catalog_index.__name__}:IndexedSQLiteRecorder"
         else:
             env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}_postgres:Factory"
-        self._heads: OrderedDict[UUID, Any] = OrderedDict()
+        self._heads: OrderedDict[UUID, tuple[dict[str, Any], int]] = OrderedDict()
         self._cache = cache
         sqlite_file = env.get("SQLITE_DBNAME")
         self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
@@ -362,10 +320,13 @@ class Warscribe(Application[UUID]):
     # -- catalog -------------------------------------------------------------------------
 
     def _catalog(self) -> Catalog | None:
+        from .aggregates import Catalog
+
         try:
-            catalog: Catalog = self.repository.get(CATALOG_ID)
+            catalog: object = self.repository.get(CATALOG_ID)
         except AggregateNotFoundError:
             return None
+        assert isinstance(catalog, Catalog)
         return catalog
 
     def games(self) -> tuple[GameListing, ...]:
@@ -400,17 +361,32 @@ class Warscribe(Application[UUID]):
         found = self.index.by_id(chosen) if chosen is not None else []
         return found or self.index.last(originals=True) or self.index.last(originals=False)
 
-    def settings(self) -> Settings:
+    def settings(self) -> StoreSettings:
+        """The store's settings: its settings stream's rows, read in one query."""
+        _, rows = self._head_rows(SETTINGS_ID, None, False)
+        found = StoreSettings()
+        for version, topic, state in rows:
+            if topic in (DEFAULT_CHOSEN, OWNER_SET):
+                found = _settled(found, topic, version, state)
+        return found
+
+    def _settings(self) -> Settings:
+        """The settings aggregate, to trigger a change on (its state is `settings`)."""
+        from .aggregates import Settings
+
         try:
-            settings: Settings = self.repository.get(SETTINGS_ID)
+            settings: object = self.repository.get(SETTINGS_ID)
         except AggregateNotFoundError:
-            settings = Settings._create(Settings.Created, id=SETTINGS_ID)
+            return Settings._create(Settings.Created, id=SETTINGS_ID)
+        assert isinstance(settings, Settings)
         return settings
 
     def _chosen(self, game_id: UUID) -> Settings:
         """The settings with `game_id` made the default (to save with whatever made it)."""
-        settings = self.settings()
-        if settings.default != game_id:
+        from .aggregates import Settings
+
+        settings = self._settings()
+        if self.settings().default != game_id:
             settings.trigger_event(Settings.DefaultChosen, game_id=game_id)
         return settings
 
@@ -420,11 +396,15 @@ class Warscribe(Application[UUID]):
 
     def set_owner(self, owner: StoreOwner) -> None:
         """Say whose store this is (`init`)."""
-        settings = self.settings()
+        from .aggregates import Settings
+
+        settings = self._settings()
         settings.trigger_event(Settings.OwnerSet, owner=owner)
         self._save(settings, what="`init`")
 
     def _listed(self, catalog: Catalog | None, listing: GameListing) -> Catalog:
+        from .aggregates import Catalog
+
         if catalog is None:
             catalog = Catalog._create(Catalog.Created, id=CATALOG_ID)
         if any(g.name == listing.name for g in catalog.games):
@@ -459,6 +439,8 @@ class Warscribe(Application[UUID]):
         """Create a game: GameCreated, the players' public keys, the rule set's set-up, the
         dice secret, the listing. The names are checked here for every rule set
         (`warscribe.engine.names`) and kept in their normal form."""
+        from .aggregates import Game
+
         ruleset = rulesets.get(ruleset_name)
         mode, seed = parse_mode(dice_mode)
         key, _ = new_key(mode, seed)
@@ -512,6 +494,8 @@ class Warscribe(Application[UUID]):
     def fork(self, game_id: UUID, version: int, name: str) -> Head:
         """A new game: this game's log up to `version`, then GameForked; the original is
         untouched. Forks happen between decisions (before a command or signed orders)."""
+        from .aggregates import Game
+
         name = names.game_name(name)
         listing = self.find(str(game_id))
         head = self.head(game_id, version)
@@ -660,48 +644,73 @@ class Warscribe(Application[UUID]):
     # -- reading -------------------------------------------------------------------------
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:
-        """The game at `version` (default: now): the newest snapshot at or below it, then
-        the stored entries after it folded straight from the recorder's rows; all read
-        in one query (see `_head_rows`) unless this process holds the newest head."""
-        cached = self._heads.get(game_id) if version is None else None
-        if cached is not None:
-            game: Game = cached.mutate(None)
-            rows = list(self._rows(game_id, cached.originator_version, None))
-        else:
-            game, rows = self._from_store(game_id, version)
-        if rows:
-            game.head = record.fold((_decode_entry(*row) for row in rows), game.head)
-            game._version = rows[-1][0]
-        if version is None:
-            self._remember(game)
+        """The game at `version` (default: now) as the aggregate a write appends to (see
+        `_read`)."""
+        from .aggregates import Game
+
+        state, at = self._read(game_id, version)
+        snapshot = Game.Snapshot(
+            originator_id=game_id,
+            originator_version=at,
+            timestamp=state["_modified_on"],
+            topic=Game.TOPIC,
+            state=state,
+        )
+        game = snapshot.mutate(None)
+        assert isinstance(game, Game)
         return game
 
-    def _from_store(self, game_id: UUID, version: int | None) -> tuple[Game, list[Any]]:
-        """The game at its newest sound snapshot at or below `version` (else at its first
-        entry), and the (version, state) rows after it up to `version`. A snapshot is
-        served only when it has the current shape of a head and ends at the chain hash of
-        the stored entry of its version (a snapshot of another position, another game or
-        an older release is rebuilt from the entries instead)."""
+    def _read(self, game_id: UUID, version: int | None) -> tuple[dict[str, Any], int]:
+        """The game's aggregate state at `version` (default: now) and the version it is at:
+        the newest snapshot at or below it, then the stored entries after it folded
+        straight from the recorder's rows; all read in one query (see `_head_rows`) unless
+        this process holds the newest head. No aggregate class is needed to read a head."""
+        cached = self._heads.get(game_id) if version is None else None
+        if cached is not None:
+            state, at = cached
+            rows = list(self._rows(game_id, at, None))
+        else:
+            state, at, rows = self._from_store(game_id, version)
+        if rows:
+            head = record.fold((_decode_entry(*row) for row in rows), state["head"])
+            state, at = {**state, "head": head}, rows[-1][0]
+        if version is None:
+            self._keep(game_id, state, at)
+        return state, at
+
+    def _from_store(
+        self, game_id: UUID, version: int | None
+    ) -> tuple[dict[str, Any], int, list[tuple[int, bytes]]]:
+        """The game's aggregate state at its newest sound snapshot at or below `version`
+        (else at its first entry), that version, and the (version, state) rows after it up
+        to `version`. A snapshot is served only when it has the current shape of a head
+        and ends at the chain hash of the stored entry of its version (a snapshot of
+        another position, another game or an older release is rebuilt from the entries
+        instead)."""
         snapshot, rows = self._head_rows(game_id, version, self.snapshots is not None)
         if snapshot is not None:
-            stored = StoredEvent(game_id, snapshot[0], snapshot[1], snapshot[2])
-            game: Game = self.mapper.to_domain_event(stored).mutate(None)  # type: ignore[attr-defined]
-            head = game.head
+            state = _snapshot_state(snapshot[2])
+            head = state.get("head") if state is not None else None
             if (
-                isinstance(head, Head)
+                state is not None
+                and isinstance(head, Head)
                 and head.format == record.HEAD_FORMAT
                 and head.seq == snapshot[0]
                 and rows
                 and rows[0][0] == snapshot[0]
                 and _decode_entry(rows[0][0], rows[0][2]).chain == head.chain
             ):
-                return game, [(v, state) for v, _, state in rows[1:]]
+                return state, snapshot[0], [(v, data) for v, _, data in rows[1:]]
             _, rows = self._head_rows(game_id, version, False)
         if not rows or rows[0][0] != 1:
             raise StoreError(f"game {game_id} is not in this store")
-        created = StoredEvent(game_id, 1, rows[0][1], rows[0][2])
-        game = self.mapper.to_domain_event(created).mutate(None)  # type: ignore[attr-defined]
-        return game, [(v, state) for v, _, state in rows[1:]]
+        entry, created_on = _decode_created(rows[0][2])
+        state = {
+            "_created_on": created_on,
+            "_modified_on": created_on,
+            "head": record.advance(None, entry),
+        }
+        return state, 1, [(v, data) for v, _, data in rows[1:]]
 
     def _head_rows(
         self, game_id: UUID, version: int | None, snapshots: bool
@@ -759,9 +768,12 @@ class Warscribe(Application[UUID]):
 
     def _remember(self, game: Game) -> None:
         """Keep the newest head in memory: the next load reads only what came after it."""
+        self._keep(game.id, _aggregate_state(game), game.version)
+
+    def _keep(self, game_id: UUID, state: dict[str, Any], version: int) -> None:
         if self._cache:
-            self._heads[game.id] = Game.Snapshot.take(game)
-            self._heads.move_to_end(game.id)
+            self._heads[game_id] = (state, version)
+            self._heads.move_to_end(game_id)
             if len(self._heads) > HEADS_KEPT:
                 self._heads.popitem(last=False)
 
@@ -783,7 +795,8 @@ class Warscribe(Application[UUID]):
             yield stored.originator_version, stored.state
 
     def head(self, game_id: UUID, version: int | None = None) -> Head:
-        return self.load(game_id, version).head
+        head: Head = self._read(game_id, version)[0]["head"]
+        return head
 
     def version_at(self, game_id: UUID, position: str | None) -> int | None:
         """The version a POSITION names: None for now; `#SEQ` that entry; a phase
@@ -1040,6 +1053,8 @@ class Warscribe(Application[UUID]):
         """Append a verified, re-decided run of entries (all or none); returns how many
         were new. A game with a host key takes only a run whose last entry the host signed
         (`checkpoint`), so a rebuilt chain or a cut tail is refused."""
+        from .aggregates import Game
+
         known = self.listing(game_id) is not None
         if not known:
             if not entries or entries[0].seq != 1:
@@ -1120,7 +1135,7 @@ class Warscribe(Application[UUID]):
         )
 
 
-@dataclasses.dataclass(frozen=True)
+@frozen
 class StoredLog:
     """A game's stored entries `start`..`stop`, read from the store a page at a time each
     time it is iterated: a check that passes over a long log twice (`record.verify`
@@ -1136,7 +1151,7 @@ class StoredLog:
         return self.app.entries(self.game_id, self.start, self.stop)
 
 
-@dataclasses.dataclass(frozen=True)
+@frozen
 class GameCheck:
     """What `verify_game` found."""
 

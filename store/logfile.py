@@ -26,7 +26,6 @@ from __future__ import annotations
 import dataclasses
 import io
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 from uuid import UUID
 
@@ -34,6 +33,7 @@ import msgpack
 
 from warscribe.engine import codec, typecheck
 from warscribe.engine.anchor import Checkpoint
+from warscribe.engine.codec import frozen
 from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import Event, GameCreated, GameForked
 from warscribe.engine.hidden import LEAVES, WHOLE, private_names, redacted, split
@@ -56,7 +56,7 @@ _OPTIONAL_ENTRY_KEYS = ("digest", "salt", "scheme")
 _CHECKPOINT_KEYS = ("seq", "chain", "signature")
 
 
-@dataclass(frozen=True)
+@frozen
 class LogFile:
     """A parsed log file: which game, which entries."""
 

@@ -22,7 +22,6 @@ import os
 import smtplib
 import ssl
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr, parsedate_to_datetime
 from ipaddress import ip_address
@@ -35,6 +34,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from warscribe.engine.anchor import fingerprint
+from warscribe.engine.codec import frozen
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.record import Entry
 
@@ -131,7 +131,7 @@ def set_address(app: Warscribe, game_id: UUID, player: str, address: str) -> Non
 # -- mail in ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Letter:
     """One mail of a mailbox: how the report names it, and its bytes (None: too large)."""
 
@@ -205,7 +205,7 @@ def mark_seen(path: str, names: Sequence[str]) -> None:
             box[key] = message
 
 
-@dataclass(frozen=True)
+@frozen
 class Envelope:
     """What a mail's header says: the sender's address, its id and date (for ordering)."""
 
@@ -214,7 +214,7 @@ class Envelope:
     date: float
 
 
-@dataclass(frozen=True)
+@frozen
 class Carried:
     """The one block a mail carries for the record: ORDERS or LOG, and its bytes."""
 
@@ -295,7 +295,7 @@ def write_copy(
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class Reply:
     """A reply to write: to whom, its subject, the plain text above the block, the block."""
 
@@ -329,7 +329,7 @@ def post(outbox: str, messages: Sequence[EmailMessage]) -> None:
         box.add(each)
 
 
-@dataclass(frozen=True)
+@frozen
 class SmtpServer:
     """Where `send` sends: `smtp://HOST[:PORT]` (STARTTLS) or `smtps://HOST[:PORT]` (TLS)."""
 

@@ -18,12 +18,12 @@ recorded up to the first one refused, which is returned with the rest and the re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from warscribe.engine import codec, rulesets
 from warscribe.engine.anchor import fingerprint
+from warscribe.engine.codec import frozen
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.events import OrdersReceived
 from warscribe.engine.orders import Orders, OrdersError, sign, signature_ok
@@ -41,7 +41,7 @@ MAX_BYTES = 1024 * 1024
 """The largest orders or key file read (a bound on hostile input)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class KeyFile:
     """A player's key as a file holds it."""
 
@@ -91,7 +91,7 @@ def _decoded(data: bytes, fmt: str) -> dict[str, Any]:
     return body
 
 
-@dataclass(frozen=True)
+@frozen
 class SignedOrders:
     """Orders as received: what they say, the exact bytes signed, and the signature."""
 

@@ -23,11 +23,12 @@ import os
 import stat
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 import msgpack
+
+from warscribe.engine.codec import frozen
 
 from .atomic import write_atomically
 from .backends import Backend, StoreError
@@ -47,7 +48,7 @@ class SecretsError(StoreError):
     """The secrets file cannot be read or written, or lacks a secret a command needs."""
 
 
-@dataclass(frozen=True)
+@frozen
 class GameSecrets:
     """The host's secrets of one game (None: the game has no such secret)."""
 

@@ -9,7 +9,8 @@ from uuid import UUID
 
 import pytest
 
-from warscribe.store.app import Catalog, Game, Warscribe
+from warscribe.store.aggregates import Catalog, Game
+from warscribe.store.app import Warscribe
 
 from .club import Club, new_three, play_turn
 

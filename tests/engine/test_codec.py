@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
+import types
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 from fractions import Fraction
+from typing import ClassVar
 from uuid import UUID
 
 import msgpack
@@ -224,3 +227,71 @@ def test_a_record_refuses_what_its_init_cannot_do() -> None:
         codec.record("test.Factory")(
             type("Factory", (), {"__annotations__": {"a": "tuple[int, ...]"}, "a": factory})
         )
+
+
+def _cheap_classes() -> list[type]:
+    """Every record and `codec.frozen` class of the package (they share one params object)."""
+    import importlib
+    import pkgutil
+
+    import warscribe.cli
+    import warscribe.engine
+    import warscribe.store
+
+    found: dict[str, type] = {}
+    for package in (warscribe.engine, warscribe.store, warscribe.cli):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            loaded = importlib.import_module(module.name)
+            for value in vars(loaded).values():
+                if (
+                    isinstance(value, type)
+                    and value.__dict__.get("__dataclass_params__") is codec._DATACLASS_PARAMS
+                ):
+                    found[f"{value.__module__}.{value.__qualname__}"] = value
+    return [found[name] for name in sorted(found)]
+
+
+def _field_facts(fields: tuple[dataclasses.Field[object], ...]) -> list[tuple[object, ...]]:
+    return [
+        (f.name, f.type, f.default, dict(f.metadata), f.init, f.kw_only, f.repr, f.compare)
+        for f in fields
+    ]
+
+
+def test_records_have_the_fields_dataclasses_would_give_them() -> None:
+    """codec's own field collection (issue 14: start-up) against dataclasses', class by
+    class: a twin of each record, made by dataclasses from the same annotations and class
+    attributes, has the same fields (names, types, defaults, metadata, in order)."""
+    classes = _cheap_classes()
+    assert len(classes) > 150  # the rule sets' records and the engine's frozen values
+    for cls in classes:
+        own = inspect.get_annotations(cls)
+        namespace: dict[str, object] = {"__annotations__": own, "__module__": cls.__module__}
+        for f in dataclasses.fields(cls):
+            if f.name in own:
+                namespace[f.name] = dataclasses.field(default=f.default, metadata=f.metadata)
+        bases = cls.__dict__.get("__orig_bases__", cls.__bases__)
+        made = types.new_class(
+            cls.__name__, bases, exec_body=lambda ns, given=namespace: ns.update(given)
+        )
+        twin = dataclasses.dataclass(init=False, repr=False, eq=False)(made)
+        assert _field_facts(dataclasses.fields(cls)) == _field_facts(dataclasses.fields(twin)), cls
+        assert cls.__match_args__ == twin.__match_args__, cls  # type: ignore[attr-defined]
+
+
+def test_a_classvar_is_no_field_and_a_field_keeps_its_metadata() -> None:
+    @codec.frozen
+    class Rule:
+        SECTION: ClassVar[str] = "Combat"
+        odds: int
+        note: str = dataclasses.field(default="", metadata={"added": True})
+
+    assert [f.name for f in dataclasses.fields(Rule)] == ["odds", "note"]
+    assert dataclasses.fields(Rule)[1].metadata["added"] is True
+    assert Rule(3).note == "" and Rule.SECTION == "Combat"
+    assert dataclasses.replace(Rule(3), note="x") == Rule(3, "x")
+    assert codec.replace(Rule(3), note="x") == Rule(3, "x")
+    with pytest.raises(codec.CodecError):
+        codec.encode(Rule(3))  # never registered: never encoded
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Rule(3).odds = 4  # type: ignore[misc]

@@ -25,7 +25,8 @@ from warscribe.engine.record import (
     stale_reason,
     verify,
 )
-from warscribe.store.app import Game, Warscribe, listing_of
+from warscribe.store.aggregates import Game
+from warscribe.store.app import Warscribe, listing_of
 
 from .trolls import PLACE, TrollGame
 

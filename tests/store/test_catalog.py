@@ -9,12 +9,11 @@ from uuid import uuid4
 import pytest
 
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
+from warscribe.store.aggregates import Catalog, Game
 from warscribe.store.app import (
     CATALOG_ID,
     CATALOG_SNAPSHOT_INTERVAL,
-    Catalog,
     ConcurrentWrite,
-    Game,
     GameListing,
     Warscribe,
 )

@@ -16,13 +16,15 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
+
+from warscribe.engine.codec import frozen
 
 from ...codec import record, register
 from ...errors import DataError
@@ -300,17 +302,17 @@ class HexMap:
             raise KeyError(f"no hex is named {name!r}") from None
 
     @cached_property
-    def _neighbours(self) -> Mapping[Coord, tuple[Coord, ...]]:
-        by_coord = self._by_coord
-        return MappingProxyType(
-            {c: tuple(n for n in hex_adjacent(*c) if n in by_coord) for c in by_coord}
-        )
+    def _near(self) -> dict[Coord, tuple[Coord, ...]]:
+        """The neighbours of each hex asked about so far (worked out on first use: most
+        calls touch a few dozen of the map's ~1,000 hexes)."""
+        return {}
 
     def neighbours(self, col: int, row: int) -> tuple[Coord, ...]:
         """The hexes on the map next to (col, row)."""
-        found = self._neighbours.get((col, row))
+        found = self._near.get((col, row))
         if found is None:
-            return tuple(c for c in hex_adjacent(col, row) if c in self._by_coord)
+            by_coord = self._by_coord
+            found = self._near[col, row] = tuple(c for c in hex_adjacent(col, row) if c in by_coord)
         return found
 
     def step(self, col: int, row: int, direction: Direction) -> Coord | None:
@@ -608,7 +610,7 @@ _DATAFILES = Path(__file__).with_name("datafiles")
 _MISSING = object()
 
 
-@dataclass(frozen=True)
+@frozen
 class _File:
     kind: str
     name: str
@@ -932,7 +934,7 @@ def _location(entry: _Entry) -> Location:
 # --- map.json -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class _MapFile:
     """The map and what map.json says about the basic game, kept for the cross-checks."""
 
@@ -994,35 +996,55 @@ def _hexes(
     if not isinstance(rows, list):
         raise top.error(f"must be a list, got {_show(rows)}", "hexes")
     hexes: dict[Coord, Hex] = {}
+    terrains: dict[tuple[str, ...], frozenset[Terrain]] = {}
     for i, row in enumerate(rows, 1):
-        item = _hex(top.file, i, row)
-        if item.coord in hexes:
-            raise _error(top.file, f"hex {i}", None, f"{list(item.coord)} is listed twice")
-        unclaimed = item.map_kingdom in unclaimed_kingdoms or item.coord in unclaimed_hexes
-        hexes[item.coord] = replace(item, kingdom=None) if unclaimed else item
+        col, row_, flags, name, kingdom = _hex_row(top.file, i, row)
+        coord = (col, row_)
+        if coord in hexes:
+            raise _error(top.file, f"hex {i}", None, f"{list(coord)} is listed twice")
+        terrain = terrains.get(flags)
+        if terrain is None:
+            terrain = terrains[flags] = _terrain(top.file, f"hex {i} {list(coord)}", flags)
+        unclaimed = kingdom in unclaimed_kingdoms or coord in unclaimed_hexes
+        hexes[coord] = Hex(col, row_, terrain, name, None if unclaimed else kingdom, kingdom)
     return tuple(hexes.values())
 
 
-def _hex(file: str, index: int, row: object) -> Hex:
+_HexRow: TypeAlias = tuple[int, int, tuple[str, ...], str | None, str | None]
+
+
+def _hex_row(file: str, index: int, row: object) -> _HexRow:
+    """A row of map.json's hexes, checked: (col, row, flags, name, kingdom)."""
+    if type(row) is list and len(row) == 5:
+        col, row_, flags, name, kingdom = row
+        if (
+            type(col) is int
+            and type(row_) is int
+            and col >= 0
+            and row_ >= 0
+            and type(flags) is list
+            and all(type(f) is str for f in flags)
+            and _optional_strings(name, kingdom)
+        ):
+            return col, row_, tuple(flags), name, kingdom
     shape = "must be [col, row, [flags], name or null, kingdom or null]"
-    if not isinstance(row, list) or len(row) != 5:
-        raise _error(file, f"hex {index}", None, f"{shape}, got {_show(row)}")
-    coord, flags, name, kingdom = _as_coord(row[:2]), row[2], row[3], row[4]
-    if coord is None or not isinstance(flags, list) or not _optional_strings(name, kingdom):
-        raise _error(file, f"hex {index}", None, f"{shape}, got {_show(row)}")
+    raise _error(file, f"hex {index}", None, f"{shape}, got {_show(row)}")
+
+
+def _terrain(file: str, where: str, flags: tuple[str, ...]) -> frozenset[Terrain]:
     unknown = [f for f in flags if f not in _TERRAIN_NAMES]
     if unknown:
-        where = f"hex {index} {list(coord)}"
         raise _error(file, where, None, f"unknown terrain flag {_show(unknown[0])}")
-    terrain = frozenset(_TERRAIN_NAMES[f] for f in flags)
-    return Hex(coord[0], coord[1], terrain, name, kingdom, kingdom)
+    return frozenset(_TERRAIN_NAMES[f] for f in flags)
 
 
 _TERRAIN_NAMES = {t.value: t for t in Terrain}  # a lookup: Terrain(name) for each of ~1,000 hexes
 
 
-def _optional_strings(*values: object) -> bool:
-    return all(v is None or (isinstance(v, str) and v) for v in values)
+def _optional_strings(first: object, second: object) -> bool:
+    return (first is None or (type(first) is str and first != "")) and (
+        second is None or (type(second) is str and second != "")
+    )
 
 
 def _river_sides(river: _Entry, on_map: set[Coord]) -> frozenset[Side]:

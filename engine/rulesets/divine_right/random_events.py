@@ -42,9 +42,8 @@ player's fleets from a storm (other players' fleets in it are not counted).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from warscribe.engine.codec import record, replace
+from warscribe.engine.codec import frozen, record, replace
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command, Event
@@ -437,7 +436,7 @@ def _open(state: State, player: str, hex_: Hex) -> bool:
 # -- what may come in: replacements and reinforcements ------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class _Gain:
     """One way to bring a unit in: a replacement (`source` "replacement"), a mercenary from
     the pool ("pool"; `unit` None: any of `kind`), or one stolen from `owner` ("steal")."""

@@ -123,8 +123,17 @@ class DivineRight(RuleBook[State]):
         pending = state.turn.progress.pending
         return pending.player if pending else state.turn.player
 
+    _last_legal: tuple[State, tuple[LegalCommand, ...]] | None = None
+
     def legal(self, state: State) -> tuple[LegalCommand, ...]:
-        return legal.legal(state, data_of(state), self.decide)
+        """What the rules accept now; kept for the last state asked about (a status asks
+        for the commands, the lines to type and the text, all of one state)."""
+        last = self._last_legal
+        if last is not None and last[0] is state:
+            return last[1]
+        offers = legal.legal(state, data_of(state), self.decide)
+        self._last_legal = (state, offers)
+        return offers
 
     def legal_commands(self, state: State) -> tuple[str, ...]:
         return names(self.legal(state), self.whose_turn(state), legal.spelled)

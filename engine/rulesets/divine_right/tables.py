@@ -11,9 +11,9 @@ names cannot be lost by deleting an import.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from warscribe.engine.codec import frozen
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Event
 
@@ -34,7 +34,7 @@ Finish = Callable[["Outcome", DRData, str, tuple[str, ...], Hex], None]
 Refusal = Callable[[State, DRData, tuple[str, ...], Hex], str]
 
 
-@dataclass(frozen=True)
+@frozen
 class Answer:
     """A kind of decision the rules may ask: the commands answering it (name prefixes), and
     whether what it asks about still stands (once not, it is withdrawn)."""
@@ -43,7 +43,7 @@ class Answer:
     stands: Stands
 
 
-@dataclass(frozen=True)
+@frozen
 class Placement:
     """A placement the rules leave to a player, answered by `place`: how it is carried out
     (`finish(out, data, player, units, hex)`), the section it cites, whether it still
@@ -55,7 +55,7 @@ class Placement:
     refusal: Refusal | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Rulebook:
     """The whole table (see `rulebook`)."""
 

@@ -12,8 +12,8 @@ units to available manpower, and gives 1 military power if adjacent to a new ene
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
+from warscribe.engine.codec import frozen
 from warscribe.engine.commands import FLAG, NAMES, TEXT, Arg, Call, choice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Event
@@ -28,7 +28,7 @@ INFLUENCE = {"offensive": 2, "defensive": 1}
 MAX_UNITS = 5
 
 
-@dataclass(frozen=True)
+@frozen
 class _Request:
     mode: str
     called: tuple[str, ...]

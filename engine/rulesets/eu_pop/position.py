@@ -10,10 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from warscribe.engine.codec import frozen
 from warscribe.engine.errors import DataError, InvalidCommand
 from warscribe.engine.events import DataRef
 from warscribe.engine.ruleset import PlayerSpec
@@ -32,7 +33,7 @@ _ALLY_OPTIONAL = ("tax_value", "influence", "adjacent", "at_peace", "active")
 _UNITS = ("regulars", "mercenaries", "ships_at_sea", "ships_in_port")
 
 
-@dataclass(frozen=True)
+@frozen
 class StartingPosition:
     """A checked starting-position file; realms have no player until players are bound."""
 

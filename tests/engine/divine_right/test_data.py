@@ -464,6 +464,14 @@ def short_hex_row(doc: Any) -> None:
     doc["hexes"][0] = [0, 0, []]
 
 
+def flag_not_a_string(doc: Any) -> None:
+    doc["hexes"][0][2] = [["FOREST"]]  # unhashable: once a TypeError, not a DataError
+
+
+def coordinate_a_boolean(doc: Any) -> None:
+    doc["hexes"][0][0] = True
+
+
 def hex_twice(doc: Any) -> None:
     doc["hexes"][1] = doc["hexes"][0]
 
@@ -548,6 +556,8 @@ CASES: list[Case] = [
     ("castles", location_in_wrong_kingdom, ("location 'Freeport':", "field 'kingdom'", "None")),
     ("map", unknown_flag, ("hex 1 [0, 0]:", "FORREST")),
     ("map", short_hex_row, ("hex 1:", "must be [col, row")),
+    ("map", flag_not_a_string, ("hex 1:", "must be [col, row")),
+    ("map", coordinate_a_boolean, ("hex 1:", "must be [col, row")),
     ("map", hex_twice, ("hex 2:", "listed twice")),
     ("map", river_side_apart, ("navigable_river:", "field 'hexsides'", "not a side")),
     ("map", flat_topped_grid, ("grid:", "field 'offset'", "odd-r")),

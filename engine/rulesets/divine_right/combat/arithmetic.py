@@ -3,8 +3,9 @@ modifier, retreat rolls, terrain. Pure functions; the phases' commands use them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import ceil
+
+from warscribe.engine.codec import frozen
 
 HUMAN_RETREAT = 4
 NON_HUMAN_RETREAT = 3
@@ -22,7 +23,7 @@ def odds(attackers: int, defenders: int) -> tuple[int, int]:
     return 1, ceil(defenders / attackers)
 
 
-@dataclass(frozen=True)
+@frozen
 class Battle:
     """A resolved combat: each side's modified roll and the units each must lose."""
 
@@ -88,7 +89,7 @@ def siege_modifier(besiegers: int, defence: int, inside: int) -> int:
     return besiegers // (defence + inside) - 1
 
 
-@dataclass(frozen=True)
+@frozen
 class SiegeResult:
     roll: int
     modifier: int

@@ -20,8 +20,9 @@ Readings (docs/divine-right.md):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cached_property
+
+from warscribe.engine.codec import frozen
 
 from ..data import Bonus, Coord, DRData, HexMap, Side, Terrain, hex_adjacent
 from ..data import Hex as MapHex
@@ -45,7 +46,7 @@ ROUGH = (
 ISLE = "Isle of Fright"
 
 
-@dataclass(frozen=True)
+@frozen
 class Cost:
     """Movement points to enter a space, and what they are for."""
 
