@@ -190,15 +190,28 @@ def replace(obj: T, /, **changes: Any) -> T:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     names = _FIELDS[cls]
     current = obj.__dict__
-    # a cached_property keeps its value in __dict__: the copy must not inherit it
-    values = dict(current) if len(current) == len(names) else {n: current[n] for n in names}
+    made: T = _new(cls)
+    values = made.__dict__  # filled in place: no second dict to make and assign
+    if len(current) == len(names):
+        values.update(current)
+    else:  # a cached_property keeps its value in __dict__: the copy must not inherit it
+        for name in names:
+            values[name] = current[name]
     values.update(changes)
     if len(values) != len(names):
         unknown = ", ".join(sorted(set(changes) - set(names)))
         raise TypeError(f"{cls.__qualname__} has no field(s) {unknown}")
-    made: T = _new(cls)
-    _set_dict(made, "__dict__", values)
     return made
+
+
+def field_values(obj: Any) -> dict[str, Any]:
+    """A dataclass's fields by name, in their declared order (a record's read straight
+    from its __dict__: `dataclasses.fields` works them out on every call)."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    values = obj.__dict__
+    return {name: values[name] for name in names}
 
 
 def _refuse_change(self: Any, name: str, *value: Any) -> None:
@@ -348,13 +361,24 @@ def sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
     decoded map has it, so a state whose rules read a map in its order keeps it too)."""
     if len(value) < 2:
         return value
-    if all(type(k) is str for k in value):
-        keys = sorted(value, key=_text_order)
+    keys = list(value)
+    if set(map(type, keys)) == _TEXT:  # text, and no subclass of it (a StrEnum encodes apart)
+        if "".join(keys).isascii():
+            # as many bytes as characters, in the same order: by length, then text
+            ordered = sorted(keys)
+            ordered.sort(key=len)
+        else:
+            ordered = sorted(keys, key=_text_order)
     else:
-        keys = sorted(value, key=lambda k: _packb(_canonical(k)))
-    if all(a is b for a, b in zip(keys, value, strict=True)):
+        ordered = sorted(keys, key=lambda k: _packb(_canonical(k)))
+    if ordered == keys:  # the same keys: equal only where they are the same key
         return value
-    return {k: value[k] for k in keys}
+    placed = dict.fromkeys(ordered)
+    placed.update(value)
+    return placed
+
+
+_TEXT = {str}
 
 
 def _text_order(key: str) -> tuple[int, bytes]:
@@ -366,15 +390,26 @@ def _text_order(key: str) -> tuple[int, bytes]:
 
 
 def _canonical(obj: Any, depth: int = 0) -> Any:
-    """Sort the keys of every map inside plain containers (dataclasses sort their own)."""
+    """Sort the keys of every map inside plain containers (dataclasses sort their own).
+    A value that is no container is itself: it is passed over without a call (a head
+    holds thousands of them)."""
     cls = type(obj)
-    if cls is not dict and cls is not tuple and cls is not list:
+    if cls not in _CONTAINERS:
         return obj
     if depth >= MAX_DEPTH:
         raise CodecError(f"a value is nested more than {MAX_DEPTH} levels deep")
+    depth += 1
     if cls is dict:
-        return {k: _canonical(v, depth + 1) for k, v in sorted_map(obj).items()}
-    return [_canonical(item, depth + 1) for item in obj]
+        return {
+            k: v if type(v) not in _CONTAINERS else _canonical(v, depth)
+            for k, v in sorted_map(obj).items()
+        }
+    return [item if type(item) not in _CONTAINERS else _canonical(item, depth) for item in obj]
+
+
+_CONTAINERS = frozenset((dict, tuple, list))
+_MARKER_EXTS: dict[type, msgpack.ExtType] = {}
+"""The encoded marker of each record class met (an ExtType is immutable: made once)."""
 
 
 def _default(obj: Any) -> Any:
@@ -386,7 +421,9 @@ def _default(obj: Any) -> Any:
         if isinstance(obj, enum.Enum):
             return msgpack.ExtType(EXT_ENUM, _packb((topic, obj.value)))
         values = obj.__dict__
-        marker = msgpack.ExtType(EXT_DATACLASS, topic.encode())
+        marker = _MARKER_EXTS.get(cls)
+        if marker is None:
+            marker = _MARKER_EXTS[cls] = msgpack.ExtType(EXT_DATACLASS, topic.encode())
         names = _FIELDS[cls]
         extra = _ADDED[cls]
         if extra:
@@ -396,7 +433,13 @@ def _default(obj: Any) -> Any:
                     break
                 count -= 1
             names = names[:count]
-        return [marker, *(_canonical(values[name]) for name in names)]
+        return [
+            marker,
+            *[
+                v if type(v) not in _CONTAINERS else _canonical(v)
+                for v in map(values.__getitem__, names)
+            ],
+        ]
     if cls is UUID:
         return msgpack.ExtType(EXT_UUID, obj.bytes)
     if cls is datetime:
@@ -406,7 +449,8 @@ def _default(obj: Any) -> Any:
     if cls is Fraction:
         return msgpack.ExtType(EXT_FRACTION, f"{obj.numerator}/{obj.denominator}".encode())
     if cls is frozenset or cls is set:
-        items = sorted(_packb(_canonical(item)) for item in obj)
+        pack = _packer().pack  # one packer for the set's items (it packs one at a time)
+        items = sorted([pack(_canonical(item)) for item in obj])
         code = EXT_FROZENSET if cls is frozenset else EXT_SET
         return msgpack.ExtType(code, b"".join(items))
     raise CodecError(f"cannot encode a value of type {cls.__qualname__}: {obj!r}")
@@ -474,6 +518,8 @@ def _ext_hook(code: int, data: bytes) -> Any:
             return _from_iso(data.decode())
         except (UnicodeDecodeError, ValueError) as exc:
             raise CodecError(f"bad extension value (type {code}): {exc}") from None
+    elif code == EXT_FROZENSET and not data:  # an empty set (a head holds several)
+        return _EMPTY
     elif code in _NESTING_CODES:
         if _NESTING.depth >= MAX_DEPTH:
             raise CodecError(f"extension values are nested more than {MAX_DEPTH} levels deep")
@@ -486,6 +532,7 @@ def _ext_hook(code: int, data: bytes) -> Any:
 
 
 _NESTING_CODES = frozenset((EXT_ENUM, EXT_SET, EXT_FROZENSET))
+_EMPTY: frozenset[Any] = frozenset()
 _from_iso = datetime.fromisoformat
 
 
@@ -523,8 +570,12 @@ def _extension(code: int, data: bytes) -> Any:
     raise CodecError(f"unknown extension type {code}")
 
 
+def _packer() -> msgpack.Packer:
+    return msgpack.Packer(default=_default, strict_types=True, use_bin_type=True)
+
+
 def _packb(obj: Any) -> bytes:
-    packed: bytes = msgpack.packb(obj, default=_default, strict_types=True, use_bin_type=True)
+    packed: bytes = _packer().pack(obj)
     return packed
 
 

@@ -45,7 +45,7 @@ def split(event: Event) -> tuple[dict[str, Any], dict[str, Any]]:
     (`codec.added`) are left out of the public ones while they hold their default."""
     cls = type(event)
     hidden = private_names(cls)
-    values = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}  # type: ignore[arg-type]
+    values = codec.field_values(event)
     public = codec.without_defaults(cls, {k: v for k, v in values.items() if k not in hidden})
     return public, {k: values[k] for k in hidden}
 

@@ -114,7 +114,7 @@ def make_entry(seq: int, event: Event, previous: bytes, key: bytes | None, game_
         salt = _salt(key, game_id, seq)
         digest = commit(salt, split(event)[1], LEAVES)
     entry = Entry(seq=seq, event=event, chain=b"", digest=digest, salt=salt, scheme=LEAVES)
-    return dataclasses.replace(entry, chain=next_chain(previous, entry))
+    return codec.replace(entry, chain=next_chain(previous, entry))
 
 
 def chain_events(
@@ -152,8 +152,23 @@ def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
     values = dict(head.__dict__)
     values["marks"] = dict(head.marks)
     ruleset = rulesets.get(head.ruleset)
+    evolve = ruleset.evolve
+    state = values["state"]
+    last: Entry | None = None  # the newest entry whose sequence and chain are not in values
     for entry in run:
-        _step(values, entry, ruleset, own_marks=True)
+        event = entry.event
+        if type(event) in _RECORD_STEPS or entry.salt is not None:
+            if last is not None:
+                values["seq"], values["chain"], last = last.seq, last.chain, None
+            values["state"] = state
+            _step(values, entry, ruleset, own_marks=True)
+            state = values["state"]
+        else:  # most entries: only the state, the sequence and the chain move on
+            state = evolve(state, event)
+            last = entry
+    if last is not None:
+        values["seq"], values["chain"] = last.seq, last.chain
+    values["state"] = state
     return _head(values)
 
 
@@ -180,7 +195,9 @@ def _created(entry: Entry) -> Head:
 
 def _step(values: dict[str, Any], entry: Entry, ruleset: RuleSet, own_marks: bool) -> None:
     """Fold `entry` into `values` (a head's fields), in place; `own_marks`: the marks map
-    in `values` is this fold's own, to add to (else it is copied first)."""
+    in `values` is this fold's own, to add to (else it is copied first). Only an entry of
+    the classes in `_RECORD_STEPS`, or with a hidden part, changes more than the state, the
+    sequence and the chain (`fold` relies on it)."""
     event = entry.event
     cls = type(event)
     if cls is DiceRolled:
@@ -271,6 +288,9 @@ _RECORD_FOLDS: dict[type, Callable[[dict[str, Any], Any], dict[str, Any]]] = {
     Disclosed: _unsealed,
 }
 """What the record's own events change in a head's fields (given as a map)."""
+
+_RECORD_STEPS = frozenset((DiceRolled, CommandIssued, OrdersReceived, *_RECORD_FOLDS))
+"""The classes of the entries `_step` does more with than fold their event into the state."""
 
 
 def open_game(

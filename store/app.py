@@ -75,7 +75,7 @@ if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that 
     from .anchors import Anchors
     from .logfile import LogFile
 
-SNAPSHOT_INTERVAL = 200
+SNAPSHOT_INTERVAL = 100
 CATALOG_SNAPSHOT_INTERVAL = 10  # a store of many games reads its list from a snapshot
 PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
@@ -178,9 +178,32 @@ def _aggregate_state(game: Game) -> dict[str, Any]:
     return {k: v for k, v in vars(game).items() if k not in ("_id", "_version", "_pending_events")}
 
 
+def _game(game_id: UUID, state: dict[str, Any], version: int) -> Game:
+    """The Game of an aggregate state at `version`, as eventsourcing's `Snapshot.mutate`
+    makes it (without making a snapshot event to mutate: a kept head is one per command)."""
+    from .aggregates import Game
+
+    game: Game = object.__new__(Game)
+    vars(game).update(state, _id=game_id, _version=version, _pending_events=[])
+    return game
+
+
+_RECORDED = b"\x82\xa5entry"
+"""How a stored entry's row begins: the encoded map {"entry": ENTRY, "timestamp": TIME}."""
+_STAMP = b"\xa9timestamp\xc7\x20\x04"
+"""How it ends: the key `timestamp`, then the header of a 32-byte time (ext 4), its text."""
+_STAMPED = len(_STAMP) + 32
+
+
 def _decode_entry(version: int, state: bytes) -> Entry:
+    """The entry a stored row holds. A load decodes thousands: the entry's own bytes are
+    decoded alone when the row has the usual shape (the time it was stored, which nothing
+    reads, is left as it is; `entries`, which `verify` reads, decodes whole rows)."""
     try:
-        entry = codec.decode(state)["entry"]
+        if state.startswith(_RECORDED) and state.endswith(_STAMP, 0, len(state) - 32):
+            entry = codec.decode(state[len(_RECORDED) : -_STAMPED])
+        else:
+            entry = codec.decode(state)["entry"]
     except (codec.CodecError, KeyError, TypeError) as exc:
         raise LogError(f"stored entry cannot be read: {exc}", version) from None
     if type(entry) is not Entry or entry.seq != version:
@@ -363,9 +386,12 @@ class Warscribe(Application[UUID]):
 
     def settings(self) -> StoreSettings:
         """The store's settings: its settings stream's rows, read in one query."""
-        _, rows = self._head_rows(SETTINGS_ID, None, False)
+        query = (
+            f"SELECT originator_version, topic, state FROM {self._table(self.recorder)} "
+            "WHERE originator_id = ? ORDER BY originator_version"
+        )
         found = StoreSettings()
-        for version, topic, state in rows:
+        for version, topic, state in self._select(query, (self._key_of(SETTINGS_ID),)):
             if topic in (DEFAULT_CHOSEN, OWNER_SET):
                 found = _settled(found, topic, version, state)
         return found
@@ -418,7 +444,7 @@ class Warscribe(Application[UUID]):
 
     def _save(self, *aggregates: Aggregate, what: str) -> None:
         try:
-            self.save(*aggregates)
+            self._write(aggregates)
         except IntegrityError as exc:
             raise ConcurrentWrite(
                 f"the game moved on while {what} was being decided (another writer recorded "
@@ -428,6 +454,32 @@ class Warscribe(Application[UUID]):
             raise StoreError(
                 f"the store is busy or unavailable ({exc}); nothing was written"
             ) from exc
+
+    def _write(self, aggregates: Sequence[Aggregate]) -> None:
+        """eventsourcing's `save` without its machinery for every call (a command's write
+        is most of what recording it costs): the aggregates' new events in one
+        transaction, then a snapshot of each aggregate whose version passed a multiple of
+        its interval. A snapshot of the version the aggregate is at now is taken from it
+        in memory; of one it passed on the way, read from the store."""
+        written = [
+            (aggregate, event) for aggregate in aggregates for event in aggregate.collect_events()
+        ]
+        self.events.put([event for _, event in written])
+        if self.snapshots is None:
+            return
+        for aggregate, event in written:
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            version = event.originator_version
+            if interval is None or version % interval:
+                continue
+            if version == aggregate.version:
+                self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
+                continue
+            projector = self.snapshotting_projectors.get(type(aggregate))
+            if projector is None:
+                self.take_snapshot(aggregate.id, version)
+            else:
+                self.take_snapshot(aggregate.id, version, projector)
 
     def create(
         self,
@@ -567,20 +619,30 @@ class Warscribe(Application[UUID]):
         """Decide and record one command; all its entries or none. When another writer
         recorded first, the command is decided again on the new head (rules, dice and all)
         and recorded if still legal, up to WRITE_ATTEMPTS decisions with a short random
-        pause between them. (Signed orders are never retried: see `record_orders`.)"""
+        pause between them. (Signed orders are never retried: see `record_orders`.)
+
+        A process that kept the game's head of its last load or write (`_remember`)
+        decides first on that head, in its turn, without reading the store: if another
+        writer recorded since, the write finds the versions taken and fails whole (nothing
+        is written, no roll is shown), and so does a refusal; either is then decided again
+        on the store's head at once."""
         attempt = 1
+        kept = self._cached(game_id)
         while True:
             try:
                 with self._turn(game_id), self._rolling(game_id, f"`{command.name}`"):
-                    game = self.load(game_id)
+                    game = kept if kept is not None else self.load(game_id)
                     key = self._key(game_id, game.head)
                     entries = record.record_command(game.head, command, key, entered)
                     game.append(entries)
                     self._save(game, what=f"`{command.name}`")
-            except ConcurrentWrite:
-                if attempt == WRITE_ATTEMPTS:
+            except WarscribeError as exc:
+                retry = kept is not None or isinstance(exc, ConcurrentWrite)
+                if not retry or attempt == WRITE_ATTEMPTS:
                     raise
-                time.sleep(random.uniform(0, _RETRY_PAUSE * 2**attempt))
+                if kept is None:
+                    time.sleep(random.uniform(0, _RETRY_PAUSE * 2**attempt))
+                kept = None
                 attempt += 1
                 continue
             self._remember(game)
@@ -646,19 +708,8 @@ class Warscribe(Application[UUID]):
     def load(self, game_id: UUID, version: int | None = None) -> Game:
         """The game at `version` (default: now) as the aggregate a write appends to (see
         `_read`)."""
-        from .aggregates import Game
-
         state, at = self._read(game_id, version)
-        snapshot = Game.Snapshot(
-            originator_id=game_id,
-            originator_version=at,
-            timestamp=state["_modified_on"],
-            topic=Game.TOPIC,
-            state=state,
-        )
-        game = snapshot.mutate(None)
-        assert isinstance(game, Game)
-        return game
+        return _game(game_id, state, at)
 
     def _read(self, game_id: UUID, version: int | None) -> tuple[dict[str, Any], int]:
         """The game's aggregate state at `version` (default: now) and the version it is at:
@@ -668,12 +719,14 @@ class Warscribe(Application[UUID]):
         cached = self._heads.get(game_id) if version is None else None
         if cached is not None:
             state, at = cached
-            rows = list(self._rows(game_id, at, None))
+            rows = self._rows(game_id, at)
         else:
             state, at, rows = self._from_store(game_id, version)
         if rows:
-            head = record.fold((_decode_entry(*row) for row in rows), state["head"])
-            state, at = {**state, "head": head}, rows[-1][0]
+            from itertools import starmap
+
+            head = record.fold(starmap(_decode_entry, rows), state["head"])
+            state, at = {**state, "head": head}, head.seq
         if version is None:
             self._keep(game_id, state, at)
         return state, at
@@ -687,84 +740,91 @@ class Warscribe(Application[UUID]):
         and ends at the chain hash of the stored entry of its version (a snapshot of
         another position, another game or an older release is rebuilt from the entries
         instead)."""
-        snapshot, rows = self._head_rows(game_id, version, self.snapshots is not None)
-        if snapshot is not None:
-            state = _snapshot_state(snapshot[2])
+        rows = self._head_rows(game_id, version, self.snapshots is not None)
+        if rows and rows[0][0] < 0:
+            at = -rows[0][0]
+            state = _snapshot_state(rows[0][1])
             head = state.get("head") if state is not None else None
             if (
                 state is not None
                 and isinstance(head, Head)
                 and head.format == record.HEAD_FORMAT
-                and head.seq == snapshot[0]
-                and rows
-                and rows[0][0] == snapshot[0]
-                and _decode_entry(rows[0][0], rows[0][2]).chain == head.chain
+                and head.seq == at
+                and len(rows) > 1
+                and rows[1][0] == at
+                and _decode_entry(*rows[1]).chain == head.chain
             ):
-                return state, snapshot[0], [(v, data) for v, _, data in rows[1:]]
-            _, rows = self._head_rows(game_id, version, False)
+                return state, at, rows[2:]
+            rows = self._head_rows(game_id, version, False)
         if not rows or rows[0][0] != 1:
             raise StoreError(f"game {game_id} is not in this store")
-        entry, created_on = _decode_created(rows[0][2])
+        entry, created_on = _decode_created(rows[0][1])
         state = {
             "_created_on": created_on,
             "_modified_on": created_on,
             "head": record.advance(None, entry),
         }
-        return state, 1, [(v, data) for v, _, data in rows[1:]]
+        return state, 1, rows[1:]
 
     def _head_rows(
         self, game_id: UUID, version: int | None, snapshots: bool
-    ) -> tuple[tuple[int, str, bytes] | None, list[tuple[int, str, bytes]]]:
-        """One query: the newest snapshot at or below `version` (with `snapshots`), and
-        the game's (version, topic, state) rows from that snapshot's version (else from
-        #1) up to `version`."""
+    ) -> list[tuple[int, bytes]]:
+        """One query: the (version, state) rows of the game's entries up to `version`, from
+        #1 or (with `snapshots`) from the version of its newest snapshot at or below
+        `version`, whose row comes first, its version negated. Two columns, no more: a
+        replay reads thousands of rows, and every column costs."""
         recorder: Any = self.recorder
-        events = recorder.events_table_name
-        sqlite = isinstance(recorder, SQLiteAggregateRecorder)
-        key: Any = game_id.hex if sqlite else game_id
-        if not sqlite:
-            events = f"{recorder.datastore.schema}.{events}"
+        events = self._table(recorder)
+        key = self._key_of(game_id)
         upto = version or _NO_LIMIT
         if snapshots:
             assert self.snapshots is not None
-            table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
-            if not sqlite:
-                table = f"{recorder.datastore.schema}.{table}"
             query = (
-                "WITH s AS (SELECT originator_version AS v, topic, state "
-                f"FROM {table} WHERE originator_id = ? AND originator_version <= ? "
+                "WITH s AS (SELECT originator_version AS v, state "
+                f"FROM {self._table(self.snapshots.recorder)} "
+                "WHERE originator_id = ? AND originator_version <= ? "
                 "ORDER BY originator_version DESC LIMIT 1) "
-                "SELECT 0 AS kind, v AS version, topic, state FROM s UNION ALL "
-                f"SELECT 1, originator_version, topic, state FROM {events} "
+                "SELECT -v AS version, state FROM s UNION ALL "
+                f"SELECT originator_version, state FROM {events} "
                 "WHERE originator_id = ? AND originator_version <= ? AND originator_version "
-                ">= coalesce((SELECT v FROM s), 1) ORDER BY kind, version"
+                ">= coalesce((SELECT v FROM s), 1) ORDER BY version"
             )
-            params: tuple[Any, ...] = (key, upto, key, upto)
-        else:
-            query = (
-                f"SELECT 1 AS kind, originator_version AS version, topic, state FROM {events} "
-                "WHERE originator_id = ? AND originator_version <= ? ORDER BY version"
-            )
-            params = (key, upto)
-        # rows as plain tuples (the recorders' own cursors make a map of each row): a
-        # replay reads thousands
-        if sqlite:
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.row_factory = None
-                cursor.execute(query, params)
-                found = cursor.fetchall()
-        else:
-            from psycopg.rows import tuple_row
+            return self._select(query, (key, upto, key, upto))
+        query = (
+            f"SELECT originator_version, state FROM {events} "
+            "WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version"
+        )
+        return self._select(query, (key, upto))
 
-            with (
-                recorder.datastore.get_connection() as conn,
-                conn.cursor(row_factory=tuple_row) as cursor,
-            ):
-                found = cursor.execute(query.replace("?", "%s"), params).fetchall()
-        rows = [(version, topic, bytes(state)) for _, version, topic, state in found]
-        if found and found[0][0] == 0:
-            return rows[0], rows[1:]
-        return None, rows
+    def _table(self, recorder: Any) -> str:
+        """The name of a recorder's table in a query (schema-qualified on PostgreSQL)."""
+        name: str = recorder.events_table_name
+        return name if self.backend.kind == "sqlite" else f"{recorder.datastore.schema}.{name}"
+
+    def _key_of(self, game_id: UUID) -> Any:
+        """An aggregate's id as the store's tables hold it."""
+        return game_id.hex if self.backend.kind == "sqlite" else game_id
+
+    def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one read-only query (`?` marks), as plain tuples (the recorders'
+        own cursors make a map of each row), outside any transaction: one statement reads
+        one consistent state of the database (SQLite in auto-commit mode, PostgreSQL)."""
+        datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
+        rows: list[Any]
+        if self.backend.kind == "sqlite":
+            with datastore.get_connection(commit=False) as conn:
+                cursor = conn.cursor().sqlite_cursor
+                cursor.row_factory = None
+                try:
+                    rows = cursor.execute(query, params).fetchall()
+                finally:
+                    cursor.close()
+            return rows
+        from psycopg.rows import tuple_row
+
+        with datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+            rows = cursor.execute(query.replace("?", "%s"), params).fetchall()
+        return rows
 
     def _remember(self, game: Game) -> None:
         """Keep the newest head in memory: the next load reads only what came after it."""
@@ -777,22 +837,18 @@ class Warscribe(Application[UUID]):
             if len(self._heads) > HEADS_KEPT:
                 self._heads.popitem(last=False)
 
-    def _rows(self, game_id: UUID, after: int, upto: int | None) -> Iterator[tuple[int, bytes]]:
-        """(version, state) of the game's stored events after `after`, in order."""
-        recorder = self.recorder
-        if isinstance(recorder, SQLiteAggregateRecorder):
-            statement = (
-                f"SELECT originator_version, state FROM {recorder.events_table_name} "
-                "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
-                "ORDER BY originator_version"
-            )
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(statement, (game_id.hex, after, upto or _NO_LIMIT))
-                rows = cursor.fetchall()
-            yield from rows
-            return
-        for stored in recorder.select_events(game_id, gt=after, lte=upto):
-            yield stored.originator_version, stored.state
+    def _cached(self, game_id: UUID) -> Game | None:
+        """The game at the newest head this process kept of it, if it kept one."""
+        kept = self._heads.get(game_id)
+        return _game(game_id, *kept) if kept is not None else None
+
+    def _rows(self, game_id: UUID, after: int) -> list[tuple[int, bytes]]:
+        """(version, state) of the game's stored entries after `after`, in order."""
+        query = (
+            f"SELECT originator_version, state FROM {self._table(self.recorder)} "
+            "WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version"
+        )
+        return self._select(query, (self._key_of(game_id), after))
 
     def head(self, game_id: UUID, version: int | None = None) -> Head:
         head: Head = self._read(game_id, version)[0]["head"]

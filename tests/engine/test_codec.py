@@ -115,6 +115,15 @@ def test_text_keys_sort_as_their_encodings_do(texts: list[str]) -> None:
     mapping = dict.fromkeys(reversed(encoded), 0)
     assert codec.encode(mapping) == codec.encode(dict.fromkeys(encoded, 0))
     assert list(codec.decode(codec.encode(mapping))) == encoded
+    assert list(codec.sorted_map(mapping)) == encoded
+
+
+@given(st.lists(st.text("Ab-1 ", max_size=40), max_size=40))
+def test_ascii_keys_sort_as_their_encodings_do(texts: list[str]) -> None:
+    """ASCII keys (unit ids, phase labels) are sorted by text, then by length, without a
+    key function: the order is still that of the encoded bytes."""
+    encoded = sorted(set(texts), key=lambda t: msgpack.packb(t, use_bin_type=True))
+    assert list(codec.sorted_map(dict.fromkeys(reversed(encoded), 0))) == encoded
 
 
 def test_types_survive_exactly() -> None:

@@ -56,6 +56,31 @@ def test_snapshots_give_the_same_state_as_a_full_replay(store_url: str) -> None:
     without.close()
 
 
+def test_snapshots_taken_in_memory_or_read_back_are_heads_of_the_replay(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot due at the version a write ends on is taken from the game in memory;
+    one due inside a write's run (every other one: a roll writes two entries, the
+    interval here is odd) is read back from the store. Both are the replay's heads."""
+    from warscribe.store.aggregates import Catalog, Game
+
+    monkeypatch.setattr(Warscribe, "snapshotting_intervals", {Game: 7, Catalog: 10})
+    app = Warscribe(store_url)
+    game_id = app.create("divine-right", three_players(), "seeded:42").game_id
+    for _ in range(12):
+        roll(app, game_id)
+    assert app.snapshots is not None
+    snapshots = list(app.snapshots.get(game_id))
+    assert len(snapshots) >= 4
+    plain = Warscribe(store_url, snapshots=False)
+    for snapshot in snapshots:
+        version = snapshot.originator_version
+        assert snapshot.mutate(None).head == plain.head(game_id, version)  # type: ignore[attr-defined]
+    assert app.verify_game(game_id).snapshots_checked == len(snapshots)
+    app.close()
+    plain.close()
+
+
 def test_dice_use_consecutive_indices_across_commands(app: Warscribe) -> None:
     head = app.create("divine-right", three_players(), "seeded:5")
     roll(app, head.game_id)
@@ -128,6 +153,44 @@ def test_a_cached_head_still_sees_what_another_writer_recorded(store_url: str) -
     roll(theirs, head.game_id, actor="bob")
     assert mine.head(head.game_id) == theirs.head(head.game_id)
     assert mine.head(head.game_id).seq == head.seq + 4
+    mine.close()
+    theirs.close()
+
+
+def test_a_command_decided_on_a_kept_head_another_writer_moved_is_decided_again(
+    store_url: str,
+) -> None:
+    """A process decides first on the head it kept, without reading the store: when
+    another writer recorded since, its write fails whole and the command is decided again
+    on the store's head, with the next dice; nothing is written twice or lost."""
+    mine, theirs = Warscribe(store_url), Warscribe(store_url)
+    head = mine.create("divine-right", three_players(), "seeded:41")
+    assert mine.head(head.game_id) == head, "kept"
+    roll(theirs, head.game_id, actor="bob")
+    roll(mine, head.game_id)
+    entries = list(mine.entries(head.game_id))
+    assert [e.seq for e in entries] == list(range(1, head.seq + 5))
+    assert [e.event.index for e in entries if isinstance(e.event, DiceRolled)][-2:] == [
+        head.dice_next,
+        head.dice_next + 1,
+    ]
+    verify(entries)
+    assert mine.head(head.game_id) == fold(entries) == theirs.head(head.game_id)
+    mine.close()
+    theirs.close()
+
+
+def test_a_command_refused_on_a_kept_head_is_decided_on_the_stores(store_url: str) -> None:
+    """Carol's second placement is refused at the head this process kept (her first is
+    still asked there), but another writer placed her first: it is recorded."""
+    mine, theirs = Warscribe(store_url), Warscribe(store_url)
+    game_id = mine.create("divine-right", three_players(), "seeded:40").game_id
+    mine.head(game_id)  # kept
+    place = "place", (("units", "Zorn-A1"), ("at", "18,0"))
+    theirs.issue(game_id, Command("carol", *place))
+    mine.issue(game_id, Command("carol", "place", (("units", "Zorn-A2"), ("at", "20,0"))))
+    placed = mine.head(game_id).state.units
+    assert (placed["Zorn-A1"].hex, placed["Zorn-A2"].hex) == ((18, 0), (20, 0))
     mine.close()
     theirs.close()
 

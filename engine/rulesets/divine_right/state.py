@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from warscribe.engine.codec import record, replace, sorted_map
@@ -254,6 +255,10 @@ class Progress:
         return next((m for m in self.moves if m.unit == unit), None)
 
 
+FRESH = Progress()
+"""Nothing done yet in a phase (a record never changes: one value serves every phase)."""
+
+
 @record("dr.Turn")
 class Turn:
     """Where play stands: game turn, the player order drawn for it, player-turn and phase."""
@@ -289,6 +294,7 @@ class GameResult:
     why: str
 
 
+_aboard = attrgetter("aboard")
 _MAPS = ("kingdoms", "units")  # the state's maps, kept in the codec's order (`State.replace`)
 
 
@@ -321,10 +327,11 @@ class State:
         """The state with `changes`; a map of kingdoms or units that gains a key is put in
         the codec's order (`sorted_map`), the order a decoded snapshot gives back, so the
         rules read it alike whether the state was folded or loaded (a random pick among
-        kingdoms, the units a Mutiny offers)."""
+        kingdoms, the units a Mutiny offers). The helpers below know whether they add a
+        key, and replace without looking (a replay calls them thousands of times)."""
         for name in _MAPS:
             new = changes.get(name)
-            if new is not None and new.keys() - getattr(self, name).keys():
+            if new is not None and not new.keys() <= getattr(self, name).keys():
                 changes[name] = sorted_map(new)
         return replace(self, **changes)
 
@@ -339,33 +346,39 @@ class State:
 
     def with_player(self, name: str, **changes: Any) -> State:
         players = tuple(replace(p, **changes) if p.name == name else p for p in self.players)
-        return self.replace(players=players)
+        return replace(self, players=players)
 
     def with_kingdom(self, name: str, **changes: Any) -> State:
         kingdoms = dict(self.kingdoms)
-        kingdoms[name] = replace(kingdoms[name], **changes)
-        return self.replace(kingdoms=kingdoms)
+        kingdoms[name] = replace(kingdoms[name], **changes)  # a kingdom it has: order kept
+        return replace(self, kingdoms=kingdoms)
 
     def with_progress(self, **changes: Any) -> State:
-        assert self.turn is not None
-        progress = replace(self.turn.progress, **changes)
-        return self.replace(turn=replace(self.turn, progress=progress))
+        turn = self.turn
+        assert turn is not None
+        return replace(self, turn=replace(turn, progress=replace(turn.progress, **changes)))
 
     def without_units(self, ids: Iterable[str]) -> State:
-        gone = set(ids)
-        return self.replace(units={k: u for k, u in self.units.items() if k not in gone})
+        units = dict(self.units)  # the others keep their order
+        for unit in ids:
+            units.pop(unit, None)
+        return replace(self, units=units)
 
     def with_units(self, units: Iterable[Unit]) -> State:
         """The units put on the map or moved: what a fleet on the map carries goes where it
         goes (a fleet put back on the map carries nothing it carried before it left)."""
-        merged = dict(self.units)
+        current = self.units
+        merged = dict(current)
         moved = {u.id: u for u in units}
         merged.update(moved)
-        for unit in [u for u in merged.values() if u.aboard in moved]:
-            carrier = moved[unit.aboard]  # type: ignore[index]
-            if carrier.id in self.units and unit.hex != carrier.hex:
-                merged[unit.id] = replace(unit, hex=carrier.hex)
-        return self.replace(units=merged)
+        if not moved.keys().isdisjoint(map(_aboard, merged.values())):
+            for unit in [u for u in merged.values() if u.aboard in moved]:
+                carrier = moved[unit.aboard]  # type: ignore[index]
+                if carrier.id in current and unit.hex != carrier.hex:
+                    merged[unit.id] = replace(unit, hex=carrier.hex)
+        if not moved.keys() <= current.keys():
+            merged = sorted_map(merged)
+        return replace(self, units=merged)
 
     def units_of(self, kingdom: str) -> tuple[Unit, ...]:
         return tuple(u for u in self.units.values() if u.kingdom == kingdom)

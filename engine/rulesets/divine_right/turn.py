@@ -20,7 +20,17 @@ from .evolving import Outcome
 from .kingdoms import finish, turn_starts
 from .sections import DIPLOMACY_CARDS, GAME_TURN, RANDOM_EVENTS_PHASE, VICTORY
 from .setup import player_order
-from .state import LAST_TURN, PHASE_TITLES, PHASES, TURN_OVER, Pending, Progress, State, Turn
+from .state import (
+    FRESH,
+    LAST_TURN,
+    PHASE_TITLES,
+    PHASES,
+    TURN_OVER,
+    Pending,
+    Progress,
+    State,
+    Turn,
+)
 from .tables import Evolvers, Hook, rulebook
 
 HAND_LIMIT = 4
@@ -209,7 +219,7 @@ def _phase_ended(state: State, event: PhaseEnded) -> State:
     assert turn is not None
     index = PHASES.index(turn.phase)
     if index + 1 < len(PHASES):
-        return state.replace(turn=replace(turn, phase=PHASES[index + 1], progress=Progress()))
+        return replace(state, turn=replace(turn, phase=PHASES[index + 1], progress=FRESH))
     return _following_player_turn(state, turn)
 
 
@@ -217,10 +227,10 @@ def _following_player_turn(state: State, turn: Turn) -> State:
     """The next player turn's first phase, or the game turn over when none is left."""
     following = state.next_player_turn()
     if following is not None:
-        return state.replace(
-            turn=replace(turn, player_turn=following, phase=PHASES[0], progress=Progress())
+        return replace(
+            state, turn=replace(turn, player_turn=following, phase=PHASES[0], progress=FRESH)
         )
-    return state.replace(turn=replace(turn, phase=TURN_OVER, progress=Progress()))
+    return replace(state, turn=replace(turn, phase=TURN_OVER, progress=FRESH))
 
 
 def _player_turn_ended(state: State, event: PlayerTurnEnded) -> State:
