@@ -30,7 +30,8 @@ import inspect
 import operator
 import re
 import threading
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -58,6 +59,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _ADDED: dict[type, tuple[tuple[str, Any], ...]] = {}
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 class CodecError(ValueError):
@@ -125,9 +127,9 @@ def _frozen_dataclass(cls: type[T]) -> type[T]:
     for name, method in methods.items():
         if name not in own:
             setattr(made, name, method)
-    if "__init__" not in own:
-        _PLAIN.add(made)
     _FIELDS[made] = tuple(f.name for f in fields)
+    if "__init__" not in own:
+        _PLAIN[made] = len(fields)
     return cast("type[T]", made)
 
 
@@ -176,31 +178,30 @@ def _collect_fields(cls: Any) -> tuple[dataclasses.Field[Any], ...]:
     return tuple(fields.values())
 
 
-_PLAIN: set[type] = set()
-"""The records whose __init__ is `_init`'s: it sets their fields and does nothing else."""
+_PLAIN: dict[type, int] = {}
+"""The records whose __init__ is `_init`'s (it sets their fields and does nothing else),
+and how many fields each has."""
 
 
 def replace(obj: T, /, **changes: Any) -> T:
     """`dataclasses.replace` without its per-field work for a record (the rule sets'
     evolvers replace a field or two of a large state once per event of a replay): the
-    copy's fields are the original's, updated. Another dataclass goes through
-    `dataclasses.replace`."""
+    copy's fields are the original's, updated, made in one step. Another dataclass goes
+    through `dataclasses.replace`."""
     cls = obj.__class__
-    if cls not in _PLAIN:
+    count = _PLAIN.get(cls)
+    if count is None:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    names = _FIELDS[cls]
-    current = obj.__dict__
+    values = {**obj.__dict__, **changes}
+    if len(values) != count:  # an unknown field, or a cached_property's value
+        names = _FIELDS[cls]
+        values = {name: obj.__dict__[name] for name in names}
+        values.update(changes)
+        if len(values) != count:
+            unknown = ", ".join(sorted(set(changes) - set(names)))
+            raise TypeError(f"{cls.__qualname__} has no field(s) {unknown}")
     made: T = _new(cls)
-    values = made.__dict__  # filled in place: no second dict to make and assign
-    if len(current) == len(names):
-        values.update(current)
-    else:  # a cached_property keeps its value in __dict__: the copy must not inherit it
-        for name in names:
-            values[name] = current[name]
-    values.update(changes)
-    if len(values) != len(names):
-        unknown = ", ".join(sorted(set(changes) - set(names)))
-        raise TypeError(f"{cls.__qualname__} has no field(s) {unknown}")
+    _set_dict(made, "__dict__", values)
     return made
 
 
@@ -379,6 +380,24 @@ def sorted_map(value: dict[Any, Any]) -> dict[Any, Any]:
 
 
 _TEXT = {str}
+
+
+def sorted_map_with(ordered: dict[str, V], entries: Mapping[str, V]) -> dict[str, V]:
+    """`ordered`, a map of text keys in the codec's order, with `entries` set: a key it
+    lacks is put in its place by bisection (what `sorted_map` of the merged map gives,
+    without sorting every key again: a unit entering play, issue 14)."""
+    merged = {**ordered, **entries}
+    if len(merged) == len(ordered):
+        return merged
+    added = entries.keys() - ordered.keys()
+    if not all(type(key) is str for key in added):
+        return sorted_map(merged)
+    keys = list(ordered)
+    for key in sorted(added, key=_text_order):
+        keys.insert(bisect_right(keys, _text_order(key), key=_text_order), key)
+    placed: dict[str, Any] = dict.fromkeys(keys)
+    placed.update(merged)
+    return placed
 
 
 def _text_order(key: str) -> tuple[int, bytes]:

@@ -126,6 +126,26 @@ def test_ascii_keys_sort_as_their_encodings_do(texts: list[str]) -> None:
     assert list(codec.sorted_map(dict.fromkeys(reversed(encoded), 0))) == encoded
 
 
+@given(
+    st.dictionaries(st.text("Ab-1é", max_size=12), st.integers(), max_size=30),
+    st.dictionaries(st.text("Ab-1é", max_size=12), st.integers(), max_size=5),
+)
+def test_a_sorted_map_with_entries_is_the_merged_map_sorted(
+    ordered: dict[str, int], entries: dict[str, int]
+) -> None:
+    """`sorted_map_with` puts a new key in its place in a map already in the codec's order
+    (a unit entering play, issue 14): the same keys, values and order as sorting again."""
+    ordered = codec.sorted_map(ordered)
+    merged = codec.sorted_map_with(ordered, entries)
+    expected = codec.sorted_map({**ordered, **entries})
+    assert merged == expected and list(merged) == list(expected)
+    assert list(ordered) == list(codec.sorted_map(ordered))  # the original is untouched
+
+
+def test_a_sorted_map_with_other_keys_sorts_them_again() -> None:
+    assert list(codec.sorted_map_with({"a": 1, "b": 2}, {1: 0})) == [1, "a", "b"]  # type: ignore[dict-item]
+
+
 def test_types_survive_exactly() -> None:
     value = {
         1: (Colour.RED, Rank.HIGH),

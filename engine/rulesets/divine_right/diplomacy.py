@@ -4,6 +4,7 @@ and Forced Peace attempts."""
 
 from __future__ import annotations
 
+from warscribe.engine.codec import replace
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command
@@ -553,9 +554,13 @@ def _drawn(state: State, event: DiplomacyCardDrawn) -> State:
         hand = (*hand, event.card)
     elif state.deck_size > 0:
         hand = (*hand, HIDDEN_CARD)
-    deck = state.deck[1:] if state.deck else state.deck
-    state = state.replace(deck=deck, deck_size=max(state.deck_size - 1, 0))
-    return state.with_player(event.player, hand=hand).with_progress(drew=True)
+    return replace(
+        state,
+        deck=state.deck[1:] if state.deck else state.deck,
+        deck_size=max(state.deck_size - 1, 0),
+        players=state.players_with(event.player, hand=hand),
+        turn=state.progressed(drew=True),
+    )
 
 
 def _reshuffled(state: State, event: DiscardsReshuffled) -> State:
@@ -569,8 +574,11 @@ def _discarded(state: State, event: CardsDiscarded) -> State:
             hand.remove(card)
         elif HIDDEN_CARD in hand:
             hand.remove(HIDDEN_CARD)
-    state = state.replace(discards=(*state.discards, *event.cards))
-    return state.with_player(event.player, hand=tuple(hand))
+    return replace(
+        state,
+        discards=(*state.discards, *event.cards),
+        players=state.players_with(event.player, hand=tuple(hand)),
+    )
 
 
 def _revealed(state: State, event: PersonalityRevealed) -> State:

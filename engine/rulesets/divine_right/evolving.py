@@ -26,7 +26,7 @@ def evolve(state: State, event: Event) -> State:
     table = rulebook()
     evolver = table.evolvers.get(type(event))
     if evolver is not None:
-        return _next_decision(evolver(state, event))
+        return next_decision(evolver(state, event))
     if type(event) in table.informational:
         return state
     raise LogError(f"Divine Right has no evolver for {topic_of(type(event))}")
@@ -34,10 +34,10 @@ def evolve(state: State, event: Event) -> State:
 
 def asking_next(evolver: Evolver) -> Evolver:
     """`evolver`, then the next queued decision asked once the one asked is answered."""
-    return lambda state, event: _next_decision(evolver(state, event))
+    return lambda state, event: next_decision(evolver(state, event))
 
 
-def _next_decision(state: State) -> State:
+def next_decision(state: State) -> State:
     """Once the decision asked is answered, the first one queued behind it is asked."""
     progress = state.turn.progress if state.turn else None
     if progress is None or progress.pending is not None or not progress.queue:

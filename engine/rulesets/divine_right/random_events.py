@@ -42,6 +42,7 @@ player's fleets from a storm (other players' fleets in it are not counted).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from warscribe.engine.codec import frozen, record, replace
 from warscribe.engine.dice import Dice
@@ -798,13 +799,15 @@ DECISIONS: dict[str, Answer] = {
 # -- evolve ----------------------------------------------------------------------------------------
 
 
-def _answered(state: State, units: int) -> State:
-    """The pending decision, `units` fewer due (closed when none is left)."""
+def _answered(state: State, count: int, /, **changes: Any) -> State:
+    """The state with `changes` (a map in the codec's order) and the pending decision
+    `count` units fewer due (closed when none is left)."""
     pending = state.turn.progress.pending if state.turn else None
-    if pending is None:
-        return state
-    left = pending.count - units
-    return state.with_progress(pending=replace(pending, count=left) if left > 0 else None)
+    if pending is not None:
+        left = pending.count - count
+        still = replace(pending, count=left) if left > 0 else None
+        changes["turn"] = state.progressed(pending=still)
+    return replace(state, **changes) if changes else state
 
 
 def _rolled(state: State, event: RandomEventRolled) -> State:
@@ -834,7 +837,10 @@ def _replaced(state: State, event: RegularReplaced) -> State:
     eliminated = state.kingdoms[event.kingdom].eliminated - {event.unit}
     unit = Unit(id=event.unit, kingdom=event.kingdom, kind=event.kind, hex=event.hex)
     return _answered(
-        state.with_units((unit,)).with_kingdom(event.kingdom, eliminated=eliminated), 1
+        state,
+        1,
+        units=state.placed((unit,)),
+        kingdoms=state.kingdoms_with(event.kingdom, eliminated=eliminated),
     )
 
 
@@ -843,7 +849,7 @@ def _entered(state: State, event: MercenaryEntered) -> State:
     unit = Unit(
         id=event.unit, kingdom=MERCENARY, kind=event.kind, hex=event.hex, owner=event.player
     )
-    return _answered(state.replace(mercenary_pool=pool).with_units((unit,)), 1)
+    return _answered(state, 1, mercenary_pool=pool, units=state.placed((unit,)))
 
 
 def _omens(state: State, event: BadOmensFell) -> State:

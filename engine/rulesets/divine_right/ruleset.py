@@ -16,7 +16,7 @@ from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
 from . import answers, legal, projections, turn
 from .data import load_custom
-from .evolving import Outcome, asking_next
+from .evolving import Outcome, asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN
 from .setup import check_players, setup_events
@@ -56,6 +56,8 @@ EVOLVERS = Evolvers(
     {kind: asking_next(evolver) for kind, evolver in RULEBOOK.evolvers.items()},
     tuple(RULEBOOK.informational),
 )
+_EVOLVERS = RULEBOOK.evolvers
+_UNCHANGED = RULEBOOK.informational - {GameCreated}
 
 
 class DivineRight(RuleBook[State]):
@@ -90,6 +92,20 @@ class DivineRight(RuleBook[State]):
         ),
     )
     rulebook: Rulebook = RULEBOOK
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        """What `EVOLVERS` does, in one call for an event of a game under way (a replay
+        folds thousands, most of them the record's own): the rulebook's evolver for its
+        class then the next queued decision, or the state unchanged; the initial state,
+        and any event the rulebook does not name, go through `EVOLVERS`."""
+        if state is not None:
+            cls = event.__class__
+            evolver = _EVOLVERS.get(cls)
+            if evolver is not None:
+                return next_decision(evolver(state, event))
+            if cls in _UNCHANGED:
+                return state
+        return self.evolvers.evolve(state, event)
 
     def options(self, given: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
         """`reentry` as given; the data files together as `data_files` (kind, text)."""

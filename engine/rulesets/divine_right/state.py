@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
 
-from warscribe.engine.codec import record, replace, sorted_map
+from warscribe.engine.codec import record, replace, sorted_map, sorted_map_with
 
 from .sections import (
     COMBAT_PHASE,
@@ -252,7 +252,10 @@ class Progress:
     fought: tuple[str, ...] = ()  # units that defended in a battle this phase
 
     def moved(self, unit: str) -> Moved | None:
-        return next((m for m in self.moves if m.unit == unit), None)
+        for m in self.moves:
+            if m.unit == unit:
+                return m
+        return None
 
 
 FRESH = Progress()
@@ -295,6 +298,40 @@ class GameResult:
 
 
 _aboard = attrgetter("aboard")
+
+
+class _Carriers:
+    """What the units of the last units map made by `State.placed` or `without_units` may
+    be aboard: a superset of their `aboard`s. Moving units asks whether any unit is aboard
+    one of them; with this, a move whose map follows the last one's (most of a replay's)
+    answers from the units it moves instead of looking at every unit. A state's map is
+    never changed once made, and the map is held here, so it is known by identity."""
+
+    last: tuple[dict[str, Unit], frozenset[str | None]] = ({}, frozenset())
+
+    @classmethod
+    def aboard_any(
+        cls, current: dict[str, Unit], merged: dict[str, Unit], moved: dict[str, Unit]
+    ) -> bool:
+        """Whether a unit of `merged` (`current` with the `moved` units) is aboard one of
+        the moved units."""
+        units, aboard = cls.last
+        if units is not current:
+            aboard = frozenset(map(_aboard, current.values()))
+        aboard = aboard.union(map(_aboard, moved.values()))
+        if not moved.keys().isdisjoint(aboard):  # perhaps: what they are aboard now
+            aboard = frozenset(map(_aboard, merged.values()))
+        cls.last = (merged, aboard)
+        return not moved.keys().isdisjoint(aboard)
+
+    @classmethod
+    def passed_on(cls, current: dict[str, Unit], fewer: dict[str, Unit]) -> None:
+        """`fewer`, `current` with units taken away, is aboard no more than it was."""
+        units, aboard = cls.last
+        if units is current:
+            cls.last = (fewer, aboard)
+
+
 _MAPS = ("kingdoms", "units")  # the state's maps, kept in the codec's order (`State.replace`)
 
 
@@ -345,40 +382,60 @@ class State:
         return any(p.name == name for p in self.players)
 
     def with_player(self, name: str, **changes: Any) -> State:
-        players = tuple(replace(p, **changes) if p.name == name else p for p in self.players)
-        return replace(self, players=players)
+        return replace(self, players=self.players_with(name, **changes))
+
+    def players_with(self, name: str, **changes: Any) -> tuple[Player, ...]:
+        """The players, with these changes to one of them (for an evolver that changes the
+        state's other fields too, in one `replace`)."""
+        return tuple(replace(p, **changes) if p.name == name else p for p in self.players)
 
     def with_kingdom(self, name: str, **changes: Any) -> State:
+        return replace(self, kingdoms=self.kingdoms_with(name, **changes))
+
+    def kingdoms_with(self, name: str, **changes: Any) -> dict[str, KingdomState]:
+        """The map of kingdoms, with these changes to one it has (its order kept)."""
         kingdoms = dict(self.kingdoms)
-        kingdoms[name] = replace(kingdoms[name], **changes)  # a kingdom it has: order kept
-        return replace(self, kingdoms=kingdoms)
+        kingdoms[name] = replace(kingdoms[name], **changes)
+        return kingdoms
 
     def with_progress(self, **changes: Any) -> State:
+        return replace(self, turn=self.progressed(**changes))
+
+    def progressed(self, **changes: Any) -> Turn:
+        """The turn with these changes to its progress (for an evolver that changes the
+        state's other fields too, in one `replace`)."""
         turn = self.turn
         assert turn is not None
-        return replace(self, turn=replace(turn, progress=replace(turn.progress, **changes)))
+        return replace(turn, progress=replace(turn.progress, **changes))
 
     def without_units(self, ids: Iterable[str]) -> State:
-        units = dict(self.units)  # the others keep their order
+        return replace(self, units=self.units_without(ids))
+
+    def units_without(self, ids: Iterable[str]) -> dict[str, Unit]:
+        """The map of units without these (the others keep their order)."""
+        units = dict(self.units)
         for unit in ids:
             units.pop(unit, None)
-        return replace(self, units=units)
+        _Carriers.passed_on(self.units, units)
+        return units
 
     def with_units(self, units: Iterable[Unit]) -> State:
-        """The units put on the map or moved: what a fleet on the map carries goes where it
-        goes (a fleet put back on the map carries nothing it carried before it left)."""
+        """The units put on the map or moved (`placed`)."""
+        return replace(self, units=self.placed(units))
+
+    def placed(self, units: Iterable[Unit]) -> dict[str, Unit]:
+        """The map of units with these put on the map or moved, in the codec's order: what
+        a fleet on the map carries goes where it goes (a fleet put back on the map carries
+        nothing it carried before it left)."""
         current = self.units
-        merged = dict(current)
         moved = {u.id: u for u in units}
-        merged.update(moved)
-        if not moved.keys().isdisjoint(map(_aboard, merged.values())):
+        merged = sorted_map_with(current, moved)
+        if _Carriers.aboard_any(current, merged, moved):
             for unit in [u for u in merged.values() if u.aboard in moved]:
                 carrier = moved[unit.aboard]  # type: ignore[index]
                 if carrier.id in current and unit.hex != carrier.hex:
                     merged[unit.id] = replace(unit, hex=carrier.hex)
-        if not moved.keys() <= current.keys():
-            merged = sorted_map(merged)
-        return replace(self, units=merged)
+        return merged
 
     def units_of(self, kingdom: str) -> tuple[Unit, ...]:
         return tuple(u for u in self.units.values() if u.kingdom == kingdom)

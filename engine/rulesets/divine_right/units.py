@@ -11,6 +11,7 @@ mercenary fleets.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from warscribe.engine.codec import replace
 
@@ -86,20 +87,25 @@ def spent(state: State, unit: str) -> int:
 
 def with_moves(state: State, changes: Iterable[Moved]) -> State:
     """The state with these units' movement records replaced."""
+    return state.with_progress(moves=moves_with(state, changes))
+
+
+def moves_with(state: State, changes: Iterable[Moved]) -> tuple[Moved, ...]:
+    """The movement records with these units' replaced (one record a unit)."""
     assert state.turn is not None
     new = {m.unit: m for m in changes}
     kept = tuple(m for m in state.turn.progress.moves if m.unit not in new)
-    return state.with_progress(moves=kept + tuple(new.values()))
+    return kept + tuple(new.values())
 
 
 def record_of(state: State, unit: str) -> Moved:
     return moved(state, unit) or Moved(unit=unit)
 
 
-def bump(state: State, unit: str, points: int) -> Moved:
-    """The unit's movement record after spending `points` more."""
+def bump(state: State, unit: str, points: int, **changes: Any) -> Moved:
+    """The unit's movement record after spending `points` more (and these changes)."""
     record = record_of(state, unit)
-    return replace(record, spent=record.spent + points)
+    return replace(record, spent=record.spent + points, **changes)
 
 
 # -- who is where --------------------------------------------------------------------------
@@ -181,11 +187,15 @@ def remove(state: State, ids: Iterable[str]) -> State:
     """Units leave the map for good: regulars become eliminated units of their kingdom
     (replaceable later), common mercenaries go back to the mercenary force pool."""
     ids = tuple(ids)
+    pool = state.mercenary_pool
+    kingdoms = state.kingdoms
     for unit_id in ids:
         unit = state.units[unit_id]
         if unit.kingdom == MERCENARY:
-            state = state.replace(mercenary_pool=(*state.mercenary_pool, unit_id))
+            pool = (*pool, unit_id)
         else:
-            eliminated = state.kingdoms[unit.kingdom].eliminated | {unit_id}
-            state = state.with_kingdom(unit.kingdom, eliminated=eliminated)
-    return state.without_units(ids)
+            if kingdoms is state.kingdoms:
+                kingdoms = dict(kingdoms)  # only kingdoms it has: order kept
+            standing = kingdoms[unit.kingdom]
+            kingdoms[unit.kingdom] = replace(standing, eliminated=standing.eliminated | {unit_id})
+    return replace(state, mercenary_pool=pool, kingdoms=kingdoms, units=state.units_without(ids))

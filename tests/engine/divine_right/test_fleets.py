@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from warscribe.engine.codec import replace, sorted_map
 from warscribe.engine.errors import IllegalCommand
 from warscribe.engine.rulesets.divine_right import special_kingdoms
 from warscribe.engine.rulesets.divine_right.events import (
@@ -15,6 +16,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     UnitsEmbarked,
 )
 from warscribe.engine.rulesets.divine_right.siege import declare as siege
+from warscribe.engine.rulesets.divine_right.state import Hex, State, Unit
 
 from .board import DATA, ally, hire, movement, put, spent, where
 from .play import Table, of
@@ -237,3 +239,41 @@ def test_fleets_sharing_a_space_with_enemy_land_units_must_leave_it(table: Table
     table.do("move", units="K", path="12,19")
     table.do("end-phase")
     assert table.phase() == "combat"
+
+
+def test_what_is_aboard_a_fleet_goes_where_it_goes_from_any_state() -> None:
+    """Transporting troops: a fleet moved carries what is aboard it. The state knows what
+    the units of the last map it made are aboard (issue 14: a move need not look at every
+    unit); a state branched off an earlier one, or with units taken away, still carries
+    exactly what is aboard."""
+    ashore = State(
+        players=(),
+        kingdoms={},
+        units=sorted_map(
+            {
+                "A": Unit("A", "Hothior", "army", (1, 1)),
+                "B": Unit("B", "Hothior", "army", (1, 1)),
+                "F": Unit("F", "Hothior", "fleet", (1, 1)),
+            }
+        ),
+    )
+
+    def sail(state: State, to: Hex) -> State:
+        return state.with_units([replace(state.units["F"], hex=to)])
+
+    def board(state: State, *units: str, fleet: str | None = "F") -> State:
+        return state.with_units([replace(state.units[u], aboard=fleet) for u in units])
+
+    assert sail(ashore, (2, 2)).units["A"].hex == (1, 1)
+    embarked = board(board(ashore, "A"), "B")
+    sailed = sail(embarked, (2, 2))
+    assert {u.id: u.hex for u in sailed.units.values()} == {"A": (2, 2), "B": (2, 2), "F": (2, 2)}
+    fewer = sailed.without_units(["A"])
+    moved = sail(fewer, (3, 3))
+    assert moved.units["B"].hex == (3, 3)
+    landed = board(moved, "B", fleet=None)
+    assert sail(landed, (4, 4)).units["B"].hex == (3, 3)
+    assert sail(board(ashore, "A"), (5, 5)).units["B"].hex == (1, 1)  # a branch: B ashore
+    assert sail(embarked, (6, 6)).units["B"].hex == (6, 6)
+    mercenary = landed.with_units([Unit("C", "mercenary", "army", (9, 9))])
+    assert list(mercenary.units) == ["B", "C", "F"]  # a unit entering play, in its place

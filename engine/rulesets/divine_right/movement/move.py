@@ -76,6 +76,7 @@ from ..units import (
     is_hero,
     lone_heroes,
     moved,
+    moves_with,
     record_of,
     remove,
     rules_of,
@@ -797,18 +798,18 @@ def walls(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
 
 def _moved(state: State, event: StackMoved) -> State:
     end = event.path[-1]
-    placed = [
-        replace(state.units[u], hex=end, inside=event.inside and u in event.units)
+    units = state.units
+    placed = state.placed(
+        replace(units[u], hex=end, inside=event.inside and u in event.units)
         for u in (*event.units, *event.carried)
-        if u in state.units
-    ]
-    state = state.with_units(placed)
+        if u in units
+    )
     records = [
-        replace(bump(state, unit, points), leader=None if unit == event.leader else event.leader)
+        bump(state, unit, points, leader=None if unit == event.leader else event.leader)
         for unit, points in event.spent
     ]
     records += [replace(record_of(state, c), done=True) for c in event.carried]
-    return with_moves(state, records)
+    return replace(state, units=placed, turn=state.progressed(moves=moves_with(state, records)))
 
 
 def _ferried(state: State, event: FerryUsed) -> State:
