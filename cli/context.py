@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # the store and the engine are imported when a command first 
     from uuid import UUID
 
     from warscribe.engine.record import Entry
-    from warscribe.store.app import GameListing, StoreOwner, Warscribe
+    from warscribe.store.app import Warscribe
+    from warscribe.store.reading import GameListing, StoreOwner
 
 
 @dataclass

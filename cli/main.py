@@ -487,8 +487,8 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
     Example:
       warscribe --store alice.db init --as alice --key alice.key
     """
-    from warscribe.store.app import StoreOwner
     from warscribe.store.orders import read_key
+    from warscribe.store.reading import StoreOwner
 
     key_file = None
     if key_path is not None:
