@@ -58,7 +58,7 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from . import index as catalog_index
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
-from .index import Index
+from .index import Index, schema_of
 from .reading import CATALOG_ID, SETTINGS_ID, GameListing, Reading, StoreOwner
 from .secrets import (
     GameSecrets,
@@ -159,7 +159,9 @@ class Warscribe(Application[UUID], Reading):
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
         env["CREATE_TABLE"] = "n"  # see _open_tables
         if self.backend.kind == "sqlite":
-            env["APPLICATION_RECORDER_TOPIC"] = f"{catalog_index.__name__}:IndexedSQLiteRecorder"
+            env["APPLICATION_RECORDER_TOPIC"] = (
+                f"{catalog_index.__name__}_sqlite:IndexedSQLiteRecorder"
+            )
         else:
             env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}_postgres:Factory"
         self._heads: OrderedDict[UUID, tuple[dict[str, Any], int]] = OrderedDict()
@@ -172,7 +174,13 @@ class Warscribe(Application[UUID], Reading):
             self._snapshots_table = (
                 self._table(self.snapshots.recorder) if self.snapshots is not None else None
             )
-            self.index = Index(self.recorder, CATALOG_ID)
+            self.index = Index(
+                CATALOG_ID,
+                self._select,
+                self._events_table,
+                schema_of(self.recorder),
+                recorder=self.recorder,
+            )
             self._open_tables()
             fd = _lock_fd(self._lock_file) if self._lock_file else None
             if fd is not None:  # there from the first open on, not only from the first write

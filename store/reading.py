@@ -10,22 +10,30 @@ of what a player types, and importing eventsourcing's application was a fifth of
 
 from __future__ import annotations
 
+import os
 import re
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import starmap
-from typing import Any, Protocol
-from uuid import NAMESPACE_URL, UUID, uuid5
+from pathlib import Path
+from typing import Any
+from uuid import UUID
 
 from warscribe.engine import codec, record, rulesets
 from warscribe.engine.errors import InvalidCommand, LogError
 from warscribe.engine.record import Entry, Head
 
 from .backends import Backend, StoreError
+from .index import Index
 
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
-CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
-SETTINGS_ID = uuid5(NAMESPACE_URL, "warscribe:settings")
+# uuid5(NAMESPACE_URL, "warscribe:catalog") and "warscribe:settings", written out: uuid5
+# imports hashlib, which a status needs for nothing else (tests/store/test_reading.py)
+CATALOG_ID = UUID("678628a9-6e6e-51b0-bfb3-2fb628a41fd7")
+SETTINGS_ID = UUID("e0120ac2-d180-57f5-ae78-5a3681390697")
+SQLITE_EVENTS = "stored_events"  # eventsourcing's names of a SQLite store's tables
+SQLITE_SNAPSHOTS = "stored_snapshots"
 
 
 @codec.record("warscribe.GameListing")
@@ -115,22 +123,12 @@ def _decode_entry(version: int, state: bytes) -> Entry:
     return entry
 
 
-class CatalogIndex(Protocol):
-    """The queries of the catalog's index a read uses (`index.Index`)."""
-
-    def exact(self, ref: str) -> list[Any]: ...
-    def by_prefix(self, prefix: str) -> list[Any]: ...
-    def by_id(self, game_id: UUID) -> list[Any]: ...
-    def last(self, originals: bool) -> list[Any]: ...
-    def empty(self) -> bool: ...
-
-
 class Reading:
     """The reads of a store, on one query method (`_select`: a read-only query with `?`
     marks, its rows as tuples) and the names of its tables."""
 
     backend: Backend
-    index: CatalogIndex
+    index: Index
     _events_table: str
     _snapshots_table: str | None  # None: snapshots are not read
     _heads: OrderedDict[UUID, tuple[dict[str, Any], int]]
@@ -323,3 +321,52 @@ class Reading:
         later = [seq for seq in head.marks.values() if seq > version]
         last = min(later) if later else head.seq
         return min(version + 1, last), last
+
+
+class Reader(Reading):
+    """A SQLite store opened read-only with the standard library's sqlite3, for a command
+    that only reads (`status`): no eventsourcing, no lock file, no secrets file, and a
+    connection that cannot write. `open` gives None when the store must be opened whole:
+    not SQLite, not there, or with its index behind its catalog or secrets of an older
+    version to move out (an open of the store puts these right)."""
+
+    def __init__(self, backend: Backend, connection: sqlite3.Connection) -> None:
+        self.backend = backend
+        self._connection = connection
+        self._events_table = SQLITE_EVENTS
+        self._snapshots_table = SQLITE_SNAPSHOTS
+        self._heads = OrderedDict()
+        self._cache = False
+        self.index = Index(CATALOG_ID, self._select, SQLITE_EVENTS, None)
+
+    @classmethod
+    def open(cls, backend: Backend) -> Reader | None:
+        env = dict(backend.env)
+        path = env.get("SQLITE_DBNAME", "")
+        if backend.kind != "sqlite" or not os.path.isfile(path):
+            return None
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 10)
+        try:
+            connection = sqlite3.connect(uri, uri=True, timeout=timeout)
+        except sqlite3.Error:
+            return None
+        reader = cls(backend, connection)
+        try:
+            ready = reader.index.state() == (True, False)
+        except StoreError:  # not a store the reader can read: the store's open will say why
+            ready = False
+        if not ready:
+            reader.close()
+            return None
+        return reader
+
+    def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
+        try:
+            rows: list[Any] = self._connection.execute(query, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
+        return rows
+
+    def close(self) -> None:
+        self._connection.close()
