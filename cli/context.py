@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # the store and the engine are imported when a command first 
     from uuid import UUID
 
     from warscribe.engine.record import Entry
-    from warscribe.store.app import GameListing, StoreOwner, Warscribe
+    from warscribe.store.app import Warscribe
+    from warscribe.store.reading import GameListing, Reader, Reading, StoreOwner
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Context:
     secrets: str | None = None
     ask_passphrase: bool = False
     _app: Warscribe | None = field(default=None, repr=False)
+    _reader: Reader | None = field(default=None, repr=False)
 
     @property
     def app(self) -> Warscribe:
@@ -35,6 +37,17 @@ class Context:
         if self._app is None:
             self._app = Warscribe(self.store, secrets=self.secrets, passphrase=self.passphrase)
         return self._app
+
+    def reads(self) -> Reading:
+        """The store to read from, for a command that only reads: the store if it is open,
+        else a read-only connection to it (`Reader`: no eventsourcing to import) when it
+        allows one, else the store."""
+        if self._app is None and self._reader is None:
+            from warscribe.store.backends import resolve
+            from warscribe.store.reading import Reader
+
+            self._reader = Reader.open(resolve(self.store))
+        return self._app or self._reader or self.app
 
     def passphrase(self, new: bool) -> str | None:
         """The secrets file's passphrase: WARSCRIBE_PASSPHRASE, else asked for with
@@ -91,6 +104,8 @@ class Context:
     def close(self) -> None:
         if self._app is not None:
             self._app.close()
+        if self._reader is not None:
+            self._reader.close()
 
 
 pass_ctx = click.make_pass_decorator(Context)

@@ -15,7 +15,8 @@ from warscribe.engine.errors import WarscribeError
 from warscribe.store import logfile
 from warscribe.store import mailbox as mb
 from warscribe.store import orders as orders_file
-from warscribe.store.app import GameListing, Warscribe
+from warscribe.store.app import Warscribe
+from warscribe.store.reading import GameListing
 from warscribe.store.story import story
 from warscribe.store.views import escaped
 

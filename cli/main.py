@@ -409,8 +409,9 @@ def status(ctx: Context, player: str | None, as_json: bool) -> None:
     from warscribe.engine.anchor import fingerprint
     from warscribe.store.views import escaped
 
-    listing = ctx.game()
-    head = ctx.app.head(listing.game_id)
+    reads = ctx.reads()
+    listing = reads.find(ctx.game_ref)
+    head = reads.head(listing.game_id)
     rs = rulesets.get(head.ruleset)
     data = {
         "game_id": head.game_id,
@@ -427,7 +428,7 @@ def status(ctx: Context, player: str | None, as_json: bool) -> None:
     }
     data["head"] = fingerprint(head.seq, head.chain)
     text = f"{escaped(listing.name)} ({head.ruleset}), head {data['head']}\n"
-    owner = ctx.owner()
+    owner = reads.settings().owner
     player = player or (owner.player if owner is not None else None)
     if player is not None:
         if player not in listing.players:
@@ -487,8 +488,8 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
     Example:
       warscribe --store alice.db init --as alice --key alice.key
     """
-    from warscribe.store.app import StoreOwner
     from warscribe.store.orders import read_key
+    from warscribe.store.reading import StoreOwner
 
     key_file = None
     if key_path is not None:

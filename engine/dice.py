@@ -11,8 +11,6 @@ numbers; a random pick is one derived number.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,10 +27,14 @@ _WORD = 1 << 32
 
 
 def seeded_key(seed: str) -> bytes:
+    import hashlib
+
     return hashlib.sha256(b"warscribe-seed:" + seed.encode()).digest()
 
 
 def commitment(key: bytes) -> bytes:
+    import hashlib
+
     return hashlib.sha256(key).digest()
 
 
@@ -67,6 +69,9 @@ def derive(
     key: bytes, game_id: UUID, index: int, chain: bytes, sides: Sequence[int]
 ) -> tuple[int, ...]:
     """The values of roll `index`, one in 1..s for each s in `sides`."""
+    import hashlib
+    import hmac
+
     prefix = game_id.bytes + index.to_bytes(8, "big") + chain
     values: list[int] = []
     block = 0

@@ -16,8 +16,6 @@ the private fields)``; they still verify, but their private parts are published 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import hmac
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -62,10 +60,15 @@ def leaves(private: dict[str, Any]) -> list[LeafValue]:
 
 
 def leaf_salt(salt: bytes, index: int) -> bytes:
+    import hashlib
+    import hmac
+
     return hmac.new(salt, b"leaf" + index.to_bytes(4, "big"), hashlib.sha256).digest()[:16]
 
 
 def leaf_digest(salt: bytes, leaf: LeafValue) -> bytes:
+    import hashlib
+
     return hashlib.sha256(salt + codec.encode(leaf)).digest()
 
 
@@ -75,11 +78,15 @@ def leaf_digests(salt: bytes, private: dict[str, Any]) -> tuple[bytes, ...]:
 
 def root(digests: Sequence[bytes]) -> bytes:
     """The entry digest of a list of leaf digests."""
+    import hashlib
+
     return hashlib.sha256(_LEAVES_TAG + b"".join(digests)).digest()
 
 
 def commit(salt: bytes, private: dict[str, Any], scheme: int) -> bytes:
     """The digest the chain covers for a private part."""
+    import hashlib
+
     if scheme == WHOLE:
         return hashlib.sha256(salt + codec.encode(private)).digest()
     return root(leaf_digests(salt, private))

@@ -9,8 +9,6 @@ to them stands in (see `hidden`: leaf commitments, so parts can be published lat
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import hmac
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -97,10 +95,15 @@ def canonical_bytes(entry: Entry) -> bytes:
 
 
 def next_chain(previous: bytes, entry: Entry) -> bytes:
+    import hashlib
+
     return hashlib.sha256(previous + canonical_bytes(entry)).digest()
 
 
 def _salt(key: bytes | None, game_id: UUID, seq: int) -> bytes:
+    import hashlib
+    import hmac
+
     if key is None:
         return os.urandom(16)
     return hmac.new(key, b"salt" + game_id.bytes + seq.to_bytes(8, "big"), hashlib.sha256).digest()[

@@ -16,7 +16,7 @@ from warscribe.engine import record
 from warscribe.engine.events import GameCreated
 from warscribe.engine.record import Entry, Head
 
-from .app import DEFAULT_CHOSEN, OWNER_SET, GameListing, StoreOwner
+from .reading import DEFAULT_CHOSEN, OWNER_SET, GameListing, StoreOwner
 
 
 class Game(Aggregate):

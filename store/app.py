@@ -21,7 +21,6 @@ import fcntl
 import hashlib
 import os
 import random
-import re
 import sqlite3
 import time
 from collections import OrderedDict
@@ -45,7 +44,7 @@ from warscribe.engine.anchor import (
 )
 from warscribe.engine.codec import frozen
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
-from warscribe.engine.errors import InvalidCommand, LogError, WarscribeError
+from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import (
     Command,
     CommandIssued,
@@ -59,7 +58,8 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from . import index as catalog_index
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
-from .index import Index
+from .index import Index, schema_of
+from .reading import CATALOG_ID, SETTINGS_ID, GameListing, Reading, StoreOwner
 from .secrets import (
     GameSecrets,
     Passphrase,
@@ -78,9 +78,6 @@ if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that 
 SNAPSHOT_INTERVAL = 100
 CATALOG_SNAPSHOT_INTERVAL = 10  # a store of many games reads its list from a snapshot
 PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
-HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
-CATALOG_ID = uuid5(NAMESPACE_URL, "warscribe:catalog")
-SETTINGS_ID = uuid5(NAMESPACE_URL, "warscribe:settings")
 
 
 _OPEN_ATTEMPTS = 3
@@ -109,70 +106,6 @@ class ConcurrentWrite(StoreError):
     """Another writer recorded to the game between our read and our write."""
 
 
-@codec.record("warscribe.GameListing")
-class GameListing:
-    """A game as the catalog lists it."""
-
-    game_id: UUID
-    name: str
-    ruleset: str
-    players: tuple[str, ...]
-    parent: tuple[UUID, int] | None = None
-
-
-@codec.record("warscribe.StoreOwner")
-class StoreOwner:
-    """The player whose store this is, and where their private key file is."""
-
-    player: str
-    key_file: str | None = None
-
-
-@codec.frozen
-class StoreSettings:
-    """The store's settings: the game it acts on when none is named, and its owner."""
-
-    default: UUID | None = None
-    owner: StoreOwner | None = None
-
-
-DEFAULT_CHOSEN = "warscribe:Settings.DefaultChosen"
-OWNER_SET = "warscribe:Settings.OwnerSet"
-
-
-def _settled(settings: StoreSettings, topic: str, version: int, state: bytes) -> StoreSettings:
-    """`settings` after the stored settings event of `topic`."""
-    try:
-        found = codec.decode(state)
-    except codec.CodecError as exc:
-        raise StoreError(f"the store's settings #{version} cannot be read: {exc}") from None
-    if topic == DEFAULT_CHOSEN and isinstance(found, dict):
-        if isinstance(found.get("game_id"), UUID):
-            return codec.replace(settings, default=found["game_id"])
-    elif isinstance(found, dict) and isinstance(found.get("owner"), StoreOwner):
-        return codec.replace(settings, owner=found["owner"])
-    raise StoreError(f"the store's settings #{version} is not a {topic.rpartition('.')[2]}")
-
-
-_NO_LIMIT = 2**62
-_SEQ = re.compile(r"#([0-9]{1,12})")
-
-
-def _decode_created(state: bytes) -> tuple[Entry, Any]:
-    """A game's first stored event: its entry (GameCreated) and when it was stored."""
-    return _decode_entry(1, state), codec.decode(state).get("timestamp")
-
-
-def _snapshot_state(stored: bytes) -> dict[str, Any] | None:
-    """The aggregate state a stored snapshot holds (None when it cannot be read as one)."""
-    try:
-        found = codec.decode(stored)
-    except codec.CodecError:
-        return None
-    state = found.get("state") if isinstance(found, dict) else None
-    return state if isinstance(state, dict) else None
-
-
 def _aggregate_state(game: Game) -> dict[str, Any]:
     """What a snapshot of `game` holds (eventsourcing's `Snapshot.take`)."""
     return {k: v for k, v in vars(game).items() if k not in ("_id", "_version", "_pending_events")}
@@ -188,31 +121,10 @@ def _game(game_id: UUID, state: dict[str, Any], version: int) -> Game:
     return game
 
 
-_RECORDED = b"\x82\xa5entry"
-"""How a stored entry's row begins: the encoded map {"entry": ENTRY, "timestamp": TIME}."""
-_STAMP = b"\xa9timestamp\xc7\x20\x04"
-"""How it ends: the key `timestamp`, then the header of a 32-byte time (ext 4), its text."""
-_STAMPED = len(_STAMP) + 32
-
-
-def _decode_entry(version: int, state: bytes) -> Entry:
-    """The entry a stored row holds. A load decodes thousands: the entry's own bytes are
-    decoded alone when the row has the usual shape (the time it was stored, which nothing
-    reads, is left as it is; `entries`, which `verify` reads, decodes whole rows)."""
-    try:
-        if state.startswith(_RECORDED) and state.endswith(_STAMP, 0, len(state) - 32):
-            entry = codec.decode(state[len(_RECORDED) : -_STAMPED])
-        else:
-            entry = codec.decode(state)["entry"]
-    except (codec.CodecError, KeyError, TypeError) as exc:
-        raise LogError(f"stored entry cannot be read: {exc}", version) from None
-    if type(entry) is not Entry or entry.seq != version:
-        raise LogError("stored entry is not the entry of its version", version)
-    return entry
-
-
-class Warscribe(Application[UUID]):
+class Warscribe(Application[UUID], Reading):
     """The store of games: create, record, read, import."""
+
+    index: Index
 
     name = "warscribe"
     log_section_size = 500
@@ -247,7 +159,9 @@ class Warscribe(Application[UUID]):
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
         env["CREATE_TABLE"] = "n"  # see _open_tables
         if self.backend.kind == "sqlite":
-            env["APPLICATION_RECORDER_TOPIC"] = f"{catalog_index.__name__}:IndexedSQLiteRecorder"
+            env["APPLICATION_RECORDER_TOPIC"] = (
+                f"{catalog_index.__name__}_sqlite:IndexedSQLiteRecorder"
+            )
         else:
             env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}_postgres:Factory"
         self._heads: OrderedDict[UUID, tuple[dict[str, Any], int]] = OrderedDict()
@@ -256,7 +170,17 @@ class Warscribe(Application[UUID]):
         self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
         try:
             super().__init__(env=env)
-            self.index = Index(self.recorder, CATALOG_ID)
+            self._events_table = self._table(self.recorder)
+            self._snapshots_table = (
+                self._table(self.snapshots.recorder) if self.snapshots is not None else None
+            )
+            self.index = Index(
+                CATALOG_ID,
+                self._select,
+                self._events_table,
+                schema_of(self.recorder),
+                recorder=self.recorder,
+            )
             self._open_tables()
             fd = _lock_fd(self._lock_file) if self._lock_file else None
             if fd is not None:  # there from the first open on, not only from the first write
@@ -355,46 +279,6 @@ class Warscribe(Application[UUID]):
     def games(self) -> tuple[GameListing, ...]:
         """Every game of the store, in the order it arrived (from the catalog's index)."""
         return tuple(self.index.all())
-
-    def find(self, ref: str | None) -> GameListing:
-        """A game by id, id prefix or name; without `ref`, the store's default game. One
-        indexed query, however many games the store holds."""
-        matches = self._default() if ref is None else self.index.exact(ref)
-        if not matches and ref is not None:
-            matches = self.index.by_prefix(ref)
-        if len(matches) == 1:
-            return matches[0]
-        if not matches and self.index.empty():
-            raise StoreError(
-                f"store {self.backend.describe()} holds no game: create one with `new`"
-            )
-        if not matches:
-            raise StoreError(f"no game {ref!r} in store {self.backend.describe()}")
-        raise StoreError(f"{ref!r} names {len(matches)} games; give more of the id")
-
-    def listing(self, game_id: UUID) -> GameListing | None:
-        """The store's listing of `game_id`, if it holds that game."""
-        found = self.index.by_id(game_id)
-        return found[0] if found else None
-
-    def _default(self) -> list[GameListing]:
-        """The game chosen with `use` (or last created or imported); a fork never becomes
-        the default by being made."""
-        chosen = self.settings().default
-        found = self.index.by_id(chosen) if chosen is not None else []
-        return found or self.index.last(originals=True) or self.index.last(originals=False)
-
-    def settings(self) -> StoreSettings:
-        """The store's settings: its settings stream's rows, read in one query."""
-        query = (
-            f"SELECT originator_version, topic, state FROM {self._table(self.recorder)} "
-            "WHERE originator_id = ? ORDER BY originator_version"
-        )
-        found = StoreSettings()
-        for version, topic, state in self._select(query, (self._key_of(SETTINGS_ID),)):
-            if topic in (DEFAULT_CHOSEN, OWNER_SET):
-                found = _settled(found, topic, version, state)
-        return found
 
     def _settings(self) -> Settings:
         """The settings aggregate, to trigger a change on (its state is `settings`)."""
@@ -711,99 +595,10 @@ class Warscribe(Application[UUID]):
         state, at = self._read(game_id, version)
         return _game(game_id, state, at)
 
-    def _read(self, game_id: UUID, version: int | None) -> tuple[dict[str, Any], int]:
-        """The game's aggregate state at `version` (default: now) and the version it is at:
-        the newest snapshot at or below it, then the stored entries after it folded
-        straight from the recorder's rows; all read in one query (see `_head_rows`) unless
-        this process holds the newest head. No aggregate class is needed to read a head."""
-        cached = self._heads.get(game_id) if version is None else None
-        if cached is not None:
-            state, at = cached
-            rows = self._rows(game_id, at)
-        else:
-            state, at, rows = self._from_store(game_id, version)
-        if rows:
-            from itertools import starmap
-
-            head = record.fold(starmap(_decode_entry, rows), state["head"])
-            state, at = {**state, "head": head}, head.seq
-        if version is None:
-            self._keep(game_id, state, at)
-        return state, at
-
-    def _from_store(
-        self, game_id: UUID, version: int | None
-    ) -> tuple[dict[str, Any], int, list[tuple[int, bytes]]]:
-        """The game's aggregate state at its newest sound snapshot at or below `version`
-        (else at its first entry), that version, and the (version, state) rows after it up
-        to `version`. A snapshot is served only when it has the current shape of a head
-        and ends at the chain hash of the stored entry of its version (a snapshot of
-        another position, another game or an older release is rebuilt from the entries
-        instead)."""
-        rows = self._head_rows(game_id, version, self.snapshots is not None)
-        if rows and rows[0][0] < 0:
-            at = -rows[0][0]
-            state = _snapshot_state(rows[0][1])
-            head = state.get("head") if state is not None else None
-            if (
-                state is not None
-                and isinstance(head, Head)
-                and head.format == record.HEAD_FORMAT
-                and head.seq == at
-                and len(rows) > 1
-                and rows[1][0] == at
-                and _decode_entry(*rows[1]).chain == head.chain
-            ):
-                return state, at, rows[2:]
-            rows = self._head_rows(game_id, version, False)
-        if not rows or rows[0][0] != 1:
-            raise StoreError(f"game {game_id} is not in this store")
-        entry, created_on = _decode_created(rows[0][1])
-        state = {
-            "_created_on": created_on,
-            "_modified_on": created_on,
-            "head": record.advance(None, entry),
-        }
-        return state, 1, rows[1:]
-
-    def _head_rows(
-        self, game_id: UUID, version: int | None, snapshots: bool
-    ) -> list[tuple[int, bytes]]:
-        """One query: the (version, state) rows of the game's entries up to `version`, from
-        #1 or (with `snapshots`) from the version of its newest snapshot at or below
-        `version`, whose row comes first, its version negated. Two columns, no more: a
-        replay reads thousands of rows, and every column costs."""
-        recorder: Any = self.recorder
-        events = self._table(recorder)
-        key = self._key_of(game_id)
-        upto = version or _NO_LIMIT
-        if snapshots:
-            assert self.snapshots is not None
-            query = (
-                "WITH s AS (SELECT originator_version AS v, state "
-                f"FROM {self._table(self.snapshots.recorder)} "
-                "WHERE originator_id = ? AND originator_version <= ? "
-                "ORDER BY originator_version DESC LIMIT 1) "
-                "SELECT -v AS version, state FROM s UNION ALL "
-                f"SELECT originator_version, state FROM {events} "
-                "WHERE originator_id = ? AND originator_version <= ? AND originator_version "
-                ">= coalesce((SELECT v FROM s), 1) ORDER BY version"
-            )
-            return self._select(query, (key, upto, key, upto))
-        query = (
-            f"SELECT originator_version, state FROM {events} "
-            "WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version"
-        )
-        return self._select(query, (key, upto))
-
     def _table(self, recorder: Any) -> str:
         """The name of a recorder's table in a query (schema-qualified on PostgreSQL)."""
         name: str = recorder.events_table_name
         return name if self.backend.kind == "sqlite" else f"{recorder.datastore.schema}.{name}"
-
-    def _key_of(self, game_id: UUID) -> Any:
-        """An aggregate's id as the store's tables hold it."""
-        return game_id.hex if self.backend.kind == "sqlite" else game_id
 
     def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
         """The rows of one read-only query (`?` marks), as plain tuples (the recorders'
@@ -830,68 +625,10 @@ class Warscribe(Application[UUID]):
         """Keep the newest head in memory: the next load reads only what came after it."""
         self._keep(game.id, _aggregate_state(game), game.version)
 
-    def _keep(self, game_id: UUID, state: dict[str, Any], version: int) -> None:
-        if self._cache:
-            self._heads[game_id] = (state, version)
-            self._heads.move_to_end(game_id)
-            if len(self._heads) > HEADS_KEPT:
-                self._heads.popitem(last=False)
-
     def _cached(self, game_id: UUID) -> Game | None:
         """The game at the newest head this process kept of it, if it kept one."""
         kept = self._heads.get(game_id)
         return _game(game_id, *kept) if kept is not None else None
-
-    def _rows(self, game_id: UUID, after: int) -> list[tuple[int, bytes]]:
-        """(version, state) of the game's stored entries after `after`, in order."""
-        query = (
-            f"SELECT originator_version, state FROM {self._table(self.recorder)} "
-            "WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version"
-        )
-        return self._select(query, (self._key_of(game_id), after))
-
-    def head(self, game_id: UUID, version: int | None = None) -> Head:
-        head: Head = self._read(game_id, version)[0]["head"]
-        return head
-
-    def version_at(self, game_id: UUID, position: str | None) -> int | None:
-        """The version a POSITION names: None for now; `#SEQ` that entry; a phase
-        (`TURN.PLAYER-TURN.PHASE`) the state as that phase began, from the head's marks."""
-        if position is None:
-            return None
-        head = self.head(game_id)
-        text = position.strip()
-        if text.startswith("#"):
-            seq = _SEQ.fullmatch(text)
-            if seq is None or not 1 <= int(seq.group(1)) <= head.seq:
-                raise InvalidCommand(
-                    f"bad position {position!r}: the log has entries #1..#{head.seq}", "--at"
-                )
-            return int(seq.group(1))
-        label = text.lower()
-        if label in head.marks:
-            return head.marks[label]
-        current = rulesets.get(head.ruleset).position(head.state)
-        if current is not None and label == current.lower():
-            return head.seq
-        reached = ", ".join(list(head.marks)[-5:])
-        raise InvalidCommand(
-            f"the game has not reached position {position!r} "
-            f"(now at {current}; recent: {reached or 'none'})",
-            "--at",
-        )
-
-    def span(self, game_id: UUID, position: str) -> tuple[int, int]:
-        """The entries a position names: `#SEQ` that entry; a phase, the entries recorded in
-        it (from its start to the start of the next phase, or the last entry)."""
-        version = self.version_at(game_id, position)
-        assert version is not None
-        if position.strip().startswith("#"):
-            return version, version
-        head = self.head(game_id)
-        later = [seq for seq in head.marks.values() if seq > version]
-        last = min(later) if later else head.seq
-        return min(version + 1, last), last
 
     def positioned(
         self, game_id: UUID, start: int = 1, stop: int | None = None

@@ -23,15 +23,15 @@ store's advisory lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from eventsourcing.persistence import OperationalError, ProgrammingError, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder
-
 from warscribe.engine import codec
+
+if TYPE_CHECKING:  # the queries need no eventsourcing: a read-only status never imports it
+    from eventsourcing.persistence import StoredEvent
 
 GAMES_TABLE = "warscribe_games"
 STATE_TABLE = "warscribe_index"
@@ -71,48 +71,56 @@ def _blob(listing: Any) -> bytes:
     return codec.encode(listing)
 
 
-class IndexedSQLiteRecorder(SQLiteApplicationRecorder):
-    """eventsourcing's SQLite recorder, writing the index rows of what it inserts."""
-
-    def _insert_events(
-        self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
-    ) -> Sequence[int] | None:
-        ids = super()._insert_events(c, stored_events, **kwargs)
-        rows, kept = index_changes(stored_events)
-        if rows:
-            c.executemany(statement(self, INSERT_ROW), rows)
-        if kept:
-            c.execute(statement(self, SET_KEPT), (1,))
-        return ids
+def schema_of(recorder: Any) -> str | None:
+    """The schema of a PostgreSQL recorder's tables; None for SQLite (whose datastore
+    names no schema)."""
+    schema: str | None = getattr(recorder.datastore, "schema", None)
+    return schema
 
 
-def _is_sqlite(recorder: Any) -> bool:
-    return isinstance(recorder, SQLiteApplicationRecorder)
+def tables(template: str, schema: str | None) -> str:
+    """`template` with the index's table names (schema-qualified on PostgreSQL, where the
+    schema is a checked plain identifier) and the database's type of bytes."""
+    if schema is None:
+        return template.format(games=GAMES_TABLE, state=STATE_TABLE, blob="BLOB")
+    return template.format(
+        games=f"{schema}.{GAMES_TABLE}", state=f"{schema}.{STATE_TABLE}", blob="BYTEA"
+    )
 
 
 def statement(recorder: Any, template: str) -> str:
-    """`template` for the recorder's database: its table names (schema-qualified on
-    PostgreSQL, where the schema is a checked plain identifier) and parameter marks."""
-    if _is_sqlite(recorder):
-        return template.format(games=GAMES_TABLE, state=STATE_TABLE, blob="BLOB")
-    schema = recorder.datastore.schema
-    text = template.format(
-        games=f"{schema}.{GAMES_TABLE}", state=f"{schema}.{STATE_TABLE}", blob="BYTEA"
-    )
-    return text.replace("?", "%s")
+    """`template` for the recorder's database: its table names and parameter marks."""
+    schema = schema_of(recorder)
+    text = tables(template, schema)
+    return text if schema is None else text.replace("?", "%s")
 
 
 def _statements(recorder: Any, templates: Sequence[str]) -> list[str]:
     return [statement(recorder, t) for t in templates]
 
 
-class Index:
-    """The queries of the catalog's index, on the store's recorder."""
+Select = Callable[[str, Sequence[Any]], list[Any]]
+"""One read-only query (`?` marks) and its rows as tuples."""
 
-    def __init__(self, recorder: Any, catalog_id: UUID) -> None:
-        self.recorder = recorder
+
+class Index:
+    """The queries of the catalog's index, on the store's query method (`select`), and the
+    writes that make and rebuild it, on its recorder (a read-only store has none)."""
+
+    def __init__(
+        self,
+        catalog_id: UUID,
+        select: Select,
+        events_table: str,
+        schema: str | None,
+        recorder: Any = None,
+    ) -> None:
         self.catalog_id = catalog_id
-        self.sqlite = _is_sqlite(recorder)
+        self.select = select
+        self.events_table = events_table
+        self.schema = schema
+        self.sqlite = schema is None
+        self.recorder = recorder
 
     @contextmanager
     def _cursor(self, commit: bool = False) -> Iterator[Any]:
@@ -120,46 +128,33 @@ class Index:
             yield cursor
 
     def _rows(self, template: str, params: Sequence[Any] = ()) -> list[Any]:
-        """The rows of one read (on PostgreSQL, one round trip: no BEGIN and ROLLBACK)."""
-        query = statement(self.recorder, template)
-        if self.sqlite:
-            with self._cursor() as cursor:
-                cursor.execute(query, params)
-                return list(cursor.fetchall())
-        with self.recorder.datastore.get_connection() as conn:
-            return list(conn.execute(query, params).fetchall())
+        """The rows of one read, as tuples."""
+        return self.select(tables(template, self.schema), params)
 
     def state(self) -> tuple[bool, bool] | None:
         """(in step with the catalog, may hold kept secrets), in one query; None when the
         index's tables are missing (a store made before the index)."""
-        events = self.recorder.events_table_name
         catalog: Any = self.catalog_id.hex if self.sqlite else self.catalog_id
-        if not self.sqlite:
-            events = f"{self.recorder.datastore.schema}.{events}"
         try:
-            found = self._rows(
-                "SELECT (SELECT max(version) FROM {games}) AS indexed, (SELECT "
-                f"max(originator_version) FROM {events} WHERE originator_id = ?) AS live, "
-                "(SELECT value FROM {state} WHERE key = 'kept') AS kept",
+            indexed, live, kept = self._rows(
+                "SELECT (SELECT max(version) FROM {games}), (SELECT "
+                f"max(originator_version) FROM {self.events_table} WHERE originator_id = ?), "
+                "(SELECT value FROM {state} WHERE key = 'kept')",
                 (catalog,),
             )[0]
-        except (ProgrammingError, OperationalError):
+        except Exception:  # the driver's error for a missing table: tell it from others
             if self._tables_present():
                 raise
             return None
-        return found["indexed"] == found["live"], bool(found["kept"])
+        return indexed == live, bool(kept)
 
     def _tables_present(self) -> bool:
+        names = (GAMES_TABLE, STATE_TABLE, self.events_table.rpartition(".")[2])
         if self.sqlite:
-            query = "SELECT count(*) = 3 AS present FROM sqlite_master WHERE name IN (?, ?, ?)"
-            tables: tuple[str, ...] = (GAMES_TABLE, STATE_TABLE, self.recorder.events_table_name)
-        else:
-            schema = self.recorder.datastore.schema
-            tables = tuple(
-                f"{schema}.{t}" for t in (GAMES_TABLE, STATE_TABLE, self.recorder.events_table_name)
-            )
-            query = "SELECT " + " AND ".join(["to_regclass(?) IS NOT NULL"] * 3) + " AS present"
-        return bool(self._rows(query, tables)[0]["present"])
+            query = "SELECT count(*) = 3 FROM sqlite_master WHERE name IN (?, ?, ?)"
+            return bool(self._rows(query, names)[0][0])
+        query = "SELECT " + " AND ".join(["to_regclass(?) IS NOT NULL"] * 3)
+        return bool(self._rows(query, tuple(f"{self.schema}.{t}" for t in names))[0][0])
 
     def create_tables(self) -> None:
         with self._cursor(commit=True) as cursor:
@@ -184,10 +179,10 @@ class Index:
 
     def _listings(self, where: str = "", params: Sequence[Any] = ()) -> list[Any]:
         rows = self._rows(f"SELECT listing FROM {{games}} {where} ORDER BY version", params)
-        return [codec.decode(bytes(r["listing"])) for r in rows]
+        return [codec.decode(bytes(listing)) for (listing,) in rows]
 
     def empty(self) -> bool:
-        return not self._rows("SELECT 1 AS one FROM {games} LIMIT 1")
+        return not self._rows("SELECT 1 FROM {games} LIMIT 1")
 
     def all(self) -> list[Any]:
         return self._listings()
@@ -205,8 +200,8 @@ class Index:
     def last(self, originals: bool) -> list[Any]:
         """The newest listing (of a game that is not a fork, with `originals`)."""
         listings = self._rows("SELECT listing FROM {games} ORDER BY version DESC")
-        for row in listings:
-            listing = codec.decode(bytes(row["listing"]))
+        for (blob,) in listings:
+            listing = codec.decode(bytes(blob))
             if not originals or listing.parent is None:
                 return [listing]
         return []

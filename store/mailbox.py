@@ -39,9 +39,10 @@ from warscribe.engine.errors import WarscribeError
 from warscribe.engine.record import Entry
 
 from . import armor, logfile, mail
-from .app import GameListing, Warscribe
+from .app import Warscribe
 from .backends import StoreError
 from .orders import KEY_KINDS, ORDERS_KIND
+from .reading import GameListing
 
 MAX_MAIL_BYTES = 8 * 1024 * 1024
 """The largest mail read (a bound on hostile input; a game's whole armored log is far less)."""

@@ -72,6 +72,8 @@ def test_a_divine_right_status_imports_only_what_it_uses(tmp_path: Path) -> None
         "warscribe.store.logfile",
         "warscribe.store.anchors",
         "warscribe.store.aggregates",  # a head, the settings and the index are read as rows
+        "warscribe.store.app",  # ... by a read-only connection (store/reading.py)
+        "eventsourcing",
         "cryptography",
         "tempfile",
     )

@@ -198,9 +198,9 @@ def test_a_command_refused_on_a_kept_head_is_decided_on_the_stores(store_url: st
 def test_a_long_running_store_keeps_a_bounded_number_of_heads(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from warscribe.store import app as app_module
+    from warscribe.store import reading
 
-    monkeypatch.setattr(app_module, "HEADS_KEPT", 2)
+    monkeypatch.setattr(reading, "HEADS_KEPT", 2)
     app = Warscribe(store_url)
     games = [app.create("divine-right", three_players(), f"seeded:{n}").game_id for n in range(3)]
     for game_id in games:

@@ -12,7 +12,6 @@ The map is a grid of pointy-topped hexes in rows, odd rows shifted half a hex ri
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -469,7 +468,13 @@ class DRData:
     deck: tuple[Card, ...]
     personalities: tuple[Personality, ...]
     mercenaries: tuple[MercenarySpec, ...]
-    refs: tuple[DataRef, ...]
+    files: tuple[_File, ...]
+
+    @cached_property
+    def refs(self) -> tuple[DataRef, ...]:
+        """Each file's kind, name and SHA-256: worked out when a game is created (a
+        call that replays one never needs them, nor hashlib)."""
+        return tuple(f.ref for f in self.files)
 
     @cached_property
     def _kingdom_names(self) -> Mapping[str, Kingdom]:
@@ -618,6 +623,8 @@ class _File:
 
     @property
     def ref(self) -> DataRef:
+        import hashlib
+
         return DataRef(self.kind, self.name, hashlib.sha256(self.raw).hexdigest())
 
 
@@ -1340,7 +1347,7 @@ def load_files(
         deck=cards,
         personalities=_parse_personalities(_open(files["personalities"])),
         mercenaries=_parse_mercenaries(_open(files["mercenaries"])),
-        refs=tuple(f.ref for f in files.values()),
+        files=tuple(files.values()),
     )
     _check_links(files, mapfile, ploys, data)
     return data

@@ -1,0 +1,372 @@
+"""What a store answers by reading: the catalog's index, the store's settings and a game's
+head, with plain queries on the store's tables and no eventsourcing.
+
+`Reading` holds these reads; `Warscribe` (the store, on eventsourcing) and `Reader` (a
+SQLite store opened read-only with the standard library's sqlite3, for the commands that
+only read: `status`) each give it one way to run a query (`_select`). A status is most
+of what a player types, and importing eventsourcing's application was a fifth of one
+(issue 14).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Sequence
+from itertools import starmap
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from warscribe.engine import codec, record, rulesets
+from warscribe.engine.errors import InvalidCommand, LogError
+from warscribe.engine.record import Entry, Head
+
+from .backends import Backend, StoreError
+from .index import Index
+
+HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
+# uuid5(NAMESPACE_URL, "warscribe:catalog") and "warscribe:settings", written out: uuid5
+# imports hashlib, which a status needs for nothing else (tests/store/test_reading.py)
+CATALOG_ID = UUID("678628a9-6e6e-51b0-bfb3-2fb628a41fd7")
+SETTINGS_ID = UUID("e0120ac2-d180-57f5-ae78-5a3681390697")
+SQLITE_EVENTS = "stored_events"  # eventsourcing's names of a SQLite store's tables
+SQLITE_SNAPSHOTS = "stored_snapshots"
+
+
+@codec.record("warscribe.GameListing")
+class GameListing:
+    """A game as the catalog lists it."""
+
+    game_id: UUID
+    name: str
+    ruleset: str
+    players: tuple[str, ...]
+    parent: tuple[UUID, int] | None = None
+
+
+@codec.record("warscribe.StoreOwner")
+class StoreOwner:
+    """The player whose store this is, and where their private key file is."""
+
+    player: str
+    key_file: str | None = None
+
+
+@codec.frozen
+class StoreSettings:
+    """The store's settings: the game it acts on when none is named, and its owner."""
+
+    default: UUID | None = None
+    owner: StoreOwner | None = None
+
+
+DEFAULT_CHOSEN = "warscribe:Settings.DefaultChosen"
+OWNER_SET = "warscribe:Settings.OwnerSet"
+
+
+def _settled(settings: StoreSettings, topic: str, version: int, state: bytes) -> StoreSettings:
+    """`settings` after the stored settings event of `topic`."""
+    try:
+        found = codec.decode(state)
+    except codec.CodecError as exc:
+        raise StoreError(f"the store's settings #{version} cannot be read: {exc}") from None
+    if topic == DEFAULT_CHOSEN and isinstance(found, dict):
+        if isinstance(found.get("game_id"), UUID):
+            return codec.replace(settings, default=found["game_id"])
+    elif isinstance(found, dict) and isinstance(found.get("owner"), StoreOwner):
+        return codec.replace(settings, owner=found["owner"])
+    raise StoreError(f"the store's settings #{version} is not a {topic.rpartition('.')[2]}")
+
+
+_NO_LIMIT = 2**62
+_SEQ = re.compile(r"#([0-9]{1,12})")
+
+
+def _decode_created(state: bytes) -> tuple[Entry, Any]:
+    """A game's first stored event: its entry (GameCreated) and when it was stored."""
+    return _decode_entry(1, state), codec.decode(state).get("timestamp")
+
+
+def _snapshot_state(stored: bytes) -> dict[str, Any] | None:
+    """The aggregate state a stored snapshot holds (None when it cannot be read as one)."""
+    try:
+        found = codec.decode(stored)
+    except codec.CodecError:
+        return None
+    state = found.get("state") if isinstance(found, dict) else None
+    return state if isinstance(state, dict) else None
+
+
+_RECORDED = b"\x82\xa5entry"
+"""How a stored entry's row begins: the encoded map {"entry": ENTRY, "timestamp": TIME}."""
+_STAMP = b"\xa9timestamp\xc7\x20\x04"
+"""How it ends: the key `timestamp`, then the header of a 32-byte time (ext 4), its text."""
+_STAMPED = len(_STAMP) + 32
+
+
+def _decode_entry(version: int, state: bytes) -> Entry:
+    """The entry a stored row holds. A load decodes thousands: the entry's own bytes are
+    decoded alone when the row has the usual shape (the time it was stored, which nothing
+    reads, is left as it is; `entries`, which `verify` reads, decodes whole rows)."""
+    try:
+        if state.startswith(_RECORDED) and state.endswith(_STAMP, 0, len(state) - 32):
+            entry = codec.decode(state[len(_RECORDED) : -_STAMPED])
+        else:
+            entry = codec.decode(state)["entry"]
+    except (codec.CodecError, KeyError, TypeError) as exc:
+        raise LogError(f"stored entry cannot be read: {exc}", version) from None
+    if type(entry) is not Entry or entry.seq != version:
+        raise LogError("stored entry is not the entry of its version", version)
+    return entry
+
+
+class Reading:
+    """The reads of a store, on one query method (`_select`: a read-only query with `?`
+    marks, its rows as tuples) and the names of its tables."""
+
+    backend: Backend
+    index: Index
+    _events_table: str
+    _snapshots_table: str | None  # None: snapshots are not read
+    _heads: OrderedDict[UUID, tuple[dict[str, Any], int]]
+    _cache: bool
+
+    def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
+        raise NotImplementedError
+
+    def find(self, ref: str | None) -> GameListing:
+        """A game by id, id prefix or name; without `ref`, the store's default game. One
+        indexed query, however many games the store holds."""
+        matches = self._default() if ref is None else self.index.exact(ref)
+        if not matches and ref is not None:
+            matches = self.index.by_prefix(ref)
+        if len(matches) == 1:
+            return matches[0]
+        if not matches and self.index.empty():
+            raise StoreError(
+                f"store {self.backend.describe()} holds no game: create one with `new`"
+            )
+        if not matches:
+            raise StoreError(f"no game {ref!r} in store {self.backend.describe()}")
+        raise StoreError(f"{ref!r} names {len(matches)} games; give more of the id")
+
+    def listing(self, game_id: UUID) -> GameListing | None:
+        """The store's listing of `game_id`, if it holds that game."""
+        found = self.index.by_id(game_id)
+        return found[0] if found else None
+
+    def _default(self) -> list[GameListing]:
+        """The game chosen with `use` (or last created or imported); a fork never becomes
+        the default by being made."""
+        chosen = self.settings().default
+        found = self.index.by_id(chosen) if chosen is not None else []
+        return found or self.index.last(originals=True) or self.index.last(originals=False)
+
+    def settings(self) -> StoreSettings:
+        """The store's settings: the newest event of each kind in its settings stream (one
+        query, however often the default game changed)."""
+        newest = (
+            f"SELECT * FROM (SELECT originator_version, topic, state FROM {self._events_table} "
+            "WHERE originator_id = ? AND topic = ? ORDER BY originator_version DESC LIMIT 1) AS n"
+        )
+        key = self._key_of(SETTINGS_ID)
+        rows = self._select(f"{newest} UNION ALL {newest}", (key, DEFAULT_CHOSEN, key, OWNER_SET))
+        found = StoreSettings()
+        for version, topic, state in rows:
+            found = _settled(found, topic, version, state)
+        return found
+
+    def _read(self, game_id: UUID, version: int | None) -> tuple[dict[str, Any], int]:
+        """The game's aggregate state at `version` (default: now) and the version it is at:
+        the newest snapshot at or below it, then the stored entries after it folded
+        straight from the recorder's rows; all read in one query (see `_head_rows`) unless
+        this process holds the newest head. No aggregate class is needed to read a head."""
+        cached = self._heads.get(game_id) if version is None else None
+        if cached is not None:
+            state, at = cached
+            rows = self._rows(game_id, at)
+        else:
+            state, at, rows = self._from_store(game_id, version)
+        if rows:
+            head = record.fold(starmap(_decode_entry, rows), state["head"])
+            state, at = {**state, "head": head}, head.seq
+        if version is None:
+            self._keep(game_id, state, at)
+        return state, at
+
+    def _from_store(
+        self, game_id: UUID, version: int | None
+    ) -> tuple[dict[str, Any], int, list[tuple[int, bytes]]]:
+        """The game's aggregate state at its newest sound snapshot at or below `version`
+        (else at its first entry), that version, and the (version, state) rows after it up
+        to `version`. A snapshot is served only when it has the current shape of a head
+        and ends at the chain hash of the stored entry of its version (a snapshot of
+        another position, another game or an older release is rebuilt from the entries
+        instead)."""
+        rows = self._head_rows(game_id, version, self._snapshots_table is not None)
+        if rows and rows[0][0] < 0:
+            at = -rows[0][0]
+            state = _snapshot_state(rows[0][1])
+            head = state.get("head") if state is not None else None
+            if (
+                state is not None
+                and isinstance(head, Head)
+                and head.format == record.HEAD_FORMAT
+                and head.seq == at
+                and len(rows) > 1
+                and rows[1][0] == at
+                and _decode_entry(*rows[1]).chain == head.chain
+            ):
+                return state, at, rows[2:]
+            rows = self._head_rows(game_id, version, False)
+        if not rows or rows[0][0] != 1:
+            raise StoreError(f"game {game_id} is not in this store")
+        entry, created_on = _decode_created(rows[0][1])
+        state = {
+            "_created_on": created_on,
+            "_modified_on": created_on,
+            "head": record.advance(None, entry),
+        }
+        return state, 1, rows[1:]
+
+    def _head_rows(
+        self, game_id: UUID, version: int | None, snapshots: bool
+    ) -> list[tuple[int, bytes]]:
+        """One query: the (version, state) rows of the game's entries up to `version`, from
+        #1 or (with `snapshots`) from the version of its newest snapshot at or below
+        `version`, whose row comes first, its version negated. Two columns, no more: a
+        replay reads thousands of rows, and every column costs."""
+        events = self._events_table
+        key = self._key_of(game_id)
+        upto = version or _NO_LIMIT
+        if snapshots:
+            query = (
+                "WITH s AS (SELECT originator_version AS v, state "
+                f"FROM {self._snapshots_table} "
+                "WHERE originator_id = ? AND originator_version <= ? "
+                "ORDER BY originator_version DESC LIMIT 1) "
+                "SELECT -v AS version, state FROM s UNION ALL "
+                f"SELECT originator_version, state FROM {events} "
+                "WHERE originator_id = ? AND originator_version <= ? AND originator_version "
+                ">= coalesce((SELECT v FROM s), 1) ORDER BY version"
+            )
+            return self._select(query, (key, upto, key, upto))
+        query = (
+            f"SELECT originator_version, state FROM {events} "
+            "WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version"
+        )
+        return self._select(query, (key, upto))
+
+    def _key_of(self, game_id: UUID) -> Any:
+        """An aggregate's id as the store's tables hold it."""
+        return game_id.hex if self.backend.kind == "sqlite" else game_id
+
+    def _keep(self, game_id: UUID, state: dict[str, Any], version: int) -> None:
+        if self._cache:
+            self._heads[game_id] = (state, version)
+            self._heads.move_to_end(game_id)
+            if len(self._heads) > HEADS_KEPT:
+                self._heads.popitem(last=False)
+
+    def _rows(self, game_id: UUID, after: int) -> list[tuple[int, bytes]]:
+        """(version, state) of the game's stored entries after `after`, in order."""
+        query = (
+            f"SELECT originator_version, state FROM {self._events_table} "
+            "WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version"
+        )
+        return self._select(query, (self._key_of(game_id), after))
+
+    def head(self, game_id: UUID, version: int | None = None) -> Head:
+        head: Head = self._read(game_id, version)[0]["head"]
+        return head
+
+    def version_at(self, game_id: UUID, position: str | None) -> int | None:
+        """The version a POSITION names: None for now; `#SEQ` that entry; a phase
+        (`TURN.PLAYER-TURN.PHASE`) the state as that phase began, from the head's marks."""
+        if position is None:
+            return None
+        head = self.head(game_id)
+        text = position.strip()
+        if text.startswith("#"):
+            seq = _SEQ.fullmatch(text)
+            if seq is None or not 1 <= int(seq.group(1)) <= head.seq:
+                raise InvalidCommand(
+                    f"bad position {position!r}: the log has entries #1..#{head.seq}", "--at"
+                )
+            return int(seq.group(1))
+        label = text.lower()
+        if label in head.marks:
+            return head.marks[label]
+        current = rulesets.get(head.ruleset).position(head.state)
+        if current is not None and label == current.lower():
+            return head.seq
+        reached = ", ".join(list(head.marks)[-5:])
+        raise InvalidCommand(
+            f"the game has not reached position {position!r} "
+            f"(now at {current}; recent: {reached or 'none'})",
+            "--at",
+        )
+
+    def span(self, game_id: UUID, position: str) -> tuple[int, int]:
+        """The entries a position names: `#SEQ` that entry; a phase, the entries recorded in
+        it (from its start to the start of the next phase, or the last entry)."""
+        version = self.version_at(game_id, position)
+        assert version is not None
+        if position.strip().startswith("#"):
+            return version, version
+        head = self.head(game_id)
+        later = [seq for seq in head.marks.values() if seq > version]
+        last = min(later) if later else head.seq
+        return min(version + 1, last), last
+
+
+class Reader(Reading):
+    """A SQLite store opened read-only with the standard library's sqlite3, for a command
+    that only reads (`status`): no eventsourcing, no lock file, no secrets file, and a
+    connection that cannot write. `open` gives None when the store must be opened whole:
+    not SQLite, not there, or with its index behind its catalog or secrets of an older
+    version to move out (an open of the store puts these right)."""
+
+    def __init__(self, backend: Backend, connection: sqlite3.Connection) -> None:
+        self.backend = backend
+        self._connection = connection
+        self._events_table = SQLITE_EVENTS
+        self._snapshots_table = SQLITE_SNAPSHOTS
+        self._heads = OrderedDict()
+        self._cache = False
+        self.index = Index(CATALOG_ID, self._select, SQLITE_EVENTS, None)
+
+    @classmethod
+    def open(cls, backend: Backend) -> Reader | None:
+        env = dict(backend.env)
+        path = env.get("SQLITE_DBNAME", "")
+        if backend.kind != "sqlite" or not os.path.isfile(path):
+            return None
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 10)
+        try:
+            connection = sqlite3.connect(uri, uri=True, timeout=timeout)
+        except sqlite3.Error:
+            return None
+        reader = cls(backend, connection)
+        try:
+            ready = reader.index.state() == (True, False)
+        except StoreError:  # not a store the reader can read: the store's open will say why
+            ready = False
+        if not ready:
+            reader.close()
+            return None
+        return reader
+
+    def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
+        try:
+            rows: list[Any] = self._connection.execute(query, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
+        return rows
+
+    def close(self) -> None:
+        self._connection.close()

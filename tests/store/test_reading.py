@@ -1,0 +1,117 @@
+"""A SQLite store opened read-only (`Reader`, for `status`): the same answers as the store,
+no eventsourcing, no writes, and the whole store whenever an open must put something
+right first."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+from uuid import NAMESPACE_URL, uuid5
+
+import pytest
+
+from warscribe.engine.events import Command
+from warscribe.store.app import Warscribe
+from warscribe.store.backends import resolve
+from warscribe.store.reading import (
+    CATALOG_ID,
+    SETTINGS_ID,
+    SQLITE_EVENTS,
+    SQLITE_SNAPSHOTS,
+    Reader,
+    StoreOwner,
+)
+
+from ..conftest import three_players
+
+ROLL = Command("referee", "roll", (("dice", "2d6"), ("purpose", "weather")))
+
+
+def _store(path: Path, games: int = 2, rolls: int = 0) -> Warscribe:
+    app = Warscribe(str(path))
+    for n in range(games):
+        game_id = app.create("divine-right", three_players(), f"seeded:{n}").game_id
+        for _ in range(rolls):
+            app.issue(game_id, ROLL)
+    return app
+
+
+def _opened(path: Path) -> Reader:
+    reader = Reader.open(resolve(str(path)))
+    assert reader is not None
+    return reader
+
+
+def test_the_ids_written_out_are_the_ids_derived() -> None:
+    assert uuid5(NAMESPACE_URL, "warscribe:catalog") == CATALOG_ID
+    assert uuid5(NAMESPACE_URL, "warscribe:settings") == SETTINGS_ID
+
+
+def test_its_tables_are_the_stores(tmp_path: Path) -> None:
+    app = _store(tmp_path / "club.db", games=0)
+    assert app.recorder.events_table_name == SQLITE_EVENTS  # type: ignore[attr-defined]
+    assert app.snapshots is not None
+    assert app.snapshots.recorder.events_table_name == SQLITE_SNAPSHOTS  # type: ignore[attr-defined]
+    app.close()
+
+
+def test_it_answers_as_the_store_does(tmp_path: Path) -> None:
+    # two games, the first long enough to have snapshots; the second is the default (the
+    # newest of the store's choices); owned by bob, then by alice
+    path = tmp_path / "club.db"
+    app = _store(path, games=2, rolls=130)
+    first, second = app.games()[0], app.games()[-1]
+    app.set_owner(StoreOwner("bob"))
+    app.set_owner(StoreOwner("alice"))
+    reader = _opened(path)
+    assert reader.settings() == app.settings()
+    assert reader.settings().owner == StoreOwner("alice")
+    assert reader.settings().default == second.game_id
+    app.use(first.game_id)
+    assert reader.settings().default == first.game_id
+    for ref in (None, first.name, second.name, str(second.game_id)[:8]):
+        assert reader.find(ref) == app.find(ref)
+    for version in (None, 1, 17, 100, 101, 150):
+        assert reader.head(first.game_id, version) == app.head(first.game_id, version)
+    assert reader.version_at(first.game_id, "#5") == 5
+    reader.close()
+    app.close()
+
+
+def test_it_never_writes(tmp_path: Path) -> None:
+    path = tmp_path / "club.db"
+    _store(path).close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    reader = _opened(path)
+    reader.head(reader.find(None).game_id)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        reader._connection.execute("DELETE FROM warscribe_games")
+    reader.close()
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert not Path(f"{path}-lock").exists() or Path(f"{path}-lock").stat().st_size == 0
+
+
+def test_a_store_to_put_right_is_opened_whole(tmp_path: Path) -> None:
+    # no file yet; a PostgreSQL address; an index behind its catalog; secrets to move out
+    assert Reader.open(resolve(str(tmp_path / "none.db"))) is None
+    assert Reader.open(resolve("postgresql://postgres@127.0.0.1:5432/test")) is None
+    path = tmp_path / "club.db"
+    _store(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "DELETE FROM warscribe_games WHERE version = (SELECT max(version) FROM warscribe_games)"
+        )
+    assert Reader.open(resolve(str(path))) is None
+    app = Warscribe(str(path))  # an open rebuilds the index
+    app.close()
+    assert Reader.open(resolve(str(path))) is not None
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE warscribe_index SET value = 1 WHERE key = 'kept'")
+    assert Reader.open(resolve(str(path))) is None
+
+
+def test_a_file_that_is_no_store_is_opened_whole(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"not a database at all")
+    assert Reader.open(resolve(str(path))) is None
