@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping
 from importlib import import_module
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 # tab-separated (read without importing json); made by `python -m tests.cli.command_index
 # cli/commands.tsv` (tests/cli/test_index.py checks it)
 _INDEX: dict[str, dict[str, list[str]]] = {}
-for _line in (Path(__file__).parent / "commands.tsv").read_text(encoding="utf-8").splitlines():
+with open(os.path.join(os.path.dirname(__file__), "commands.tsv"), encoding="utf-8") as _tsv:
+    _LINES = _tsv.read().splitlines()
+for _line in _LINES:
     _group, _command, *_entry = _line.split("\t")
     _INDEX.setdefault(_group, {})[_command] = _entry
 
@@ -498,7 +500,7 @@ def init(ctx: Context, player: str, key_path: str | None) -> None:
             raise InvalidCommand(
                 f"{key_path} is {key.player}'s private key, not {player}'s", "init"
             )
-        key_file = str(Path(key_path).resolve())
+        key_file = os.path.realpath(key_path)
     ctx.app.set_owner(StoreOwner(player=player, key_file=key_file))
     say(f"this store is {player}'s" + (f"; orders are signed with {key_path}" if key_file else ""))
 

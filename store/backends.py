@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from urllib.parse import unquote, urlparse
 
 from warscribe.engine.errors import WarscribeError
 
@@ -58,6 +57,8 @@ def resolve(target: str | None) -> Backend:
 
 
 def _postgres(url: str) -> Backend:
+    from urllib.parse import unquote, urlparse  # here: a SQLite store never needs it
+
     parts = urlparse(url)
     dbname = parts.path.lstrip("/")
     if not dbname or not parts.hostname:

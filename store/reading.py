@@ -16,7 +16,6 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import starmap
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -345,7 +344,7 @@ class Reader(Reading):
         path = env.get("SQLITE_DBNAME", "")
         if backend.kind != "sqlite" or not os.path.isfile(path):
             return None
-        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        uri = f"file:{_uri_path(os.path.abspath(path))}?mode=ro"
         timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 10)
         try:
             connection = sqlite3.connect(uri, uri=True, timeout=timeout)
@@ -370,3 +369,8 @@ class Reader(Reading):
 
     def close(self) -> None:
         self._connection.close()
+
+
+def _uri_path(path: str) -> str:
+    """`path` as the path of a SQLite `file:` URI (its `%`, `?` and `#` escaped)."""
+    return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")

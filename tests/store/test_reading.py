@@ -115,3 +115,13 @@ def test_a_file_that_is_no_store_is_opened_whole(tmp_path: Path) -> None:
     path = tmp_path / "notes.db"
     path.write_bytes(b"not a database at all")
     assert Reader.open(resolve(str(path))) is None
+
+
+def test_a_store_whose_name_has_uri_characters(tmp_path: Path) -> None:
+    # `%`, `?` and `#` mean something in a SQLite URI: the reader escapes them
+    path = tmp_path / "club #1 ?50%20off.db"
+    app = _store(path, games=1)
+    reader = _opened(path)
+    assert reader.find(None) == app.find(None)
+    reader.close()
+    app.close()

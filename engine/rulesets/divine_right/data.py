@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, cached_property
-from pathlib import Path
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
 
@@ -611,7 +610,7 @@ _FILES = {
 }
 # beside this module (importlib.resources would import zipfile, tempfile and the compressors
 # into every call that replays a game: issue 14)
-_DATAFILES = Path(__file__).with_name("datafiles")
+_DATAFILES = os.path.join(os.path.dirname(__file__), "datafiles")
 _MISSING = object()
 
 
@@ -798,13 +797,15 @@ def _open(file: _File) -> _Entry:
 
 def _read(kind: str, source: Source | None) -> _File:
     if source is None:
-        return _File(kind, _FILES[kind], (_DATAFILES / _FILES[kind]).read_bytes())
+        with open(os.path.join(_DATAFILES, _FILES[kind]), "rb") as builtin:
+            return _File(kind, _FILES[kind], builtin.read())
     if isinstance(source, os.PathLike):
-        path = Path(source)
+        name = os.path.basename(source)
         try:
-            return _File(kind, path.name, path.read_bytes())
+            with open(source, "rb") as given:
+                return _File(kind, name, given.read())
         except OSError as exc:
-            raise _error(path.name, "", None, f"cannot be read ({exc.strerror})") from None
+            raise _error(name, "", None, f"cannot be read ({exc.strerror})") from None
     content = source.encode() if isinstance(source, str) else source
     return _File(kind, f"{kind} file given to `new`", content)
 
