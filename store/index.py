@@ -30,12 +30,15 @@ from uuid import UUID
 
 from warscribe.engine import codec
 
+from .backends import StoreError
+
 if TYPE_CHECKING:  # the queries need no eventsourcing: a read-only status never imports it
     from eventsourcing.persistence import StoredEvent
 
 GAMES_TABLE = "warscribe_games"
 STATE_TABLE = "warscribe_index"
 LISTED_TOPIC = "warscribe:Catalog.Listed"
+LISTING_RECORD = "warscribe.GameListing"  # the codec topic of what an index row holds
 KEPT_TOPIC = "warscribe:DiceSecret.Created"
 FIRST_LISTING = 2  # the catalog's version of its first listing (1 is its Created event)
 
@@ -178,8 +181,9 @@ class Index:
             cursor.execute(statement(self.recorder, SET_KEPT), (0,))
 
     def _listings(self, where: str = "", params: Sequence[Any] = ()) -> list[Any]:
-        rows = self._rows(f"SELECT listing FROM {{games}} {where} ORDER BY version", params)
-        return [codec.decode(bytes(listing)) for (listing,) in rows]
+        query = f"SELECT version, listing FROM {{games}} {where} ORDER BY version"
+        rows = self._rows(query, params)
+        return [_listing(version, blob) for version, blob in rows]
 
     def empty(self) -> bool:
         return not self._rows("SELECT 1 FROM {games} LIMIT 1")
@@ -199,9 +203,23 @@ class Index:
 
     def last(self, originals: bool) -> list[Any]:
         """The newest listing (of a game that is not a fork, with `originals`)."""
-        listings = self._rows("SELECT listing FROM {games} ORDER BY version DESC")
-        for (blob,) in listings:
-            listing = codec.decode(bytes(blob))
+        listings = self._rows("SELECT version, listing FROM {games} ORDER BY version DESC")
+        for version, blob in listings:
+            listing = _listing(version, blob)
             if not originals or listing.parent is None:
                 return [listing]
         return []
+
+
+def _listing(version: int, blob: bytes) -> Any:
+    """The game's listing an index row holds; a row that holds none is a damaged store."""
+    try:
+        listing = codec.decode(bytes(blob))
+        if codec.topic_of(type(listing)) == LISTING_RECORD:
+            return listing
+    except codec.CodecError:
+        pass
+    raise StoreError(
+        f"the store's catalog index cannot be read: its row for listing #{version} holds no "
+        "game's listing (the store file was damaged or edited)"
+    )
