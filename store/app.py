@@ -59,7 +59,14 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from . import index as catalog_index
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .index import Index, schema_of
-from .reading import CATALOG_ID, SETTINGS_ID, GameListing, Reading, StoreOwner
+from .reading import (
+    CATALOG_ID,
+    SETTINGS_ID,
+    GameListing,
+    Reading,
+    StoreOwner,
+    snapshot_state,
+)
 from .secrets import (
     GameSecrets,
     Passphrase,
@@ -762,11 +769,16 @@ class Warscribe(Application[UUID], Reading):
         return [row["originator_version"] for row in rows]
 
     def _snapshot_head(self, game_id: UUID, version: int) -> Head | None:
-        """The head the stored snapshot at `version` holds."""
-        assert self.snapshots is not None
-        for snapshot in self.snapshots.get(game_id, gt=version - 1, lte=version):
-            return snapshot.mutate(None).head  # type: ignore[attr-defined, no-any-return]
-        return None
+        """The head the stored snapshot at `version` holds (None: none it can read),
+        read as a load reads it (`reading.snapshot_state`: no aggregate class needed)."""
+        query = (
+            f"SELECT state FROM {self._snapshots_table} "
+            "WHERE originator_id = ? AND originator_version = ?"
+        )
+        rows = self._select(query, (self._key_of(game_id), version))
+        state = snapshot_state(bytes(rows[0][0])) if rows else None
+        head = state.get("head") if state is not None else None
+        return head if isinstance(head, Head) else None
 
     def _drop_snapshot(self, game_id: UUID, version: int) -> None:
         assert self.snapshots is not None

@@ -89,7 +89,7 @@ def _decode_created(state: bytes) -> tuple[Entry, Any]:
     return _decode_entry(1, state), codec.decode(state).get("timestamp")
 
 
-def _snapshot_state(stored: bytes) -> dict[str, Any] | None:
+def snapshot_state(stored: bytes) -> dict[str, Any] | None:
     """The aggregate state a stored snapshot holds (None when it cannot be read as one)."""
     try:
         found = codec.decode(stored)
@@ -208,7 +208,7 @@ class Reading:
         rows = self._head_rows(game_id, version, self._snapshots_table is not None)
         if rows and rows[0][0] < 0:
             at = -rows[0][0]
-            state = _snapshot_state(rows[0][1])
+            state = snapshot_state(rows[0][1])
             head = state.get("head") if state is not None else None
             if (
                 state is not None

@@ -86,3 +86,22 @@ def test_help_imports_neither_engine_nor_store() -> None:
     loaded = loaded_by("--help")
     unwanted = ("warscribe.engine.rulesets.", "warscribe.store.app", "eventsourcing", "msgpack")
     assert [m for m in loaded if m.startswith(unwanted)] == []
+
+
+def test_a_fresh_process_verifies_a_game_with_snapshots(tmp_path: Path) -> None:
+    """`verify` checks each stored snapshot against the replay: in a process that has not
+    imported the store's aggregates (a read defines none), as every CLI call is."""
+    store = str(tmp_path / "game.db")
+    runner = CliRunner()
+    players = ["--player", "a", "--player", "b", "--dice", "seeded:1"]
+    assert (
+        runner.invoke(main.cli, ["--store", store, "new", "divine-right", *players]).exit_code == 0
+    )
+    roll = ["--store", store, "roll", "2d6", "--purpose", "weather"]
+    for _ in range(110):  # past the first snapshot (every 100 entries)
+        assert runner.invoke(main.cli, roll).exit_code == 0
+    code = (
+        "import sys; from warscribe.cli.main import cli\n"
+        "try:\n    cli(sys.argv[1:])\nexcept SystemExit as exit:\n    print('exit', exit.code)"
+    )
+    assert fresh(code, "--store", store, "verify").splitlines()[-1] == "exit 0"
