@@ -358,8 +358,9 @@ class Warscribe(Application[UUID], Reading):
         self.events.put([event for _, event in written])
         if self.snapshots is None:
             return
+        intervals = self.snapshotting_intervals  # a property that makes its table
         for aggregate, event in written:
-            interval = self.snapshotting_intervals.get(type(aggregate))
+            interval = intervals.get(type(aggregate))
             version = event.originator_version
             if interval is None or version % interval:
                 continue
