@@ -7,11 +7,12 @@ past the ~2,200 entries its 20 turns hold). A player's store holds alice's copy 
 imported from #1. Then, alternately for each game, the host plays one player turn and
 exports the tail from the player's head on for alice (`export --for alice --from N`), and
 the player's store imports it; each figure is the minimum of --runs (>= 5) imports,
-parsing the file included. The ratio is of CPU time (the process's, in-process): the
-import's commit waits for the disk the same in both games, and on a shared machine that
-wait swung the wall-time ratio from 0.6 to 2.2 between runs; wall times are printed
-too. The player's store runs without the in-memory head cache, as a fresh
-`warscribe import` process does.
+parsing the file included; before each pair of imports the shorter of the two turns is
+topped up with the referee's house rolls to the other's length (`level`). The ratio is
+of CPU time (the process's, in-process): the import's commit waits for the disk the
+same in both games, and on a shared machine that wait swung the wall-time ratio from 0.6
+to 2.2 between runs; wall times are printed too. The player's store runs without the
+in-memory head cache, as a fresh `warscribe import` process does.
 
 * mail: import into the 30k game / import into the 1k game, target <= 1.3.
 
@@ -31,8 +32,9 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from common import new_game, pg_pair, play, play_turn, report
+from common import HOUSE_ROLL, new_game, pg_pair, play, play_turn, report
 
+from warscribe.engine.events import Command
 from warscribe.store import logfile
 from warscribe.store.app import Warscribe
 
@@ -46,6 +48,21 @@ def mail(host: Warscribe, game_id: UUID, start: int) -> bytes:
     return logfile.write(
         game_id, listing.name, listing.ruleset, listing.players, entries, checkpoint
     )
+
+
+def level(host: Warscribe, games: dict[str, UUID], starts: dict[str, int]) -> None:
+    """Play a player turn in each game, then house rolls in the one with the shorter tail
+    until the two mails hold the same number of entries (a turn's length depends on the
+    random events drawn: a 2-entry mail against a 20-entry one measured the mails, not
+    the games)."""
+    ends = {size: play_turn(host, game_id) for size, game_id in games.items()}
+    while True:
+        lengths = {size: ends[size] - starts[size] for size in games}
+        short = min(lengths, key=lengths.__getitem__)
+        if max(lengths.values()) - lengths[short] < 2:
+            return
+        host.issue(games[short], Command("referee", *HOUSE_ROLL))
+        ends[short] = host.head(games[short]).seq
 
 
 def bench(host_store: str, player_store: str, label: str, args: argparse.Namespace) -> None:
@@ -63,10 +80,10 @@ def bench(host_store: str, player_store: str, label: str, args: argparse.Namespa
     cpus: dict[str, list[float]] = {size: [] for size in games}
     counts: dict[str, list[int]] = {size: [] for size in games}
     for _ in range(max(args.runs, 5)):
+        starts = {size: player.head(game_id).seq + 1 for size, game_id in games.items()}
+        level(host, games, starts)
         for size, game_id in games.items():
-            start_seq = player.head(game_id).seq + 1
-            play_turn(host, game_id)
-            data = mail(host, game_id, start_seq)
+            data = mail(host, game_id, starts[size])
             start, cpu = time.perf_counter(), time.process_time()
             added = player.import_log(logfile.read(data))
             times[size].append(time.perf_counter() - start)

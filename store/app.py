@@ -350,8 +350,11 @@ class Warscribe(Application[UUID], Reading):
         """eventsourcing's `save` without its machinery for every call (a command's write
         is most of what recording it costs): the aggregates' new events in one
         transaction, then a snapshot of each aggregate whose version passed a multiple of
-        its interval. A snapshot of the version the aggregate is at now is taken from it
-        in memory; of one it passed on the way, read from the store."""
+        its interval. The last multiple a write passes is snapshotted at the version the
+        aggregate is at now, taken from it in memory (a command writing #100 and #101 is
+        snapshotted at #101: reading #100 back from the store cost more than the rest of
+        the command); any earlier multiple of a long run (an import) is read back from the
+        store, so the snapshots stay about an interval apart."""
         written = [
             (aggregate, event) for aggregate in aggregates for event in aggregate.collect_events()
         ]
@@ -364,7 +367,7 @@ class Warscribe(Application[UUID], Reading):
             version = event.originator_version
             if interval is None or version % interval:
                 continue
-            if version == aggregate.version:
+            if aggregate.version - version < interval:
                 self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
                 continue
             projector = self.snapshotting_projectors.get(type(aggregate))

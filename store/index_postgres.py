@@ -19,14 +19,15 @@ from .index import INSERT_ROW, SET_KEPT, index_changes, statement
 
 
 class _LazyTypes:
-    """A PostgreSQL recorder that introspects its composite row type at its first insert
-    (see `Factory`)."""
+    """A PostgreSQL recorder that fetches its composite row type before its first insert
+    (see `Factory`): before, not while, it holds the insert's connection, which then gets
+    the type's adapter from the pool as every connection does."""
 
     datastore: PostgresDatastore
 
-    def construct_pg_stored_event(self, *args: Any) -> Any:
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
         PostgresDatastore.register_type_adapters(self.datastore)  # once; then a no-op
-        return super().construct_pg_stored_event(*args)  # type: ignore[misc]
+        return super().insert_events(stored_events, **kwargs)  # type: ignore[misc]
 
 
 class _Datastore(PostgresDatastore):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from tests.conftest import three_players
 from warscribe.engine.errors import DiceError
-from warscribe.engine.events import Command, DiceRolled, GameCreated, SecretDraw
+from warscribe.engine.events import Command, CommandIssued, DiceRolled, GameCreated, SecretDraw
 from warscribe.engine.record import fold, verify
 from warscribe.store.app import SNAPSHOT_INTERVAL, Warscribe
 
@@ -59,9 +61,12 @@ def test_snapshots_give_the_same_state_as_a_full_replay(store_url: str) -> None:
 def test_snapshots_taken_in_memory_or_read_back_are_heads_of_the_replay(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A snapshot due at the version a write ends on is taken from the game in memory;
-    one due inside a write's run (every other one: a roll writes two entries, the
-    interval here is odd) is read back from the store. Both are the replay's heads."""
+    """The last multiple of the interval a write passes is snapshotted at the version the
+    write ends on, from the game in memory (every other roll here: a roll writes two
+    entries, the interval is odd, so the snapshot lands one past the multiple); earlier
+    multiples of a long write (the game's creation, longer than two intervals) are read
+    back from the store. Both are the replay's heads, and no two are more than two
+    intervals apart."""
     from warscribe.store.aggregates import Catalog, Game
 
     monkeypatch.setattr(Warscribe, "snapshotting_intervals", {Game: 7, Catalog: 10})
@@ -71,7 +76,13 @@ def test_snapshots_taken_in_memory_or_read_back_are_heads_of_the_replay(
         roll(app, game_id)
     assert app.snapshots is not None
     snapshots = list(app.snapshots.get(game_id))
-    assert len(snapshots) >= 4
+    versions = [snapshot.originator_version for snapshot in snapshots]
+    creation = app.entries(game_id, 1)
+    created = next(e.seq for e in creation if isinstance(e.event, CommandIssued)) - 1
+    assert created > 14, "the creation passes two multiples: one is read back"
+    assert any(v % 7 for v in versions), "a roll's snapshot lands one past the multiple"
+    assert 7 in versions and all(v % 7 == 0 for v in versions if v <= created - 7)
+    assert max(b - a for a, b in itertools.pairwise(versions)) < 14
     plain = Warscribe(store_url, snapshots=False)
     for snapshot in snapshots:
         version = snapshot.originator_version
