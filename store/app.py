@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import hashlib
 import os
 import random
@@ -56,7 +55,7 @@ from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
-from . import index as catalog_index
+from . import writing
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .index import Index, schema_of
 from .reading import (
@@ -76,6 +75,7 @@ from .secrets import (
     no_passphrase,
 )
 from .transcoder import MsgpackTranscoder
+from .writing import Turn
 
 if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that use them
     from .aggregates import Catalog, Game, Settings
@@ -90,7 +90,6 @@ PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the stor
 _OPEN_ATTEMPTS = 3
 WRITE_ATTEMPTS = 5  # decisions of a direct command whose write another writer beat
 _RETRY_PAUSE = 0.002  # seconds; the random pause before the n-th retry is up to 2**n of these
-_TURN_POLL = 0.001  # seconds between two tries at a writer's turn
 
 
 def _racing_table_creation(exc: Exception) -> bool:
@@ -165,12 +164,8 @@ class Warscribe(Application[UUID], Reading):
         env = dict(self.backend.env)
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
         env["CREATE_TABLE"] = "n"  # see _open_tables
-        if self.backend.kind == "sqlite":
-            env["APPLICATION_RECORDER_TOPIC"] = (
-                f"{catalog_index.__name__}_sqlite:IndexedSQLiteRecorder"
-            )
-        else:
-            env["PERSISTENCE_MODULE"] = f"{catalog_index.__name__}_postgres:Factory"
+        if self.backend.kind == "postgresql":
+            env["PERSISTENCE_MODULE"] = f"{__package__}.postgres:Factory"
         self._heads: OrderedDict[UUID, tuple[dict[str, Any], int]] = OrderedDict()
         self._cache = cache
         sqlite_file = env.get("SQLITE_DBNAME")
@@ -189,7 +184,7 @@ class Warscribe(Application[UUID], Reading):
                 recorder=self.recorder,
             )
             self._open_tables()
-            fd = _lock_fd(self._lock_file) if self._lock_file else None
+            fd = writing.lock_fd(self._lock_file) if self._lock_file else None
             if fd is not None:  # there from the first open on, not only from the first write
                 os.close(fd)
         except Exception as exc:
@@ -333,9 +328,9 @@ class Warscribe(Application[UUID], Reading):
 
     # -- writing -------------------------------------------------------------------------
 
-    def _save(self, *aggregates: Aggregate, what: str) -> None:
+    def _save(self, *aggregates: Aggregate, what: str, turn: Turn | None = None) -> None:
         try:
-            self._write(aggregates)
+            self._write(aggregates, turn)
         except IntegrityError as exc:
             raise ConcurrentWrite(
                 f"the game moved on while {what} was being decided (another writer recorded "
@@ -346,19 +341,24 @@ class Warscribe(Application[UUID], Reading):
                 f"the store is busy or unavailable ({exc}); nothing was written"
             ) from exc
 
-    def _write(self, aggregates: Sequence[Aggregate]) -> None:
-        """eventsourcing's `save` without its machinery for every call (a command's write
-        is most of what recording it costs): the aggregates' new events in one
-        transaction, then a snapshot of each aggregate whose version passed a multiple of
-        its interval. The last multiple a write passes is snapshotted at the version the
-        aggregate is at now, taken from it in memory (a command writing #100 and #101 is
-        snapshotted at #101: reading #100 back from the store cost more than the rest of
-        the command); any earlier multiple of a long run (an import) is read back from the
-        store, so the snapshots stay about an interval apart."""
+    def _write(self, aggregates: Sequence[Aggregate], turn: Turn | None = None) -> None:
+        """The aggregates' new events in one transaction (`writing`: eventsourcing's
+        `save` and `put` did more work for each call than the rest of recording a
+        command), on the connection of the writer's `turn` if it holds one; then a
+        snapshot of each aggregate whose version passed a multiple of its interval. The
+        last multiple a write passes is snapshotted at the version the aggregate is at
+        now, taken from it in memory (a command writing #100 and #101 is snapshotted at
+        #101: reading #100 back from the store cost more than the rest of the command);
+        any earlier multiple of a long run (an import) is read back from the store, so the
+        snapshots stay about an interval apart."""
         written = [
             (aggregate, event) for aggregate in aggregates for event in aggregate.collect_events()
         ]
-        self.events.put([event for _, event in written])
+        rows = writing.stored_events([event for _, event in written], self.mapper.to_stored_event)
+        if self.backend.kind == "sqlite":
+            writing.insert_sqlite(self.recorder, rows)
+        else:
+            writing.insert_postgres(self.recorder, rows, turn)
         if self.snapshots is None:
             return
         intervals = self.snapshotting_intervals  # a property that makes its table
@@ -525,12 +525,12 @@ class Warscribe(Application[UUID], Reading):
         kept = self._cached(game_id)
         while True:
             try:
-                with self._turn(game_id), self._rolling(game_id, f"`{command.name}`"):
+                with self._turn(game_id) as turn, self._rolling(game_id, f"`{command.name}`"):
                     game = kept if kept is not None else self.load(game_id)
                     key = self._key(game_id, game.head)
                     entries = record.record_command(game.head, command, key, entered)
                     game.append(entries)
-                    self._save(game, what=f"`{command.name}`")
+                    self._save(game, what=f"`{command.name}`", turn=turn)
             except WarscribeError as exc:
                 retry = kept is not None or isinstance(exc, ConcurrentWrite)
                 if not retry or attempt == WRITE_ATTEMPTS:
@@ -552,23 +552,26 @@ class Warscribe(Application[UUID], Reading):
             raise self.secrets.missing(game_id, what) from exc
 
     @contextmanager
-    def _turn(self, game_id: UUID) -> Iterator[None]:
+    def _turn(self, game_id: UUID) -> Iterator[Turn | None]:
         """Direct commands to a store take turns from reading the head to writing after
-        it, across processes (a lock file beside a SQLite store, an advisory lock on
-        PostgreSQL), so that they do not decide on a head another is about to move. The
-        wait is bounded by the store's lock timeout; past it the writer goes on without
-        its turn, and a lost race is retried as any other."""
+        it, across processes (`writing`: a lock file beside a SQLite store, an advisory
+        lock on PostgreSQL, whose connection the write then uses), so that they do not
+        decide on a head another is about to move."""
         env = dict(self.backend.env)
         timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or env.get("POSTGRES_LOCK_TIMEOUT") or 10)
         if self._lock_file is not None:
-            with _file_turn(self._lock_file, timeout):
-                yield
+            with writing.file_turn(self._lock_file, timeout):
+                yield None
             return
-        schema = env.get("POSTGRES_SCHEMA", "public")
+        datastore = self.recorder.datastore  # type: ignore[attr-defined]
+        with writing.advisory_turn(datastore, self.turn_lock(game_id), timeout) as turn:
+            yield turn
+
+    def turn_lock(self, game_id: UUID) -> int:
+        """The PostgreSQL advisory lock the writers of a game take turns by."""
+        schema = dict(self.backend.env).get("POSTGRES_SCHEMA", "public")
         digest = hashlib.sha256(f"warscribe:{schema}:{game_id}".encode()).digest()
-        lock = int.from_bytes(digest[:8], "big", signed=True)
-        with _advisory_turn(self.recorder.datastore, lock, timeout):  # type: ignore[attr-defined]
-            yield
+        return int.from_bytes(digest[:8], "big", signed=True)
 
     def record_orders(
         self, game_id: UUID, orders: Orders, signed: bytes, signature: bytes
@@ -1011,64 +1014,6 @@ def _host_key(entries: Sequence[Entry]) -> bytes | None:
     """The host's key a log names in its GameCreated, if it has one."""
     created = entries[0].event
     return created.host_key if isinstance(created, GameCreated) else None
-
-
-def _wait_for(take: Callable[[], bool], timeout: float) -> bool:
-    """Try `take` until it succeeds (True) or `timeout` seconds have passed (False)."""
-    deadline = time.monotonic() + timeout
-    while not take():
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(_TURN_POLL)
-    return True
-
-
-def _lock_fd(path: str) -> int | None:
-    """The writers' lock file, opened (created if missing); None if the folder does not
-    let us (writers then only retry)."""
-    try:
-        return os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
-    except OSError:
-        return None
-
-
-@contextmanager
-def _file_turn(path: str, timeout: float) -> Iterator[None]:
-    """Hold an exclusive lock on the lock file `path` (none if it cannot be opened)."""
-    fd = _lock_fd(path)
-    if fd is None:
-        yield
-        return
-
-    def take() -> bool:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
-
-    try:
-        _wait_for(take, timeout)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
-
-
-@contextmanager
-def _advisory_turn(datastore: Any, lock: int, timeout: float) -> Iterator[None]:
-    """Hold PostgreSQL's session advisory lock `lock` on a connection of the pool."""
-    with datastore.get_connection() as conn:
-
-        def take() -> bool:
-            row = conn.execute("SELECT pg_try_advisory_lock(%s) AS taken", (lock,)).fetchone()
-            return bool(row and row["taken"])
-
-        taken = _wait_for(take, timeout)
-        try:
-            yield
-        finally:
-            if taken:
-                conn.execute("SELECT pg_advisory_unlock(%s)", (lock,))
 
 
 def _table_exists(recorder: Any) -> bool:

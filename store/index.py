@@ -3,8 +3,8 @@ store of a thousand games finds one by name, or lists them, with one indexed que
 instead of reading the catalog aggregate.
 
 The catalog aggregate stays the record (chained listings, snapshotted); the index is
-derived from it and kept in step by the store's recorder: a save that lists a game writes
-its index row in the same transaction as the listing, on SQLite and on PostgreSQL, so a
+derived from it and kept in step by the store's writes (`writing`): a save that lists a
+game writes its index row in the same transaction as the listing, on SQLite and on PostgreSQL, so a
 row never names a game whose events were not written, and a rejected save leaves
 neither. Each row carries the version of its listing in the catalog, so a store opened
 with an index behind its catalog (a store made before the index, or written by an older
@@ -14,11 +14,10 @@ may hold secrets an older version kept in it (`app.KeptSecret`): set whenever su
 event is written or the index is rebuilt, cleared once they are moved out, so an open
 does not search for them every time.
 
-The PostgreSQL recorders live in `index_postgres`, imported only for a PostgreSQL store (a
-SQLite call never loads psycopg); the PostgreSQL recorder also leaves out the table lock
-and NOTIFY eventsourcing takes around every insert to order its notification log: nothing
-reads that log, and writers of one game are ordered by the (game, version) key and the
-store's advisory lock.
+A write inserts its events itself (`writing`), without eventsourcing's table lock and
+NOTIFY around every PostgreSQL insert to order its notification log: nothing reads that
+log, and writers of one game are ordered by the (game, version) key and the store's
+advisory lock.
 """
 
 from __future__ import annotations

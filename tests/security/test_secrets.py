@@ -246,13 +246,14 @@ def write_as_older_versions_did(store_url: str) -> tuple[UUID, GameSecrets]:
     roll(app, head.game_id)
     path = app.secrets.path
     secrets = kept(path, head.game_id)
-    app.save(
+    app._save(
         *(
             KeptSecret._create(
                 KeptSecret.Created, id=KeptSecret.id_for(head.game_id, what), key=key
             )
             for what, key in ((DICE_SECRET, secrets.dice), (HOST_KEY, secrets.host_key))
-        )
+        ),
+        what="the secrets, kept the old way",
     )
     app.close()
     os.remove(path)

@@ -1,6 +1,7 @@
-"""The catalog index's PostgreSQL side (see `index`): eventsourcing's recorders writing the
-index rows in the transaction of what they insert, and a factory that opens a store with
-no DDL and no type introspection. Imported only for a PostgreSQL store."""
+"""eventsourcing's PostgreSQL factory as the store opens it: no DDL and no type
+introspection at an open, the snapshot recorder's composite type fetched before its first
+insert. (A write's events go to the database directly: `writing`.) Imported only for a
+PostgreSQL store."""
 
 from __future__ import annotations
 
@@ -8,14 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.postgres import (
-    PostgresAggregateRecorder,
-    PostgresApplicationRecorder,
-    PostgresDatastore,
-    PostgresFactory,
-)
-
-from .index import INSERT_ROW, SET_KEPT, index_changes, statement
+from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore, PostgresFactory
 
 
 class _LazyTypes:
@@ -42,29 +36,11 @@ class SnapshotRecorder(_LazyTypes, PostgresAggregateRecorder):
     """eventsourcing's PostgreSQL recorder of snapshots, with its type fetched lazily."""
 
 
-class IndexedPostgresRecorder(_LazyTypes, PostgresApplicationRecorder):
-    """eventsourcing's PostgreSQL recorder, writing the index rows of what it inserts
-    (in the same transaction), without the table lock and NOTIFY of its notification log."""
-
-    def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **_: Any) -> None:
-        rows, kept = index_changes(stored_events)
-        if rows:
-            curs.executemany(statement(self, INSERT_ROW), rows)
-        if kept:
-            curs.execute(statement(self, SET_KEPT), (1,))
-
-    def _insert_stored_events(
-        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
-    ) -> None:
-        PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
-
-
 class Factory(PostgresFactory):
     """eventsourcing's PostgreSQL factory with the recorders above: opening a store runs
     no DDL and no type introspection (`app.Warscribe._open_tables` makes missing tables)."""
 
     aggregate_recorder_class = SnapshotRecorder
-    application_recorder_class = IndexedPostgresRecorder
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)

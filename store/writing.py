@@ -1,0 +1,222 @@
+"""How a write reaches the database: the writers' turns and the insert of a write's events.
+
+A write is a store's events inserted in one transaction with the catalog index rows they
+add (`index.index_changes`). eventsourcing's `EventStore.put` did the same through its
+mapper, connection pool, cursor wrappers and, on PostgreSQL, a pipeline fetching a
+composite row type; recording one command was then nearly twice a raw insert and commit of
+the same rows (issue 14). Here the rows go to the driver's connection directly: on SQLite
+one transaction and `executemany`; on PostgreSQL the events as four arrays (no composite
+type), the transaction's BEGIN, inserts and COMMIT, and the release of the writer's turn,
+in one round trip of a pipeline.
+
+Writers of one game take turns from reading its head to writing after it, across
+processes: a lock file beside a SQLite store, a session advisory lock on PostgreSQL, held
+on the connection the write then uses. The wait is bounded by the store's lock timeout;
+past it the writer goes on without its turn, and a lost race fails whole on the
+(game, version) key, as any other.
+
+Driver errors become eventsourcing's `IntegrityError` (the versions were taken: another
+writer recorded first) and `OperationalError` (busy or unavailable), which the store
+reports (`Warscribe._save`).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
+
+from warscribe.engine import codec
+
+from .index import INSERT_ROW, SET_KEPT, index_changes, statement
+
+TURN_POLL = 0.001  # seconds between two tries at a writer's turn
+RECORDED_TOPIC = "warscribe:Game.Recorded"
+INSERT_EVENTS = (
+    "INSERT INTO {table} (originator_id, originator_version, topic, state) "
+    "SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[])"
+)
+
+
+@dataclass
+class Turn:
+    """A PostgreSQL writer's turn: the connection holding the advisory lock `lock`
+    (`held` until the write's pipeline or the turn's end releases it)."""
+
+    conn: Any
+    lock: int
+    held: bool
+
+
+def stored_events(events: Sequence[Any], to_stored: Callable[[Any], StoredEvent]) -> list[Any]:
+    """The rows of a write's events. A game's `Recorded` event (all but a handful of a
+    store's events) is encoded here as eventsourcing's mapper would (its fields but the
+    originator's id and version, in the codec), without the mapper's work for each."""
+    rows: list[StoredEvent] = []
+    encode = codec.encode
+    for event in events:
+        if type(event).TOPIC != RECORDED_TOPIC:
+            rows.append(to_stored(event))
+            continue
+        state = {"timestamp": event.timestamp, "entry": event.entry}
+        rows.append(
+            StoredEvent(
+                event.originator_id, event.originator_version, RECORDED_TOPIC, encode(state)
+            )
+        )
+    return rows
+
+
+def wait_for(take: Callable[[], bool], timeout: float) -> bool:
+    """Try `take` until it succeeds (True) or `timeout` seconds have passed (False)."""
+    deadline = time.monotonic() + timeout
+    while not take():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(TURN_POLL)
+    return True
+
+
+def lock_fd(path: str) -> int | None:
+    """The writers' lock file, opened (created if missing); None if the folder does not
+    let us (writers then only retry)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+
+
+@contextmanager
+def file_turn(path: str, timeout: float) -> Iterator[None]:
+    """Hold an exclusive lock on the lock file `path` (none if it cannot be opened)."""
+    fd = lock_fd(path)
+    if fd is None:
+        yield
+        return
+
+    def take() -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    try:
+        wait_for(take, timeout)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+@contextmanager
+def advisory_turn(datastore: Any, lock: int, timeout: float) -> Iterator[Turn]:
+    """Hold PostgreSQL's session advisory lock `lock` on a connection of the pool; the
+    write made in the turn uses that connection and releases the lock with its COMMIT."""
+    with datastore.get_connection() as conn:
+
+        def take() -> bool:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s) AS taken", (lock,)).fetchone()
+            return bool(row and row["taken"])
+
+        turn = Turn(conn, lock, wait_for(take, timeout))
+        try:
+            yield turn
+        finally:
+            _end_turn(turn)
+
+
+def _end_turn(turn: Turn) -> None:
+    """Undo what a failed write left open on the turn's connection, and let the lock go."""
+    from psycopg.pq import TransactionStatus
+
+    conn = turn.conn
+    if conn.closed:
+        return
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        conn.execute("ROLLBACK")
+    if turn.held:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (turn.lock,))
+        turn.held = False
+
+
+def insert_sqlite(recorder: Any, rows: Sequence[StoredEvent]) -> None:
+    """`rows` and their index rows in one SQLite transaction, on the store's connection."""
+    index_rows, kept = index_changes(rows)
+    params = [(_text_id(r.originator_id), r.originator_version, r.topic, r.state) for r in rows]
+    with recorder.datastore.get_connection(commit=True) as pooled:
+        conn: sqlite3.Connection = pooled.cursor().sqlite_cursor.connection
+        try:
+            conn.execute("BEGIN")
+            conn.executemany(recorder.insert_events_statement, params)
+            if index_rows:
+                conn.executemany(statement(recorder, INSERT_ROW), index_rows)
+            if kept:
+                conn.execute(statement(recorder, SET_KEPT), (1,))
+            conn.commit()
+        except sqlite3.Error as exc:
+            conn.rollback()
+            kind = IntegrityError if isinstance(exc, sqlite3.IntegrityError) else OperationalError
+            raise kind(str(exc)) from exc
+
+
+def _text_id(originator_id: UUID | str) -> str:
+    """An id as the SQLite table holds it (a UUID's hex digits)."""
+    return originator_id.hex if isinstance(originator_id, UUID) else originator_id
+
+
+def insert_postgres(recorder: Any, rows: Sequence[StoredEvent], turn: Turn | None) -> None:
+    """`rows` and their index rows in one PostgreSQL transaction, in one round trip: on
+    the turn's connection (whose lock the same round trip releases), else on one of the
+    pool's."""
+    if turn is not None:
+        _insert_postgres(turn.conn, recorder, rows, turn)
+        return
+    with recorder.datastore.get_connection() as conn:
+        try:
+            _insert_postgres(conn, recorder, rows, None)
+        finally:
+            _end_turn(Turn(conn, 0, held=False))
+
+
+def _insert_postgres(
+    conn: Any, recorder: Any, rows: Sequence[StoredEvent], turn: Turn | None
+) -> None:
+    import psycopg
+
+    index_rows, kept = index_changes(rows)
+    table = f"{recorder.datastore.schema}.{recorder.events_table_name}"
+    columns: tuple[list[Any], ...] = ([], [], [], [])
+    for row in rows:
+        for column, value in zip(
+            columns, (row.originator_id, row.originator_version, row.topic, row.state), strict=True
+        ):
+            column.append(value)
+    statements: list[tuple[str, Sequence[Any] | None]] = [
+        ("BEGIN", None),
+        (INSERT_EVENTS.format(table=table), columns),
+    ]
+    statements += [(statement(recorder, INSERT_ROW), row) for row in index_rows]
+    statements += [(statement(recorder, SET_KEPT), (1,))] if kept else []
+    statements.append(("COMMIT", None))
+    if turn is not None and turn.held:
+        statements.append(("SELECT pg_advisory_unlock(%s)", (turn.lock,)))
+    try:
+        with conn.pipeline(), conn.cursor() as cursor:
+            for query, params in statements:
+                # never prepared: a statement psycopg prepared in a pipeline that then
+                # failed was gone from the server and still in its cache
+                cursor.execute(query, params, prepare=False)
+    except psycopg.IntegrityError as exc:
+        raise IntegrityError(str(exc)) from exc  # the turn's end rolls back and unlocks
+    except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+        raise OperationalError(str(exc)) from exc
+    if turn is not None:
+        turn.held = False
