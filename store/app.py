@@ -25,7 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -83,7 +83,6 @@ if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that 
     from .logfile import LogFile
 
 SNAPSHOT_INTERVAL = 100
-CATALOG_SNAPSHOT_INTERVAL = 10  # a store of many games reads its list from a snapshot
 PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
 
 
@@ -117,13 +116,23 @@ def _aggregate_state(game: Game) -> dict[str, Any]:
     return {k: v for k, v in vars(game).items() if k not in ("_id", "_version", "_pending_events")}
 
 
+_Aggregate = TypeVar("_Aggregate", bound=Aggregate)
+
+
+def _tip(cls: type[_Aggregate], aggregate_id: UUID, version: int) -> _Aggregate:
+    """An aggregate at `version` with none of its state: to append events to."""
+    aggregate: _Aggregate = object.__new__(cls)
+    vars(aggregate).update(_id=aggregate_id, _version=version, _pending_events=[])
+    return aggregate
+
+
 def _game(game_id: UUID, state: dict[str, Any], version: int) -> Game:
     """The Game of an aggregate state at `version`, as eventsourcing's `Snapshot.mutate`
     makes it (without making a snapshot event to mutate: a kept head is one per command)."""
     from .aggregates import Game
 
-    game: Game = object.__new__(Game)
-    vars(game).update(state, _id=game_id, _version=version, _pending_events=[])
+    game: Game = _tip(Game, game_id, version)
+    vars(game).update(state)
     return game
 
 
@@ -138,9 +147,9 @@ class Warscribe(Application[UUID], Reading):
     # eventsourcing reads these when it saves: the aggregates are imported by then
     @property
     def snapshotting_intervals(self) -> dict[type[Any], int]:  # type: ignore[override]
-        from .aggregates import Catalog, Game
+        from .aggregates import Game
 
-        return {Game: SNAPSHOT_INTERVAL, Catalog: CATALOG_SNAPSHOT_INTERVAL}
+        return {Game: SNAPSHOT_INTERVAL}
 
     @property
     def snapshotting_projectors(self) -> dict[type[Any], Any]:  # type: ignore[override]
@@ -283,15 +292,38 @@ class Warscribe(Application[UUID], Reading):
         return tuple(self.index.all())
 
     def _settings(self) -> Settings:
-        """The settings aggregate, to trigger a change on (its state is `settings`)."""
+        """The settings aggregate, to trigger a change on: at its stored version, with no
+        state (nothing is read from it: `settings` reads the newest event of each kind).
+        Replaying it, one DefaultChosen a game, made creating a game grow with the store."""
         from .aggregates import Settings
 
-        try:
-            settings: object = self.repository.get(SETTINGS_ID)
-        except AggregateNotFoundError:
+        version = self._stream_version(SETTINGS_ID)
+        if version is None:
             return Settings._create(Settings.Created, id=SETTINGS_ID)
-        assert isinstance(settings, Settings)
-        return settings
+        return _tip(Settings, SETTINGS_ID, version)
+
+    def _catalog_tip(self) -> Catalog | None:
+        """The catalog aggregate to list a game on: at its stored version, without the
+        games before (which listing one never reads: the index answers whether a name is
+        taken). Loading them, from a snapshot every ten listings, made creating a game
+        grow with the store: a thousandth game decoded 999 listings."""
+        from .aggregates import Catalog
+
+        version = self._stream_version(CATALOG_ID)
+        if version is None:
+            return None
+        catalog = _tip(Catalog, CATALOG_ID, version)
+        catalog.games = ()
+        return catalog
+
+    def _stream_version(self, aggregate_id: UUID) -> int | None:
+        """The stored version of an aggregate (None: it has no events), in one query."""
+        rows = self._select(
+            f"SELECT max(originator_version) FROM {self._events_table} WHERE originator_id = ?",
+            (self._key_of(aggregate_id),),
+        )
+        version: int | None = rows[0][0]
+        return version
 
     def _chosen(self, game_id: UUID) -> Settings:
         """The settings with `game_id` made the default (to save with whatever made it)."""
@@ -315,11 +347,13 @@ class Warscribe(Application[UUID], Reading):
         self._save(settings, what="`init`")
 
     def _listed(self, catalog: Catalog | None, listing: GameListing) -> Catalog:
+        """`catalog` (see `_catalog_tip`) with `listing` added; a name the store's index
+        already holds is refused (and the index's unique name refuses a racing twin)."""
         from .aggregates import Catalog
 
         if catalog is None:
             catalog = Catalog._create(Catalog.Created, id=CATALOG_ID)
-        if any(g.name == listing.name for g in catalog.games):
+        if self.index.named(listing.name):
             raise StoreError(
                 f"the store already has a game named {listing.name!r}; choose another --name"
             )
@@ -413,7 +447,7 @@ class Warscribe(Application[UUID], Reading):
         )
         game = Game.start(entries)
         listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
-        catalog = self._listed(self._catalog(), listing)
+        catalog = self._listed(self._catalog_tip(), listing)
         self._save_with_secrets(
             game, catalog, self._chosen(game_id), kept=kept, what="the new game"
         )
@@ -457,7 +491,7 @@ class Warscribe(Application[UUID], Reading):
         forked = record.fork(head, fork_id, name, game_id, position)
         game = Game.start([*self.entries(game_id, 1, version), forked], game_id=fork_id)
         child = GameListing(fork_id, name, listing.ruleset, listing.players, (game_id, version))
-        catalog = self._listed(self._catalog(), child)
+        catalog = self._listed(self._catalog_tip(), child)
         dice = self._key(game_id, head) if head.dice.seed is None else None
         host_key = self._kept(game_id).host_key
         kept = GameSecrets(dice, host_key) if dice is not None or host_key is not None else None
@@ -885,7 +919,7 @@ class Warscribe(Application[UUID], Reading):
             chosen = [] if listing.parent is not None else [self._chosen(game_id)]
             self._save(
                 game,
-                self._listed(self._catalog(), listing),
+                self._listed(self._catalog_tip(), listing),
                 *chosen,
                 *self._keep_checkpoint(game_id, checkpoint),
                 what="the import",

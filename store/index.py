@@ -194,6 +194,10 @@ class Index:
         """The games named `ref`, or whose id is `ref` written out."""
         return self._listings("WHERE name = ? OR game_id = ?", (ref, ref))
 
+    def named(self, name: str) -> bool:
+        """Whether a game of the store is named `name`."""
+        return bool(self._rows("SELECT 1 FROM {games} WHERE name = ?", (name,)))
+
     def by_id(self, game_id: UUID) -> list[Any]:
         return self._listings("WHERE game_id = ?", (str(game_id),))
 
