@@ -60,6 +60,7 @@ from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .index import Index, schema_of
 from .reading import (
     CATALOG_ID,
+    DEFAULTS_ID,
     SETTINGS_ID,
     GameListing,
     Reading,
@@ -291,16 +292,17 @@ class Warscribe(Application[UUID], Reading):
         """Every game of the store, in the order it arrived (from the catalog's index)."""
         return tuple(self.index.all())
 
-    def _settings(self) -> Settings:
-        """The settings aggregate, to trigger a change on: at its stored version, with no
+    def _settings(self, stream: UUID = SETTINGS_ID) -> Settings:
+        """The settings aggregate of `stream` (the settings, or the defaults: see
+        `reading.DEFAULTS_ID`), to trigger a change on: at its stored version, with no
         state (nothing is read from it: `settings` reads the newest event of each kind).
         Replaying it, one DefaultChosen a game, made creating a game grow with the store."""
         from .aggregates import Settings
 
-        version = self._stream_version(SETTINGS_ID)
+        version = self._stream_version(stream)
         if version is None:
-            return Settings._create(Settings.Created, id=SETTINGS_ID)
-        return _tip(Settings, SETTINGS_ID, version)
+            return Settings._create(Settings.Created, id=stream)
+        return _tip(Settings, stream, version)
 
     def _catalog_tip(self) -> Catalog | None:
         """The catalog aggregate to list a game on: at its stored version, without the
@@ -329,7 +331,7 @@ class Warscribe(Application[UUID], Reading):
         """The settings with `game_id` made the default (to save with whatever made it)."""
         from .aggregates import Settings
 
-        settings = self._settings()
+        settings = self._settings(DEFAULTS_ID)
         if self.settings().default != game_id:
             settings.trigger_event(Settings.DefaultChosen, game_id=game_id)
         return settings

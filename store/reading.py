@@ -27,10 +27,14 @@ from .backends import Backend, StoreError
 from .index import Index
 
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
-# uuid5(NAMESPACE_URL, "warscribe:catalog") and "warscribe:settings", written out: uuid5
-# imports hashlib, which a status needs for nothing else (tests/store/test_reading.py)
+# uuid5(NAMESPACE_URL, "warscribe:catalog"), "warscribe:settings" and "warscribe:defaults",
+# written out: uuid5 imports hashlib, which a status needs for nothing else
+# (tests/store/test_reading.py)
 CATALOG_ID = UUID("678628a9-6e6e-51b0-bfb3-2fb628a41fd7")
 SETTINGS_ID = UUID("e0120ac2-d180-57f5-ae78-5a3681390697")
+# The default game's choices (one a game created or imported): a stream of their own, so the
+# settings stream stays short and its newest OwnerSet is found without passing them all.
+DEFAULTS_ID = UUID("af9b39a6-929c-55f1-82c5-cfb20f9ba64c")
 SQLITE_EVENTS = "stored_events"  # eventsourcing's names of a SQLite store's tables
 SQLITE_SNAPSHOTS = "stored_snapshots"
 
@@ -165,16 +169,21 @@ class Reading:
         return found or self.index.last(originals=True) or self.index.last(originals=False)
 
     def settings(self) -> StoreSettings:
-        """The store's settings: the newest event of each kind in its settings stream (one
-        query, however often the default game changed)."""
+        """The store's settings, in one query: the newest OwnerSet of the settings stream
+        and the newest DefaultChosen of the defaults stream, or, in a store whose defaults
+        stream is empty (written before it), of the settings stream. (Every game created
+        chose the default in the settings stream once: finding an owner set long ago
+        passed all of them.)"""
         newest = (
-            f"SELECT * FROM (SELECT originator_version, topic, state FROM {self._events_table} "
-            "WHERE originator_id = ? AND topic = ? ORDER BY originator_version DESC LIMIT 1) AS n"
+            f"SELECT * FROM (SELECT originator_id, originator_version, topic, state FROM "
+            f"{self._events_table} WHERE originator_id = ? AND topic = ? "
+            "ORDER BY originator_version DESC LIMIT 1) AS n"
         )
-        key = self._key_of(SETTINGS_ID)
-        rows = self._select(f"{newest} UNION ALL {newest}", (key, DEFAULT_CHOSEN, key, OWNER_SET))
+        settings, defaults = self._key_of(SETTINGS_ID), self._key_of(DEFAULTS_ID)
+        params = (settings, OWNER_SET, settings, DEFAULT_CHOSEN, defaults, DEFAULT_CHOSEN)
+        rows = self._select(" UNION ALL ".join([newest] * 3), params)
         found = StoreSettings()
-        for version, topic, state in rows:
+        for _, version, topic, state in sorted(rows, key=lambda row: row[0] == defaults):
             found = _settled(found, topic, version, state)
         return found
 

@@ -146,3 +146,29 @@ def test_an_index_behind_its_catalog_is_rebuilt_on_open(store_url: str) -> None:
     opened = Warscribe(store_url)
     assert [g.game_id for g in opened.games()] == ids
     opened.close()
+
+
+def test_the_default_game_is_chosen_in_a_stream_of_its_own(store_url: str) -> None:
+    """Each game created chose the default in the settings stream, so finding the owner
+    set by `init` long before passed every one of them; the choices have their own stream
+    now, and a store written before it still has its default read from the settings."""
+    from warscribe.store.aggregates import Settings
+    from warscribe.store.app import DEFAULTS_ID, SETTINGS_ID, StoreOwner, _delete_streams
+
+    app = Warscribe(store_url)
+    one = app.create("divine-right", spec("one"), "seeded:1").game_id
+    two = app.create("divine-right", spec("two"), "seeded:2").game_id
+    # as a version before the defaults stream left it: the choices in the settings stream
+    _delete_streams(app.recorder, [DEFAULTS_ID])
+    older = app._settings(SETTINGS_ID)
+    older.trigger_event(Settings.OwnerSet, owner=StoreOwner("alice"))
+    older.trigger_event(Settings.DefaultChosen, game_id=one)
+    app._save(older, what="the test")
+    assert app.settings().default == one and app.settings().owner == StoreOwner("alice")
+    three = app.create("divine-right", spec("three"), "seeded:3").game_id
+    assert app.settings().default == three, "a choice in the defaults stream wins"
+    app.use(two)
+    assert app.find(None).game_id == two and app.settings().owner == StoreOwner("alice")
+    topics = [e.topic for e in app.recorder.select_events(SETTINGS_ID)]
+    assert topics.count("warscribe:Settings.DefaultChosen") == 1, "the old one only"
+    app.close()

@@ -16,6 +16,7 @@ from warscribe.store.app import Warscribe
 from warscribe.store.backends import resolve
 from warscribe.store.reading import (
     CATALOG_ID,
+    DEFAULTS_ID,
     SETTINGS_ID,
     SQLITE_EVENTS,
     SQLITE_SNAPSHOTS,
@@ -46,6 +47,7 @@ def _opened(path: Path) -> Reader:
 def test_the_ids_written_out_are_the_ids_derived() -> None:
     assert uuid5(NAMESPACE_URL, "warscribe:catalog") == CATALOG_ID
     assert uuid5(NAMESPACE_URL, "warscribe:settings") == SETTINGS_ID
+    assert uuid5(NAMESPACE_URL, "warscribe:defaults") == DEFAULTS_ID
 
 
 def test_its_tables_are_the_stores(tmp_path: Path) -> None:

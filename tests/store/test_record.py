@@ -146,15 +146,15 @@ def test_games_are_listed_and_found_by_name_or_id_prefix(app: Warscribe) -> None
 
 
 def test_recording_writes_only_the_games_own_streams(app: Warscribe) -> None:
-    """Every stored event belongs to the game or the store's catalog and settings (the
-    host's secrets are in the secrets file, never in the store)."""
-    from warscribe.store.app import CATALOG_ID, SETTINGS_ID
+    """Every stored event belongs to the game or the store's catalog and default game's
+    choices (the host's secrets are in the secrets file, never in the store)."""
+    from warscribe.store.app import CATALOG_ID, DEFAULTS_ID
 
     head = app.create("divine-right", three_players(), "host")
     roll(app, head.game_id)
     roll(app, head.game_id)
     owners = {n.originator_id for n in app.recorder.select_notifications(1, 1000)}
-    assert owners == {head.game_id, CATALOG_ID, SETTINGS_ID}
+    assert owners == {head.game_id, CATALOG_ID, DEFAULTS_ID}
 
 
 def test_a_cached_head_still_sees_what_another_writer_recorded(store_url: str) -> None:
