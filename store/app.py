@@ -182,6 +182,11 @@ class Warscribe(Application[UUID], Reading):
         self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
         try:
             super().__init__(env=env)
+            self._writer = (
+                writing.SqliteWriter(sqlite_file, float(env["SQLITE_LOCK_TIMEOUT"]), self.recorder)
+                if sqlite_file
+                else None
+            )
             self._events_table = self._table(self.recorder)
             self._snapshots_table = (
                 self._table(self.snapshots.recorder) if self.snapshots is not None else None
@@ -201,6 +206,11 @@ class Warscribe(Application[UUID], Reading):
             if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
                 raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
             raise
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        super().close()
 
     def _open_tables(self) -> None:
         """One query on an open that finds the store in step: the catalog's index exists
@@ -391,8 +401,8 @@ class Warscribe(Application[UUID], Reading):
             (aggregate, event) for aggregate in aggregates for event in aggregate.collect_events()
         ]
         rows = writing.stored_events([event for _, event in written], self.mapper.to_stored_event)
-        if self.backend.kind == "sqlite":
-            writing.insert_sqlite(self.recorder, rows)
+        if self._writer is not None:
+            self._writer.insert(rows)
         else:
             writing.insert_postgres(self.recorder, rows, turn)
         if self.snapshots is None:

@@ -1,0 +1,54 @@
+"""A write on SQLite: its own connection, and nothing left half done (store/writing.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import three_players
+from warscribe.engine.events import Command
+from warscribe.store.app import Warscribe
+
+
+def _roll() -> Command:
+    return Command("referee", "roll", (("dice", "2d6"), ("purpose", "test")))
+
+
+class _CommitInterrupted:
+    """The writer's connection, with its next COMMIT interrupted (Ctrl-C at the worst
+    moment: the rows are inserted, the transaction is open)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+    def commit(self) -> None:
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_write_leaves_nothing_and_the_next_write_goes_through(
+    tmp_path: Path,
+) -> None:
+    store = str(tmp_path / "club.db")
+    app = Warscribe(store)
+    game_id = app.create("divine-right", three_players(), "seeded:8").game_id
+    before = app.head(game_id)
+    writer: Any = app._writer
+    real = writer._connection()
+    writer._conn = _CommitInterrupted(real)
+    with pytest.raises(KeyboardInterrupt):
+        app.issue(game_id, _roll())
+    writer._conn = real
+    assert not real.in_transaction, "rolled back: the store's write lock is not held"
+    other = Warscribe(store, cache=False)
+    assert other.head(game_id) == before, "nothing of the interrupted write is stored"
+    other.issue(game_id, _roll())  # another process's writer is not blocked
+    app.issue(game_id, _roll())  # and this one writes on after the new head
+    assert app.head(game_id).seq == before.seq + 4
+    other.close()
+    app.close()
