@@ -235,6 +235,33 @@ def test_an_edited_sealed_file_is_refused(tmp_path: Path) -> None:
         SecretsFile(str(path), lambda new: PASSPHRASE).get(game_id)
 
 
+@pytest.mark.parametrize(
+    ("games", "error"),
+    [
+        ({UUID(int=7).bytes: b"not a map"}, "a game's entry is not a map"),
+        ({UUID(int=7).bytes: {"dice": "text", "host-key": None}}, "str where bytes"),
+        ({b"short": {"dice": None, "host-key": None}}, "not 16 bytes"),
+        ([1, 2], "games is not a map"),
+    ],
+)
+def test_a_damaged_secrets_file_is_an_error_naming_it(
+    tmp_path: Path, games: Any, error: str
+) -> None:
+    """Each game's entry is read out of the file's map when that game's secrets are
+    needed (reading all of them on every call grew with the host's games): a damaged
+    entry is still refused, by name, whenever it is read, and so is a damaged map."""
+    import msgpack
+
+    path = tmp_path / "x.secrets"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, msgpack.packb({"format": "warscribe-secrets/1", "games": games}))
+    os.close(fd)
+    with pytest.raises(SecretsError, match=f"{path} is damaged: .*{error}"):
+        SecretsFile(str(path)).get(UUID(int=7))
+    with pytest.raises(SecretsError, match=f"{path} is damaged: .*{error}"):
+        SecretsFile(str(path)).add({UUID(int=7): GameSecrets(dice=b"d" * 32, host_key=None)})
+
+
 # -- an older store ----------------------------------------------------------------------------
 
 
