@@ -69,7 +69,6 @@ def derive(
     key: bytes, game_id: UUID, index: int, chain: bytes, sides: Sequence[int]
 ) -> tuple[int, ...]:
     """The values of roll `index`, one in 1..s for each s in `sides`."""
-    import hashlib
     import hmac
 
     prefix = game_id.bytes + index.to_bytes(8, "big") + chain
@@ -82,7 +81,7 @@ def derive(
         limit = _WORD - _WORD % side
         while True:
             if not words:
-                digest = hmac.new(key, prefix + block.to_bytes(4, "big"), hashlib.sha256).digest()
+                digest = hmac.digest(key, prefix + block.to_bytes(4, "big"), "sha256")
                 words = [int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4)]
                 block += 1
             word = words.pop(0)
