@@ -1,21 +1,44 @@
 """eventsourcing's PostgreSQL factory as the store opens it: no DDL and no type
 introspection at an open, the snapshot recorder's composite type fetched before its first
-insert. (A write's events go to the database directly: `writing`.) Imported only for a
-PostgreSQL store."""
+insert, and connections made when asked for instead of by a pool's threads. (A write's
+events go to the database directly: `writing`.) Imported only for a PostgreSQL store."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+import psycopg
+from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore, PostgresFactory
+from psycopg.pq import TransactionStatus
+from psycopg.types.composite import register_composite
+
+IDLE_KEPT = 4  # connections a store keeps open between uses (more may be in use at once)
+CHECK_AFTER = 30.0  # seconds: a connection idle longer is checked before it is used again
+
+# psycopg's errors as eventsourcing's, most specific first (the store catches the latter)
+_ERRORS: tuple[tuple[type[psycopg.Error], type[Exception]], ...] = (
+    (psycopg.InterfaceError, persistence.InterfaceError),
+    (psycopg.OperationalError, persistence.OperationalError),
+    (psycopg.DataError, persistence.DataError),
+    (psycopg.IntegrityError, persistence.IntegrityError),
+    (psycopg.InternalError, persistence.InternalError),
+    (psycopg.ProgrammingError, persistence.ProgrammingError),
+    (psycopg.NotSupportedError, persistence.NotSupportedError),
+    (psycopg.DatabaseError, persistence.DatabaseError),
+    (psycopg.Error, persistence.PersistenceError),
+)
 
 
 class _LazyTypes:
     """A PostgreSQL recorder that fetches its composite row type before its first insert
     (see `Factory`): before, not while, it holds the insert's connection, which then gets
-    the type's adapter from the pool as every connection does."""
+    the type's adapter as every connection does."""
 
     datastore: PostgresDatastore
 
@@ -26,10 +49,89 @@ class _LazyTypes:
 
 class _Datastore(PostgresDatastore):
     """eventsourcing's datastore, whose recorders fetch their composite type when they
-    first insert rather than when the store is opened (a read-only call never needs it)."""
+    first insert rather than when the store is opened (a read-only call never needs it),
+    and whose connections are made in the calling thread when one is asked for and none
+    is idle. eventsourcing's pool opened five connections from three worker threads at
+    the first use, and joined the threads at the close: three quarters of the cost of
+    opening a store and reading a head, where a CLI call needs one connection."""
+
+    _idle: list[tuple[float, float, psycopg.Connection[Any]]]
+    _idle_lock: threading.Lock
 
     def register_type_adapters(self) -> None:
         """Deferred: see `_LazyTypes`."""
+
+    def keep_connections(self) -> None:
+        """Start with no connection (called once the datastore is made)."""
+        self._idle = []
+        self._idle_lock = threading.Lock()
+
+    @contextmanager
+    def get_connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection in auto-commit mode, given back afterwards; psycopg's errors are
+        raised as eventsourcing's."""
+        try:
+            made, conn = self._take()
+            try:
+                for info in self.psycopg_type_adapters.values():
+                    if not conn.adapters.types.get(info.oid):
+                        register_composite(info, conn)
+                yield conn
+            finally:
+                self._give_back(made, conn)
+        except psycopg.Error as exc:
+            raise next(ours for theirs, ours in _ERRORS if isinstance(exc, theirs))(
+                str(exc)
+            ) from exc
+
+    def _take(self) -> tuple[float, psycopg.Connection[Any]]:
+        while True:
+            with self._idle_lock:
+                if not self._idle:
+                    break
+                made, since, conn = self._idle.pop()
+            now = time.monotonic()
+            if now - made < self.pool.max_lifetime and (now - since < CHECK_AFTER or _sound(conn)):
+                return made, conn
+            conn.close()
+        settings: Any = self.pool.kwargs  # the connection settings eventsourcing gave it
+        timeout = int(self.idle_in_transaction_session_timeout * 1000)
+        conn = psycopg.Connection.connect(
+            connect_timeout=max(1, round(self.pool.timeout)),
+            autocommit=True,
+            options=f"-c idle_in_transaction_session_timeout={timeout}",
+            **settings,
+        )
+        return time.monotonic(), conn
+
+    def _give_back(self, made: float, conn: psycopg.Connection[Any]) -> None:
+        """Keep a sound connection for the next use; close one that broke, was left in a
+        transaction or is one too many."""
+        if conn.closed or conn.broken:
+            return
+        if conn.info.transaction_status != TransactionStatus.IDLE:
+            conn.close()
+            return
+        with self._idle_lock:
+            if len(self._idle) < IDLE_KEPT:
+                self._idle.append((made, time.monotonic(), conn))
+                return
+        conn.close()
+
+    def close(self) -> None:
+        with self._idle_lock:
+            idle, self._idle = self._idle, []
+        for _, _, conn in idle:
+            conn.close()
+
+
+def _sound(conn: psycopg.Connection[Any]) -> bool:
+    """Whether a connection left idle still answers (the server may have ended it)."""
+    try:
+        conn.execute("")
+    except psycopg.Error:
+        return False
+    return True
 
 
 class SnapshotRecorder(_LazyTypes, PostgresAggregateRecorder):
@@ -37,11 +139,13 @@ class SnapshotRecorder(_LazyTypes, PostgresAggregateRecorder):
 
 
 class Factory(PostgresFactory):
-    """eventsourcing's PostgreSQL factory with the recorders above: opening a store runs
-    no DDL and no type introspection (`app.Warscribe._open_tables` makes missing tables)."""
+    """eventsourcing's PostgreSQL factory with the datastore and recorders above: opening
+    a store runs no DDL and no type introspection (`app.Warscribe._open_tables` makes
+    missing tables) and connects once, in its own thread."""
 
     aggregate_recorder_class = SnapshotRecorder
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         self.datastore.__class__ = _Datastore
+        self.datastore.keep_connections()  # type: ignore[attr-defined]

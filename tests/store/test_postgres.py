@@ -77,3 +77,71 @@ def test_a_write_that_lost_its_race_lets_the_turn_go_and_leaves_its_connection_s
 
 def _roll() -> Command:
     return Command("referee", "roll", (("dice", "2d6"), ("purpose", "test")))
+
+
+def test_opening_a_store_and_reading_a_head_connects_once_and_starts_no_thread() -> None:
+    """A CLI call opens the store, reads one head and exits: eventsourcing's pool opened
+    five connections from three worker threads for it (most of the call's time)."""
+    require_postgres()
+    import threading
+
+    url = fresh_pg_url()
+    try:
+        maker = Warscribe(url)
+        game_id = maker.create("divine-right", three_players(), "seeded:7").game_id
+        maker.close()
+        with _admin() as admin:
+            before, threads = _backends(admin), threading.active_count()
+            app = Warscribe(url, cache=False)
+            app.head(game_id)
+            assert threading.active_count() == threads
+            assert _backends(admin) == before + 1
+            app.close()
+            assert _backends(admin) == before
+    finally:
+        drop_pg_schema(url)
+
+
+def test_a_connection_the_server_ended_while_idle_is_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long-running process (a referee's mailbox) keeps idle connections: one the server
+    ended meanwhile (a restart, an administrator) is found out and replaced before it is
+    used, and the command goes through."""
+    require_postgres()
+    from warscribe.store import postgres
+
+    monkeypatch.setattr(postgres, "CHECK_AFTER", 0.0)
+    url = fresh_pg_url()
+    try:
+        app = Warscribe(url)
+        game_id = app.create("divine-right", three_players(), "seeded:8").game_id
+        datastore: Any = app.recorder.datastore  # type: ignore[attr-defined]
+        pids = [conn.info.backend_pid for _, _, conn in datastore._idle]
+        assert pids
+        with _admin() as admin:
+            for pid in pids:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        app.issue(game_id, _roll())
+        assert app.head(game_id).seq == Warscribe(url, cache=False).head(game_id).seq
+        app.close()
+    finally:
+        drop_pg_schema(url)
+
+
+def _admin() -> Any:
+    """A connection of the test's own to the server, to watch and end the store's."""
+    import psycopg
+
+    from tests.conftest import PG_URL
+
+    return psycopg.connect(PG_URL, autocommit=True)
+
+
+def _backends(admin: Any) -> int:
+    """How many other client connections the server has."""
+    row = admin.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+        "AND pid <> pg_backend_pid()"
+    ).fetchone()
+    return int(row[0])
