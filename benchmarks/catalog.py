@@ -6,7 +6,8 @@ players, seeded dice). Each operation opens the store anew, as a CLI call does, 
 two stores take turns; each figure is the minimum of --runs (>= 5):
 
 * find: open, then find a game by name (the first game created);
-* list: open, then list every game;
+* list: open, then list the games as `warscribe games` does (the newest 20, how many
+  there are, and the default game);
 * record: open, find a game by name, record one command (a referee's roll);
 
 each as a ratio 1,000 games / 10 games, target <= 1.2; and
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from common import HOUSE_ROLL, alternated, new_game, pg_pair, report
 
+from warscribe.cli.main import GAMES_SHOWN
 from warscribe.engine.events import Command
 from warscribe.store.app import Warscribe
 
@@ -47,7 +49,11 @@ def operations(store: str) -> dict[str, Callable[[], None]]:
         with_app(store, lambda app: app.find("game-0"))
 
     def listing() -> None:
-        with_app(store, lambda app: app.games())
+        def run(app: Warscribe) -> None:
+            app.newest_games(GAMES_SHOWN)
+            app.find(None)
+
+        with_app(store, run)
 
     def record() -> None:
         def run(app: Warscribe) -> None:

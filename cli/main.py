@@ -347,20 +347,38 @@ def may_type(rs: Any, state: Any, player: str) -> list[dict[str, Any]]:
     return generated.hints(rs.name, offers)
 
 
+GAMES_SHOWN = 20  # `games` lists the newest this many unless told otherwise
+
+
 @cli.command()
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=GAMES_SHOWN,
+    show_default=True,
+    help="List the newest this many games.",
+)
+@click.option("--all", "every", is_flag=True, help="List every game (overrides --limit).")
 @json_option
 @pass_ctx
-def games(ctx: Context, as_json: bool) -> None:
-    """List the games in the store; `*` marks the default game (see `use`).
+def games(ctx: Context, limit: int, every: bool, as_json: bool) -> None:
+    """List the games in the store, the newest last; `*` marks the default game (see
+    `use`). A store of many games shows its newest 20 (and says how many it holds): see
+    --limit and --all.
 
     \b
     Example:
       warscribe --store club.db games --json
+      warscribe --store host.db games --limit 100
     """
 
     from warscribe.store.views import escaped
 
-    listing = ctx.app.games()
+    if every:
+        listing = ctx.app.games()
+        total = len(listing)
+    else:
+        listing, total = ctx.app.newest_games(limit)
     default = ctx.app.find(None).game_id if listing else None
     rows = [
         {
@@ -374,7 +392,7 @@ def games(ctx: Context, as_json: bool) -> None:
         for g in listing
     ]
     names = {g.game_id: escaped(g.name) for g in listing}
-    text = "\n".join(
+    lines = [
         f"{'*' if g.game_id == default else ' '} {g.game_id}  {names[g.game_id]}  {g.ruleset}  "
         f"{escaped(', '.join(g.players))}"
         + (
@@ -383,8 +401,13 @@ def games(ctx: Context, as_json: bool) -> None:
             else ""
         )
         for g in listing
-    )
-    emit(rows, as_json, text or "no games")
+    ]
+    if total > len(listing):
+        lines.append(
+            f"(the newest {len(listing)} of {total} games: --all lists every one, "
+            "--limit N the newest N)"
+        )
+    emit(rows, as_json, "\n".join(lines) or "no games")
 
 
 @cli.command()

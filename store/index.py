@@ -190,6 +190,18 @@ class Index:
     def all(self) -> list[Any]:
         return self._listings()
 
+    def newest(self, limit: int) -> tuple[list[Any], int]:
+        """The newest `limit` listings, in the order they arrived, and how many games the
+        store holds (counted only when there are more than these)."""
+        rows = self._rows(
+            "SELECT version, listing FROM {games} ORDER BY version DESC LIMIT ?", (limit + 1,)
+        )
+        total = len(rows)
+        if total > limit:
+            rows = rows[:limit]
+            total = int(self._rows("SELECT count(*) FROM {games}")[0][0])
+        return [_listing(version, blob) for version, blob in reversed(rows)], total
+
     def exact(self, ref: str) -> list[Any]:
         """The games named `ref`, or whose id is `ref` written out."""
         return self._listings("WHERE name = ? OR game_id = ?", (ref, ref))

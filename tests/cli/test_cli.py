@@ -67,6 +67,31 @@ def test_games_lists_every_game_and_game_selects_one(run) -> None:  # type: igno
     assert as_json(run("status", "--json"))["name"] == "second"  # type: ignore[index]
 
 
+def test_games_lists_the_newest_twenty_of_a_large_store_and_says_how_many_it_holds(
+    run, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """A host's store of many games: `games` prints a page (the newest, oldest of them
+    first) and how many games there are, `--all` every one, `--limit N` the newest N."""
+    from warscribe.engine.ruleset import GameSpec, PlayerSpec
+    from warscribe.store.app import Warscribe
+
+    app = Warscribe(str(tmp_path / "game.db"))
+    two = (PlayerSpec("a"), PlayerSpec("b"))
+    for n in range(23):
+        app.create("divine-right", GameSpec(name=f"g{n:02}", players=two), f"seeded:{n}")
+    app.close()
+    shown = run("games").stdout.splitlines()
+    assert [line[2:].split()[1] for line in shown[:-1]] == [f"g{n:02}" for n in range(3, 23)]
+    assert shown[-1] == "(the newest 20 of 23 games: --all lists every one, --limit N the newest N)"
+    assert shown[-2].startswith("* "), "the newest game is the default"
+    assert len(as_json(run("games", "--all", "--json"))) == 23  # type: ignore[arg-type]
+    newest = as_json(run("games", "--limit", "2", "--json"))
+    assert [g["name"] for g in newest] == ["g21", "g22"]  # type: ignore[index, union-attr]
+    assert "--all" not in run("games", "--limit", "23").stdout, "every game shown: no footer"
+    refused = run("games", "--limit", "0")
+    assert refused.exit_code == 2 and "--limit" in refused.output
+
+
 def test_chosen_identity_is_honoured(run) -> None:  # type: ignore[no-untyped-def]
     result = as_json(
         run("new", "divine-right", "--player", "a=Mivior", "--player", "b=muetar", "--json")

@@ -172,3 +172,23 @@ def test_the_default_game_is_chosen_in_a_stream_of_its_own(store_url: str) -> No
     topics = [e.topic for e in app.recorder.select_events(SETTINGS_ID)]
     assert topics.count("warscribe:Settings.DefaultChosen") == 1, "the old one only"
     app.close()
+
+
+def test_a_page_of_the_newest_games_decodes_only_that_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Listing a host's store (issue 14: 1,000 games listed in 4-7x the time of 10) reads
+    the newest games' index rows only, and counts the rest."""
+    from warscribe.store import index
+
+    app = Warscribe(str(tmp_path / "club.db"))
+    ids = [app.create("divine-right", spec(f"g{n}"), f"seeded:{n}").game_id for n in range(12)]
+    decoded: list[int] = []
+    listing = index._listing
+    monkeypatch.setattr(index, "_listing", lambda v, b: decoded.append(v) or listing(v, b))
+    page, total = app.newest_games(5)
+    assert [g.game_id for g in page] == ids[7:] and total == 12
+    assert len(decoded) == 5
+    assert app.newest_games(12) == (app.games(), 12)
+    assert app.newest_games(50) == (app.games(), 12)
+    app.close()
