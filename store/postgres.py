@@ -57,6 +57,7 @@ class _Datastore(PostgresDatastore):
 
     _idle: list[tuple[float, float, psycopg.Connection[Any]]]
     _idle_lock: threading.Lock
+    _held: threading.local  # .conn: the connection a thread's turn holds, if any
 
     def register_type_adapters(self) -> None:
         """Deferred: see `_LazyTypes`."""
@@ -65,12 +66,29 @@ class _Datastore(PostgresDatastore):
         """Start with no connection (called once the datastore is made)."""
         self._idle = []
         self._idle_lock = threading.Lock()
+        self._held = threading.local()
+
+    @contextmanager
+    def holding(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection that this thread's other uses of the datastore share until the
+        block ends: a writer's turn holds its advisory lock on it, and reads the head and
+        writes on it, on one connection instead of two."""
+        with self.get_connection() as conn:
+            self._held.conn = conn
+            try:
+                yield conn
+            finally:
+                self._held.conn = None
 
     @contextmanager
     def get_connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """A connection in auto-commit mode, given back afterwards; psycopg's errors are
-        raised as eventsourcing's."""
+        """A connection in auto-commit mode (the one this thread holds, if it holds one),
+        given back afterwards; psycopg's errors are raised as eventsourcing's."""
+        held = getattr(self._held, "conn", None)
         try:
+            if held is not None:
+                yield held
+                return
             made, conn = self._take()
             try:
                 for info in self.psycopg_type_adapters.values():

@@ -119,9 +119,10 @@ def file_turn(path: str, timeout: float) -> Iterator[None]:
 
 @contextmanager
 def advisory_turn(datastore: Any, lock: int, timeout: float) -> Iterator[Turn]:
-    """Hold PostgreSQL's session advisory lock `lock` on a connection of the pool; the
-    write made in the turn uses that connection and releases the lock with its COMMIT."""
-    with datastore.get_connection() as conn:
+    """Hold PostgreSQL's session advisory lock `lock` on a connection the datastore's
+    other uses in this thread share meanwhile (`postgres._Datastore.holding`); the write
+    made in the turn uses that connection and releases the lock with its COMMIT."""
+    with datastore.holding() as conn:
 
         def take() -> bool:
             row = conn.execute("SELECT pg_try_advisory_lock(%s) AS taken", (lock,)).fetchone()

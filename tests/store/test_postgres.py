@@ -79,9 +79,11 @@ def _roll() -> Command:
     return Command("referee", "roll", (("dice", "2d6"), ("purpose", "test")))
 
 
-def test_opening_a_store_and_reading_a_head_connects_once_and_starts_no_thread() -> None:
-    """A CLI call opens the store, reads one head and exits: eventsourcing's pool opened
-    five connections from three worker threads for it (most of the call's time)."""
+def test_opening_a_store_reading_and_recording_connects_once_and_starts_no_thread() -> None:
+    """A CLI call opens the store, reads one head (and records a command on it) and exits:
+    eventsourcing's pool opened five connections from three worker threads for it (most
+    of the call's time), and a write read the head on a second connection beside the one
+    holding its turn's lock."""
     require_postgres()
     import threading
 
@@ -98,6 +100,11 @@ def test_opening_a_store_and_reading_a_head_connects_once_and_starts_no_thread()
             assert _backends(admin) == before + 1
             app.close()
             assert _backends(admin) == before
+            app = Warscribe(url, cache=False)
+            app.issue(game_id, _roll())
+            assert threading.active_count() == threads
+            assert _backends(admin) == before + 1
+            app.close()
     finally:
         drop_pg_schema(url)
 
