@@ -152,3 +152,24 @@ def _backends(admin: Any) -> int:
         "AND pid <> pg_backend_pid()"
     ).fetchone()
     return int(row[0])
+
+
+def test_a_connection_given_back_inside_a_transaction_is_closed_not_kept() -> None:
+    """A use that left a transaction open (an error between BEGIN and COMMIT) must not
+    hand the next use a connection inside it: its reads would see an old snapshot and its
+    locks would be held on."""
+    require_postgres()
+    url = fresh_pg_url()
+    try:
+        app = Warscribe(url)
+        datastore: Any = app.recorder.datastore  # type: ignore[attr-defined]
+        with datastore.get_connection() as conn:
+            conn.execute("BEGIN")
+        assert conn.closed and all(kept is not conn for _, _, kept in datastore._idle)
+        with datastore.get_connection() as sound:
+            sound.execute("SELECT 1")
+        assert [kept for _, _, kept in datastore._idle] == [sound]
+        app.close()
+        assert sound.closed, "closing the store closes its idle connections"
+    finally:
+        drop_pg_schema(url)
