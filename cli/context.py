@@ -36,6 +36,9 @@ class Context:
 
         if self._app is None:
             self._app = Warscribe(self.store, secrets=self.secrets, passphrase=self.passphrase)
+            if self._reader is not None:  # the store reads from now on: one connection, and
+                self._reader.close()  # the last to close is one that may tidy SQLite's files
+                self._reader = None
         return self._app
 
     def reads(self) -> Reading:
@@ -61,14 +64,14 @@ class Context:
         return answer
 
     def game(self) -> GameListing:
-        return self.app.find(self.game_ref)
+        return self.reads().find(self.game_ref)
 
     def game_id(self) -> UUID:
         return self.game().game_id
 
     def owner(self) -> StoreOwner | None:
         """Whose store this is (`init`), if anyone's."""
-        return self.app.settings().owner
+        return self.reads().settings().owner
 
     def issue(
         self,

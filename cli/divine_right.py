@@ -42,7 +42,7 @@ def _query(
     @pass_ctx
     def run(ctx: Context, position: str | None, as_json: bool) -> None:
         game_id = ctx.game_of(NAME, name).game_id
-        state = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position)).state
+        state = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position)).state
         data = projection(state)
         emit(data, as_json, text(printable(data)) if text else None)
 
@@ -99,7 +99,7 @@ def hand(ctx: Context, actor: str | None, position: str | None, as_json: bool) -
       warscribe hand --as alice
     """
     game_id = ctx.game_of(NAME, "hand").game_id
-    head = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position))
+    head = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position))
     owner = ctx.owner()
     player = actor or (owner.player if owner else None) or RULESET.whose_turn(head.state)
     if player is None:

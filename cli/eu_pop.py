@@ -209,8 +209,8 @@ def query_command(name: str, query: Query) -> click.Command:
     @pass_ctx
     def run(ctx: Context, position: str | None, as_json: bool, round_: int | None = None) -> None:
         game_id = ctx.game_of(RULESET.name, name).game_id
-        version = resolve_position(ctx.app, game_id, position)
-        data = projection(ctx.app.head(game_id, version).state)
+        version = resolve_position(ctx.reads(), game_id, position)
+        data = projection(ctx.reads().head(game_id, version).state)
         if query.by_round:
             data = pick_round(name, data, round_)
         emit(data, as_json, query.text(printable(data)))

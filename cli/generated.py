@@ -152,7 +152,7 @@ def query_command(ruleset: str, name: str, projection: Projection) -> click.Comm
     @pass_ctx
     def run(ctx: Context, position: str | None, as_json: bool) -> None:
         game_id = ctx.game_of(ruleset, name).game_id
-        state = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position)).state
+        state = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position)).state
         emit(projection(state), as_json)
 
     at = click.Option(

@@ -556,15 +556,16 @@ def log(ctx: Context, start: int, stop: int | None, as_story: bool, as_json: boo
 
         # the position before the first line comes from a snapshot: the cost is that of
         # the lines printed, not of the entries before them
-        head = ctx.app.head(game_id, start - 1) if start > 1 else None
-        lines = story(ctx.app.entries(game_id, start, stop), head)
+        reads = ctx.reads()
+        head = reads.head(game_id, start - 1) if start > 1 else None
+        lines = story(reads.entries(game_id, start, stop), head)
         if as_json:
             emit_json_list(lines)
             return
         for line in lines:
             say(line)
         return
-    rows = ctx.app.positioned(game_id, start, stop)
+    rows = ctx.reads().positioned(game_id, start, stop)
     if as_json:  # as text and as JSON, a line at a time: the log is never held whole
         emit_json_list(entry_json(e, pos) for e, pos in rows)
         return
@@ -592,8 +593,8 @@ def show(ctx: Context, position: str | None, as_json: bool) -> None:
     from warscribe.engine import rulesets
 
     game_id = ctx.game_id()
-    version = ctx.app.version_at(game_id, position)
-    head = ctx.app.head(game_id, version)
+    reads = ctx.reads()
+    head = reads.head(game_id, reads.version_at(game_id, position))
     rs = rulesets.get(head.ruleset)
     views = {name: fn(head.state) for name, fn in rs.projections.items()}
     data = {"seq": head.seq, "position": rs.position(head.state), **rs.summary(head.state), **views}

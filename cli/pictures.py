@@ -52,9 +52,9 @@ def check_player(ctx: Context, player: str | None) -> None:
 
 def previous_phase(ctx: Context, game_id: UUID, version: int) -> State | None:
     """The state as the phase before `version` began (None before the first phase)."""
-    marks = ctx.app.head(game_id, version).marks.values()
+    marks = ctx.reads().head(game_id, version).marks.values()
     earlier = [seq for seq in marks if seq < version]
-    return ctx.app.head(game_id, max(earlier)).state if earlier else None
+    return ctx.reads().head(game_id, max(earlier)).state if earlier else None
 
 
 @click.command("map")
@@ -94,7 +94,7 @@ def map_(
     """
     game_id = ctx.game_of(NAME, "map").game_id
     check_player(ctx, player)
-    head = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position))
+    head = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position))
     if svg is None and png is None:
         view = RULESET.projections["map"](head.state)
         colour = use_colour(no_colour) and not as_json
@@ -129,7 +129,7 @@ def vp(ctx: Context, position: str | None, chart: bool, as_json: bool) -> None:
       warscribe vp --chart
     """
     game_id = ctx.game_of(NAME, "vp").game_id
-    state = ctx.app.head(game_id, resolve_position(ctx.app, game_id, position)).state
+    state = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position)).state
     data = RULESET.projections["vp"](state)
     if chart:
         points = per_turn(state)

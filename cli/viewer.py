@@ -211,7 +211,7 @@ def view(ctx: Context, output: str, player: str | None, force: bool) -> None:
     if listing.ruleset not in DRAWERS:
         raise click.UsageError(f"view draws {', '.join(DRAWERS)} games, not {listing.ruleset}")
     check_player(ctx, player)
-    full = list(ctx.app.entries(listing.game_id))
+    full = list(ctx.reads().entries(listing.game_id))
     shown = list(logfile.redact_for(full, player))
     data = page_data(listing.name, listing.ruleset, player, full, shown)
     write_file(Output(output, html_page(data)), force=force, store=ctx.store)

@@ -33,7 +33,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent, Transcoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
-from warscribe.engine import codec, names, record, rulesets
+from warscribe.engine import names, record, rulesets
 from warscribe.engine.anchor import (
     Checkpoint,
     check_checkpoint,
@@ -84,7 +84,6 @@ if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that 
     from .logfile import LogFile
 
 SNAPSHOT_INTERVAL = 100
-PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
 
 
 _OPEN_ATTEMPTS = 3
@@ -696,17 +695,6 @@ class Warscribe(Application[UUID], Reading):
         kept = self._heads.get(game_id)
         return _game(game_id, *kept) if kept is not None else None
 
-    def positioned(
-        self, game_id: UUID, start: int = 1, stop: int | None = None
-    ) -> Iterator[tuple[Entry, str | None]]:
-        """The entries `start`..`stop`, each with the position the game is at after it,
-        one at a time: the fold starts from the head before `start` (a snapshot), so the
-        cost is that of the entries read, not of those before them."""
-        head = self.head(game_id, start - 1) if start > 1 else None
-        for entry in self.entries(game_id, start, stop):
-            head = record.advance(head, entry)
-            yield entry, rulesets.get(head.ruleset).position(head.state)
-
     # -- verifying -----------------------------------------------------------------------
 
     def verify_game(self, game_id: UUID, against: str | None = None) -> GameCheck:
@@ -857,37 +845,10 @@ class Warscribe(Application[UUID], Reading):
         with recorder.datastore.transaction(commit=True) as cursor:
             cursor.execute(query.format(*table), (game_id, version))
 
-    def entries(self, game_id: UUID, start: int = 1, stop: int | None = None) -> Iterator[Entry]:
-        """The log entries from `start` to `stop` (inclusive), read straight from the
-        recorder a page of `PAGE` rows at a time: a long log is never held whole."""
-        decode = codec.decode
-        after = start - 1
-        while stop is None or after < stop:
-            page = self.recorder.select_events(game_id, gt=after, lte=stop, limit=PAGE)
-            for stored in page:
-                try:
-                    entry = decode(stored.state)["entry"]
-                except (codec.CodecError, KeyError, TypeError) as exc:
-                    raise LogError(
-                        f"stored entry cannot be read: {exc}", stored.originator_version
-                    ) from None
-                if not isinstance(entry, Entry) or entry.seq != stored.originator_version:
-                    raise LogError(
-                        "stored entry is not the entry of its version", stored.originator_version
-                    )
-                yield entry
-            if len(page) < PAGE:
-                return
-            after = page[-1].originator_version
-
     def stored_log(self, game_id: UUID, start: int = 1, stop: int | None = None) -> StoredLog:
         """The entries `start`..`stop` as a log a check can read more than once, a page at
         a time each time (see `StoredLog`)."""
         return StoredLog(self, game_id, start, stop)
-
-    def entry(self, game_id: UUID, seq: int) -> Entry | None:
-        """The stored entry `seq`, if the game has it."""
-        return next(self.entries(game_id, seq, seq), None)
 
     # -- importing -----------------------------------------------------------------------
 

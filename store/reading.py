@@ -14,7 +14,7 @@ import os
 import re
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import starmap
 from typing import Any
 from uuid import UUID
@@ -26,6 +26,7 @@ from warscribe.engine.record import Entry, Head
 from .backends import Backend, StoreError
 from .index import Index
 
+PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
 HEADS_KEPT = 256  # newest heads a long-running process keeps in memory, least recent dropped
 # uuid5(NAMESPACE_URL, "warscribe:catalog"), "warscribe:settings" and "warscribe:defaults",
 # written out: uuid5 imports hashlib, which a status needs for nothing else
@@ -110,12 +111,13 @@ _STAMP = b"\xa9timestamp\xc7\x20\x04"
 _STAMPED = len(_STAMP) + 32
 
 
-def _decode_entry(version: int, state: bytes) -> Entry:
+def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     """The entry a stored row holds. A load decodes thousands: the entry's own bytes are
     decoded alone when the row has the usual shape (the time it was stored, which nothing
-    reads, is left as it is; `entries`, which `verify` reads, decodes whole rows)."""
+    reads, is left as it is); `whole`: the whole row is decoded (`entries`, which `verify`
+    reads: a damaged time is found too)."""
     try:
-        if state.startswith(_RECORDED) and state.endswith(_STAMP, 0, len(state) - 32):
+        if not whole and state.startswith(_RECORDED) and state.endswith(_STAMP, 0, len(state) - 32):
             entry = codec.decode(state[len(_RECORDED) : -_STAMPED])
         else:
             entry = codec.decode(state)["entry"]
@@ -290,6 +292,38 @@ class Reading:
     def head(self, game_id: UUID, version: int | None = None) -> Head:
         head: Head = self._read(game_id, version)[0]["head"]
         return head
+
+    def entries(self, game_id: UUID, start: int = 1, stop: int | None = None) -> Iterator[Entry]:
+        """The log entries from `start` to `stop` (inclusive), whole rows decoded, read a
+        page of `PAGE` rows at a time: a long log is never held whole."""
+        query = (
+            f"SELECT originator_version, state FROM {self._events_table} "
+            "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
+            "ORDER BY originator_version LIMIT ?"
+        )
+        key, after, upto = self._key_of(game_id), start - 1, _NO_LIMIT if stop is None else stop
+        while after < upto:
+            page = self._select(query, (key, after, upto, PAGE))
+            for version, state in page:
+                yield _decode_entry(version, bytes(state), whole=True)
+            if len(page) < PAGE:
+                return
+            after = page[-1][0]
+
+    def entry(self, game_id: UUID, seq: int) -> Entry | None:
+        """The stored entry `seq`, if the game has it."""
+        return next(self.entries(game_id, seq, seq), None)
+
+    def positioned(
+        self, game_id: UUID, start: int = 1, stop: int | None = None
+    ) -> Iterator[tuple[Entry, str | None]]:
+        """The entries `start`..`stop`, each with the position the game is at after it,
+        one at a time: the fold starts from the head before `start` (a snapshot), so the
+        cost is that of the entries read, not of those before them."""
+        head = self.head(game_id, start - 1) if start > 1 else None
+        for entry in self.entries(game_id, start, stop):
+            head = record.advance(head, entry)
+            yield entry, rulesets.get(head.ruleset).position(head.state)
 
     def version_at(self, game_id: UUID, position: str | None) -> int | None:
         """The version a POSITION names: None for now; `#SEQ` that entry; a phase

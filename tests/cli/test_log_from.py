@@ -11,6 +11,7 @@ import pytest
 
 from warscribe.store.aggregates import Catalog, Game
 from warscribe.store.app import Warscribe
+from warscribe.store.reading import Reading
 
 from .club import Club, new_three, play_turn
 
@@ -27,13 +28,13 @@ def test_log_from_reads_only_what_it_prints(
     start = 2 * every + 5
     assert len(whole) > start + 5
     read: list[int] = []
-    entries = Warscribe.entries
+    entries = Reading.entries  # the store's and its read-only reader's
 
-    def spy(self: Warscribe, game_id: UUID, first: int = 1, stop: int | None = None) -> Any:
+    def spy(self: Reading, game_id: UUID, first: int = 1, stop: int | None = None) -> Any:
         read.append(first)
         return entries(self, game_id, first, stop)
 
-    monkeypatch.setattr(Warscribe, "entries", spy)
+    monkeypatch.setattr(Reading, "entries", spy)
     tail = club.ok("log", "--from", str(start), "--to", str(start + 3)).splitlines()
     assert tail == whole[start - 1 : start + 3]
     assert min(read) > 2 * every, "no entry before the snapshot is read"
