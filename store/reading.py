@@ -109,6 +109,7 @@ _RECORDED = b"\x82\xa5entry"
 _STAMP = b"\xa9timestamp\xc7\x20\x04"
 """How it ends: the key `timestamp`, then the header of a 32-byte time (ext 4), its text."""
 _STAMPED = len(_STAMP) + 32
+_RECORDED_LENGTH = len(_RECORDED)
 
 
 def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
@@ -118,7 +119,7 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     reads: a damaged time is found too)."""
     try:
         if not whole and state.startswith(_RECORDED) and state.endswith(_STAMP, 0, len(state) - 32):
-            entry = codec.decode(state[len(_RECORDED) : -_STAMPED])
+            entry = codec.decode(memoryview(state)[_RECORDED_LENGTH:-_STAMPED])  # no copy
         else:
             entry = codec.decode(state)["entry"]
     except (codec.CodecError, KeyError, TypeError) as exc:
