@@ -173,3 +173,23 @@ def test_a_connection_given_back_inside_a_transaction_is_closed_not_kept() -> No
         assert sound.closed, "closing the store closes its idle connections"
     finally:
         drop_pg_schema(url)
+
+
+def test_a_server_that_does_not_answer_is_an_error_naming_the_store() -> None:
+    """No server at the address (a port nothing listens on): `Error: cannot open store`,
+    exit 1, never a traceback, whatever the command."""
+    import socket
+
+    from click.testing import CliRunner
+
+    from warscribe.cli.main import cli
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"postgresql://postgres@127.0.0.1:{port}/test"
+    for args in (["status"], ["games"], ["roll", "2d6", "--purpose", "test"]):
+        result = CliRunner().invoke(cli, ["--store", url, *args])
+        assert result.exit_code == 1, (args, result.output)
+        assert result.stderr.startswith(f"Error: cannot open store postgresql:127.0.0.1:{port}")
+        assert "Traceback" not in result.output
