@@ -598,7 +598,7 @@ def _packb(obj: Any) -> bytes:
     return packed
 
 
-def _unpackb(data: bytes) -> Any:
+def _unpackb(data: bytes | memoryview) -> Any:
     return msgpack.unpackb(
         data,
         ext_hook=_ext_hook,
@@ -617,8 +617,9 @@ def encode(obj: Any) -> bytes:
         raise CodecError(str(exc)) from exc
 
 
-def decode(data: bytes) -> Any:
-    """The value whose canonical bytes are `data` (raises CodecError on bad bytes)."""
+def decode(data: bytes | memoryview) -> Any:
+    """The value whose canonical bytes are `data` (raises CodecError on bad bytes); a view
+    of them is read without a copy."""
     try:
         return _unpackb(data)
     except CodecError:
