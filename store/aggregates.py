@@ -1,7 +1,9 @@
-"""The store's eventsourcing aggregates: a game's log, the catalog of games and the store's
-settings. Imported by the calls that write them or replay one whole: eventsourcing makes
-an aggregate's event classes when it is defined, and that was a tenth of a call that only
-reads a head (issue 14; `Warscribe.head`, `settings` and `find` read the rows directly).
+"""A game's log as an eventsourcing aggregate (the catalog of games and the store's settings
+are in `registry`). Imported by the calls that write a game or replay one whole:
+eventsourcing makes an aggregate's event classes when it is defined, and that was a tenth
+of a call that only reads a head (issue 14; `Warscribe.head`, `settings` and `find` read
+the rows directly), and the catalog's and the settings' a third of what a command's write
+imported for them.
 """
 
 from __future__ import annotations
@@ -15,8 +17,6 @@ from eventsourcing.domain import Aggregate
 from warscribe.engine import record
 from warscribe.engine.events import GameCreated
 from warscribe.engine.record import Entry, Head
-
-from .reading import DEFAULT_CHOSEN, OWNER_SET, GameListing, StoreOwner
 
 
 class Game(Aggregate):
@@ -67,44 +67,6 @@ class Game(Aggregate):
             self._version = version
             self._modified_on = timestamp
             self._pending_events.append(event)
-
-
-class Catalog(Aggregate):
-    """The games this store holds, in the order they arrived."""
-
-    TOPIC = "warscribe:Catalog"
-
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:Catalog.Created"
-
-    class Listed(Aggregate.Event):
-        TOPIC = "warscribe:Catalog.Listed"
-        listing: GameListing
-
-        def apply(self, aggregate: Aggregate) -> None:
-            catalog: Catalog = aggregate  # type: ignore[assignment]
-            catalog.games = (*catalog.games, self.listing)
-
-    def __init__(self) -> None:
-        self.games: tuple[GameListing, ...] = ()
-
-
-class Settings(Aggregate):
-    """Whose store this is, and the game it acts on when none is named: only written here,
-    read from its rows (`Warscribe.settings`)."""
-
-    TOPIC = "warscribe:Settings"
-
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:Settings.Created"
-
-    class DefaultChosen(Aggregate.Event):
-        TOPIC = DEFAULT_CHOSEN
-        game_id: UUID
-
-    class OwnerSet(Aggregate.Event):
-        TOPIC = OWNER_SET
-        owner: StoreOwner
 
 
 def project_game(game: Any, events: Iterable[Any]) -> Any:

@@ -79,9 +79,10 @@ from .transcoder import MsgpackTranscoder
 from .writing import Turn
 
 if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that use them
-    from .aggregates import Catalog, Game, Settings
+    from .aggregates import Game
     from .anchors import Anchors
     from .logfile import LogFile
+    from .registry import Catalog, Settings
 
 SNAPSHOT_INTERVAL = 100
 
@@ -288,7 +289,7 @@ class Warscribe(Application[UUID], Reading):
     # -- catalog -------------------------------------------------------------------------
 
     def _catalog(self) -> Catalog | None:
-        from .aggregates import Catalog
+        from .registry import Catalog
 
         try:
             catalog: object = self.repository.get(CATALOG_ID)
@@ -312,7 +313,7 @@ class Warscribe(Application[UUID], Reading):
         `reading.DEFAULTS_ID`), to trigger a change on: at its stored version, with no
         state (nothing is read from it: `settings` reads the newest event of each kind).
         Replaying it, one DefaultChosen a game, made creating a game grow with the store."""
-        from .aggregates import Settings
+        from .registry import Settings
 
         version = self._stream_version(stream)
         if version is None:
@@ -324,7 +325,7 @@ class Warscribe(Application[UUID], Reading):
         games before (which listing one never reads: the index answers whether a name is
         taken). Loading them, from a snapshot every ten listings, made creating a game
         grow with the store: a thousandth game decoded 999 listings."""
-        from .aggregates import Catalog
+        from .registry import Catalog
 
         version = self._stream_version(CATALOG_ID)
         if version is None:
@@ -344,7 +345,7 @@ class Warscribe(Application[UUID], Reading):
 
     def _chosen(self, game_id: UUID) -> Settings:
         """The settings with `game_id` made the default (to save with whatever made it)."""
-        from .aggregates import Settings
+        from .registry import Settings
 
         settings = self._settings(DEFAULTS_ID)
         if self.settings().default != game_id:
@@ -357,7 +358,7 @@ class Warscribe(Application[UUID], Reading):
 
     def set_owner(self, owner: StoreOwner) -> None:
         """Say whose store this is (`init`)."""
-        from .aggregates import Settings
+        from .registry import Settings
 
         settings = self._settings()
         settings.trigger_event(Settings.OwnerSet, owner=owner)
@@ -366,7 +367,7 @@ class Warscribe(Application[UUID], Reading):
     def _listed(self, catalog: Catalog | None, listing: GameListing) -> Catalog:
         """`catalog` (see `_catalog_tip`) with `listing` added; a name the store's index
         already holds is refused (and the index's unique name refuses a racing twin)."""
-        from .aggregates import Catalog
+        from .registry import Catalog
 
         if catalog is None:
             catalog = Catalog._create(Catalog.Created, id=CATALOG_ID)

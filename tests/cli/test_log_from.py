@@ -9,9 +9,10 @@ from uuid import UUID
 
 import pytest
 
-from warscribe.store.aggregates import Catalog, Game
+from warscribe.store.aggregates import Game
 from warscribe.store.app import Warscribe
 from warscribe.store.reading import Reading
+from warscribe.store.registry import Catalog
 
 from .club import Club, new_three, play_turn
 

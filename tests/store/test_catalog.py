@@ -9,7 +9,7 @@ from uuid import uuid4
 import pytest
 
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
-from warscribe.store.aggregates import Catalog, Game
+from warscribe.store.aggregates import Game
 from warscribe.store.app import (
     ConcurrentWrite,
     GameListing,
@@ -17,6 +17,7 @@ from warscribe.store.app import (
 )
 from warscribe.store.backends import StoreError
 from warscribe.store.index import statement
+from warscribe.store.registry import Catalog
 
 
 def spec(name: str) -> GameSpec:
@@ -152,8 +153,8 @@ def test_the_default_game_is_chosen_in_a_stream_of_its_own(store_url: str) -> No
     """Each game created chose the default in the settings stream, so finding the owner
     set by `init` long before passed every one of them; the choices have their own stream
     now, and a store written before it still has its default read from the settings."""
-    from warscribe.store.aggregates import Settings
     from warscribe.store.app import DEFAULTS_ID, SETTINGS_ID, StoreOwner, _delete_streams
+    from warscribe.store.registry import Settings
 
     app = Warscribe(store_url)
     one = app.create("divine-right", spec("one"), "seeded:1").game_id

@@ -22,7 +22,8 @@ def test_a_fresh_stores_first_snapshot_is_inserted_with_the_composite_type_known
     hung there, the server waiting for the rest of the message)."""
     require_postgres()
     from warscribe.store import postgres
-    from warscribe.store.aggregates import Catalog, Game
+    from warscribe.store.aggregates import Game
+    from warscribe.store.registry import Catalog
 
     seen: list[bool] = []
     insert = postgres.SnapshotRecorder._insert_stored_events

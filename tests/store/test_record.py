@@ -67,7 +67,8 @@ def test_snapshots_taken_in_memory_or_read_back_are_heads_of_the_replay(
     multiples of a long write (the game's creation, longer than two intervals) are read
     back from the store. Both are the replay's heads, and no two are more than two
     intervals apart."""
-    from warscribe.store.aggregates import Catalog, Game
+    from warscribe.store.aggregates import Game
+    from warscribe.store.registry import Catalog
 
     monkeypatch.setattr(Warscribe, "snapshotting_intervals", {Game: 7, Catalog: 10})
     app = Warscribe(store_url)
