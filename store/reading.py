@@ -38,6 +38,8 @@ SETTINGS_ID = UUID("e0120ac2-d180-57f5-ae78-5a3681390697")
 DEFAULTS_ID = UUID("af9b39a6-929c-55f1-82c5-cfb20f9ba64c")
 SQLITE_EVENTS = "stored_events"  # eventsourcing's names of a SQLite store's tables
 SQLITE_SNAPSHOTS = "stored_snapshots"
+POSTGRES_EVENTS = "warscribe_events"  # ... and of a PostgreSQL store's, in its schema
+POSTGRES_SNAPSHOTS = "warscribe_snapshots"
 
 
 @codec.record("warscribe.GameListing")
@@ -367,32 +369,38 @@ class Reading:
 
 
 class Reader(Reading):
-    """A SQLite store opened read-only with the standard library's sqlite3, for a command
-    that only reads (`status`): no eventsourcing, no lock file, no secrets file, and a
-    connection that cannot write. `open` gives None when the store must be opened whole:
-    not SQLite, not there, or with its index behind its catalog or secrets of an older
-    version to move out (an open of the store puts these right)."""
+    """A store opened read-only, for a command that only reads (`status`, `show`, `log`
+    ...): no eventsourcing, no lock file, no secrets file, and a connection that cannot
+    write: SQLite's opened `mode=ro` with the standard library's sqlite3, PostgreSQL's
+    with every transaction read-only. `open` gives None when the store must be opened
+    whole: not there (or not answering), or with its index behind its catalog or secrets
+    of an older version to move out (an open of the store puts these right, or says what
+    is wrong)."""
 
-    def __init__(self, backend: Backend, connection: sqlite3.Connection) -> None:
+    def __init__(self, backend: Backend, connection: Any) -> None:
         self.backend = backend
         self._connection = connection
-        self._events_table = SQLITE_EVENTS
-        self._snapshots_table = SQLITE_SNAPSHOTS
+        self._sqlite = backend.kind == "sqlite"
+        schema = None if self._sqlite else dict(backend.env).get("POSTGRES_SCHEMA", "public")
+        names = (
+            (SQLITE_EVENTS, SQLITE_SNAPSHOTS)
+            if schema is None
+            else (
+                f"{schema}.{POSTGRES_EVENTS}",
+                f"{schema}.{POSTGRES_SNAPSHOTS}",
+            )
+        )
+        self._events_table, self._snapshots_table = names
         self._heads = OrderedDict()
         self._cache = False
-        self.index = Index(CATALOG_ID, self._select, SQLITE_EVENTS, None)
+        self.index = Index(CATALOG_ID, self._select, self._events_table, schema)
 
     @classmethod
     def open(cls, backend: Backend) -> Reader | None:
-        env = dict(backend.env)
-        path = env.get("SQLITE_DBNAME", "")
-        if backend.kind != "sqlite" or not os.path.isfile(path):
-            return None
-        uri = f"file:{_uri_path(os.path.abspath(path))}?mode=ro"
-        timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 10)
-        try:
-            connection = sqlite3.connect(uri, uri=True, timeout=timeout)
-        except sqlite3.Error:
+        connection = (
+            _sqlite_reads(backend) if backend.kind == "sqlite" else _postgres_reads(backend)
+        )
+        if connection is None:
             return None
         reader = cls(backend, connection)
         try:
@@ -405,14 +413,57 @@ class Reader(Reading):
         return reader
 
     def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
+        rows: list[Any]
+        if self._sqlite:
+            try:
+                rows = self._connection.execute(query, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
+            return rows
+        import psycopg
+
         try:
-            rows: list[Any] = self._connection.execute(query, params).fetchall()
-        except sqlite3.Error as exc:
+            rows = self._connection.execute(query.replace("?", "%s"), params).fetchall()
+        except psycopg.Error as exc:
             raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
         return rows
 
     def close(self) -> None:
         self._connection.close()
+
+
+def _sqlite_reads(backend: Backend) -> sqlite3.Connection | None:
+    """A connection to a SQLite store's file that cannot write (None: no such file)."""
+    env = dict(backend.env)
+    path = env.get("SQLITE_DBNAME", "")
+    if not os.path.isfile(path):
+        return None
+    uri = f"file:{_uri_path(os.path.abspath(path))}?mode=ro"
+    try:
+        return sqlite3.connect(uri, uri=True, timeout=float(env.get("SQLITE_LOCK_TIMEOUT") or 10))
+    except sqlite3.Error:
+        return None
+
+
+def _postgres_reads(backend: Backend) -> Any:
+    """A connection to a PostgreSQL store's database whose every transaction is read-only
+    (None: the server does not answer, which the store's open then reports)."""
+    import psycopg
+
+    env = dict(backend.env)
+    try:
+        return psycopg.connect(
+            host=env["POSTGRES_HOST"],
+            port=env["POSTGRES_PORT"],
+            dbname=env["POSTGRES_DBNAME"],
+            user=env["POSTGRES_USER"],
+            password=env["POSTGRES_PASSWORD"],
+            connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT") or "5",
+            autocommit=True,
+            options="-c default_transaction_read_only=on",
+        )
+    except psycopg.Error:
+        return None
 
 
 def _uri_path(path: str) -> str:

@@ -1,11 +1,12 @@
-"""A SQLite store opened read-only (`Reader`, for `status`): the same answers as the store,
-no eventsourcing, no writes, and the whole store whenever an open must put something
-right first."""
+"""A store opened read-only (`Reader`, for `status` and the other queries), SQLite or
+PostgreSQL: the same answers as the store, no eventsourcing, no writes, and the whole
+store whenever an open must put something right first."""
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from uuid import NAMESPACE_URL, uuid5
 
@@ -24,12 +25,26 @@ from warscribe.store.reading import (
     StoreOwner,
 )
 
-from ..conftest import three_players
+from ..conftest import drop_pg_schema, fresh_pg_url, require_postgres, three_players
 
 ROLL = Command("referee", "roll", (("dice", "2d6"), ("purpose", "weather")))
 
 
-def _store(path: Path, games: int = 2, rolls: int = 0) -> Warscribe:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where a store is made: a SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "club.db")
+        return
+    require_postgres()
+    url = fresh_pg_url()
+    try:
+        yield url
+    finally:
+        drop_pg_schema(url)
+
+
+def _store(path: Path | str, games: int = 2, rolls: int = 0) -> Warscribe:
     app = Warscribe(str(path))
     for n in range(games):
         game_id = app.create("divine-right", three_players(), f"seeded:{n}").game_id
@@ -38,7 +53,7 @@ def _store(path: Path, games: int = 2, rolls: int = 0) -> Warscribe:
     return app
 
 
-def _opened(path: Path) -> Reader:
+def _opened(path: Path | str) -> Reader:
     reader = Reader.open(resolve(str(path)))
     assert reader is not None
     return reader
@@ -58,10 +73,10 @@ def test_its_tables_are_the_stores(tmp_path: Path) -> None:
     app.close()
 
 
-def test_it_answers_as_the_store_does(tmp_path: Path) -> None:
+def test_it_answers_as_the_store_does(target: str) -> None:
     # two games, the first long enough to have snapshots; the second is the default (the
     # newest of the store's choices); owned by bob, then by alice
-    path = tmp_path / "club.db"
+    path = target
     app = _store(path, games=2, rolls=130)
     first, second = app.games()[0], app.games()[-1]
     app.set_owner(StoreOwner("bob"))
@@ -77,6 +92,7 @@ def test_it_answers_as_the_store_does(tmp_path: Path) -> None:
     for version in (None, 1, 17, 100, 101, 150):
         assert reader.head(first.game_id, version) == app.head(first.game_id, version)
     assert reader.version_at(first.game_id, "#5") == 5
+    assert list(reader.entries(first.game_id, 98, 103)) == list(app.entries(first.game_id, 98, 103))
     reader.close()
     app.close()
 
@@ -97,7 +113,6 @@ def test_it_never_writes(tmp_path: Path) -> None:
 def test_a_store_to_put_right_is_opened_whole(tmp_path: Path) -> None:
     # no file yet; a PostgreSQL address; an index behind its catalog; secrets to move out
     assert Reader.open(resolve(str(tmp_path / "none.db"))) is None
-    assert Reader.open(resolve("postgresql://postgres@127.0.0.1:5432/test")) is None
     path = tmp_path / "club.db"
     _store(path).close()
     with sqlite3.connect(path) as conn:
@@ -127,3 +142,57 @@ def test_a_store_whose_name_has_uri_characters(tmp_path: Path) -> None:
     assert reader.find(None) == app.find(None)
     reader.close()
     app.close()
+
+
+def test_on_postgresql_it_never_writes() -> None:
+    """Every transaction of its connection is read-only: a write through it is refused."""
+    require_postgres()
+    import psycopg
+
+    url = fresh_pg_url()
+    try:
+        _store(url).close()
+        reader = _opened(url)
+        reader.head(reader.find(None).game_id)
+        schema = url.rpartition("schema=")[2]
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            reader._connection.execute(f"DELETE FROM {schema}.warscribe_games")
+        reader.close()
+        app = Warscribe(url)
+        assert len(app.games()) == 2
+        app.close()
+    finally:
+        drop_pg_schema(url)
+
+
+def test_a_postgresql_store_to_make_or_put_right_is_opened_whole() -> None:
+    """A schema without the store's tables (a store not made yet), a server that does not
+    answer, an index behind its catalog: the store is opened whole, to make or repair it
+    or to say what is wrong."""
+    require_postgres()
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert Reader.open(resolve(f"postgresql://postgres@127.0.0.1:{port}/test")) is None
+    url = fresh_pg_url()
+    try:
+        assert Reader.open(resolve(url)) is None
+        _store(url).close()
+        assert Reader.open(resolve(url)) is not None
+        schema = url.rpartition("schema=")[2]
+        import psycopg
+
+        from ..conftest import PG_URL
+
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(
+                f"DELETE FROM {schema}.warscribe_games WHERE version = "
+                f"(SELECT max(version) FROM {schema}.warscribe_games)"
+            )
+        assert Reader.open(resolve(url)) is None
+        Warscribe(url).close()  # an open rebuilds the index
+        assert Reader.open(resolve(url)) is not None
+    finally:
+        drop_pg_schema(url)
