@@ -374,12 +374,13 @@ def games(ctx: Context, limit: int, every: bool, as_json: bool) -> None:
 
     from warscribe.store.views import escaped
 
+    reads = ctx.reads()
     if every:
-        listing = ctx.app.games()
+        listing = reads.games()
         total = len(listing)
     else:
-        listing, total = ctx.app.newest_games(limit)
-    default = ctx.app.find(None).game_id if listing else None
+        listing, total = reads.newest_games(limit)
+    default = reads.find(None).game_id if listing else None
     rows = [
         {
             "game_id": g.game_id,

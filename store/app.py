@@ -298,16 +298,6 @@ class Warscribe(Application[UUID], Reading):
         assert isinstance(catalog, Catalog)
         return catalog
 
-    def games(self) -> tuple[GameListing, ...]:
-        """Every game of the store, in the order it arrived (from the catalog's index)."""
-        return tuple(self.index.all())
-
-    def newest_games(self, limit: int) -> tuple[tuple[GameListing, ...], int]:
-        """The newest `limit` games of the store, in the order they arrived, and how many
-        games it holds: a page costs the same in a store of ten games or of thousands."""
-        listings, total = self.index.newest(limit)
-        return tuple(listings), total
-
     def _settings(self, stream: UUID = SETTINGS_ID) -> Settings:
         """The settings aggregate of `stream` (the settings, or the defaults: see
         `reading.DEFAULTS_ID`), to trigger a change on: at its stored version, with no

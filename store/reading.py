@@ -166,6 +166,16 @@ class Reading:
         found = self.index.by_id(game_id)
         return found[0] if found else None
 
+    def games(self) -> tuple[GameListing, ...]:
+        """Every game of the store, in the order it arrived (from the catalog's index)."""
+        return tuple(self.index.all())
+
+    def newest_games(self, limit: int) -> tuple[tuple[GameListing, ...], int]:
+        """The newest `limit` games of the store, in the order they arrived, and how many
+        games it holds: a page costs the same in a store of ten games or of thousands."""
+        listings, total = self.index.newest(limit)
+        return tuple(listings), total
+
     def _default(self) -> list[GameListing]:
         """The game chosen with `use` (or last created or imported); a fork never becomes
         the default by being made."""

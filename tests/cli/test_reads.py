@@ -29,6 +29,8 @@ QUERIES = (
     ("vp",),
     ("banishments",),
     ("map", "--json"),
+    ("games",),
+    ("games", "--all", "--json"),
 )
 
 
