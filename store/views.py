@@ -70,8 +70,30 @@ def printable(value: Any) -> Any:
 
 
 def jsonable(value: Any) -> Any:
-    """A JSON-serialisable copy of an engine value (bytes as hex, tuples as lists)."""
-    if value is None or isinstance(value, bool | int | float | str):
+    """A JSON-serialisable copy of an engine value (bytes as hex, tuples as lists). The
+    common kinds (plain values, tuples, lists, records) are told by their exact type:
+    `log --json` converts every field of every entry."""
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    if cls is tuple or cls is list:
+        return [jsonable(v) for v in value]
+    names = _RECORD_FIELDS.get(cls)
+    if names is None and cls not in _RECORD_FIELDS:
+        fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else None
+        names = _RECORD_FIELDS[cls] = None if fields is None else tuple(f.name for f in fields)
+    if names is not None:
+        return {name: jsonable(getattr(value, name)) for name in names}
+    return _other_jsonable(value)
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+_RECORD_FIELDS: dict[type, tuple[str, ...] | None] = {}
+"""The field names of each dataclass `jsonable` met (None: the class is not one)."""
+
+
+def _other_jsonable(value: Any) -> Any:
+    if isinstance(value, bool | int | float | str):
         return value.value if isinstance(value, enum.Enum) else value
     if isinstance(value, enum.Enum):
         return jsonable(value.value)
@@ -88,8 +110,6 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, tuple | list | set | frozenset):
         items = [jsonable(v) for v in value]
         return sorted(items, key=str) if isinstance(value, set | frozenset) else items
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return str(value)
 
 
