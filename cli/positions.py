@@ -17,5 +17,5 @@ def resolve_position(app: Reading, game_id: UUID, position: str | None) -> int |
 
 
 def resolve_span(app: Reading, game_id: UUID, position: str) -> tuple[int, int]:
-    """The entries a position names (see `Warscribe.span`)."""
+    """The entries a position names (see `Reading.span`)."""
     return app.span(game_id, position)

@@ -318,7 +318,7 @@ class Reading:
         while after < upto:
             page = self._select(query, (key, after, upto, PAGE))
             for version, state in page:
-                yield _decode_entry(version, bytes(state), whole=True)
+                yield _decode_entry(version, state, whole=True)
             if len(page) < PAGE:
                 return
             after = page[-1][0]
@@ -391,16 +391,12 @@ class Reader(Reading):
         self.backend = backend
         self._connection = connection
         self._sqlite = backend.kind == "sqlite"
-        schema = None if self._sqlite else dict(backend.env).get("POSTGRES_SCHEMA", "public")
-        names = (
-            (SQLITE_EVENTS, SQLITE_SNAPSHOTS)
-            if schema is None
-            else (
-                f"{schema}.{POSTGRES_EVENTS}",
-                f"{schema}.{POSTGRES_SNAPSHOTS}",
-            )
-        )
-        self._events_table, self._snapshots_table = names
+        schema = None
+        self._events_table, self._snapshots_table = SQLITE_EVENTS, SQLITE_SNAPSHOTS
+        if not self._sqlite:
+            schema = dict(backend.env).get("POSTGRES_SCHEMA", "public")
+            self._events_table = f"{schema}.{POSTGRES_EVENTS}"
+            self._snapshots_table = f"{schema}.{POSTGRES_SNAPSHOTS}"
         self._heads = OrderedDict()
         self._cache = False
         self.index = Index(CATALOG_ID, self._select, self._events_table, schema)
