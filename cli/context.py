@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -19,16 +18,23 @@ if TYPE_CHECKING:  # the store and the engine are imported when a command first 
     from warscribe.store.reading import GameListing, Reader, Reading, StoreOwner
 
 
-@dataclass
 class Context:
-    """What every command needs: the store (opened on first use) and the chosen game."""
+    """What every command needs: the store (opened on first use) and the chosen game. (A
+    plain class: quicker to define than a dataclass, and `--help` reads it, issue 14.)"""
 
-    store: str | None
-    game_ref: str | None
-    secrets: str | None = None
-    ask_passphrase: bool = False
-    _app: Warscribe | None = field(default=None, repr=False)
-    _reader: Reader | None = field(default=None, repr=False)
+    def __init__(
+        self,
+        store: str | None,
+        game_ref: str | None,
+        secrets: str | None = None,
+        ask_passphrase: bool = False,
+    ) -> None:
+        self.store = store
+        self.game_ref = game_ref
+        self.secrets = secrets
+        self.ask_passphrase = ask_passphrase
+        self._app: Warscribe | None = None
+        self._reader: Reader | None = None
 
     @property
     def app(self) -> Warscribe:

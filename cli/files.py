@@ -19,8 +19,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 import click
 
@@ -42,9 +41,9 @@ class FileRefused(WarscribeError):
     """A file was not written: it would have destroyed something, or the disk refused."""
 
 
-@dataclass(frozen=True)
-class Output:
-    """A file to write: where, what, and whether only its owner may read it."""
+class Output(NamedTuple):
+    """A file to write: where, what, and whether only its owner may read it (a named
+    tuple: quicker to define than a dataclass, and `--help` reads it, issue 14)."""
 
     path: str
     data: bytes | Callable[[BinaryIO], object]  # the bytes, or what writes them to a file

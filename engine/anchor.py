@@ -18,7 +18,6 @@ from uuid import UUID
 from . import codec
 from .codec import record
 from .errors import LogError
-from .orders import sign, signature_ok
 
 _TAG = "warscribe-checkpoint"
 FINGERPRINT_DIGITS = 16
@@ -39,6 +38,8 @@ def _signed(game_id: UUID, seq: int, chain: bytes) -> bytes:
 
 
 def signed_checkpoint(private_key: bytes, game_id: UUID, seq: int, chain: bytes) -> Checkpoint:
+    from .orders import sign  # the signing code: `status` shows a fingerprint, never signs
+
     return Checkpoint(
         seq=seq, chain=chain, signature=sign(private_key, _signed(game_id, seq, chain))
     )
@@ -49,6 +50,8 @@ def check_checkpoint(
 ) -> None:
     """Raise LogError unless `checkpoint` is the host's signature over entry `seq` with
     chain hash `chain` (the last entry of the copy being checked)."""
+    from .orders import signature_ok
+
     if checkpoint is None:
         raise LogError(
             "the copy carries no checkpoint: nothing shows the host sent it as it is "

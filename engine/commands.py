@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from warscribe.engine.codec import frozen
@@ -174,7 +174,7 @@ class Arg:
 Decide = Callable[[S, "Call"], Sequence[Event]]
 
 
-@dataclass(frozen=True)
+@frozen
 class CommandSpec(Generic[S]):
     """A command of a rule set (or of the record), everything about it in one place.
 
@@ -197,10 +197,10 @@ class CommandSpec(Generic[S]):
     sub: str | None = None
     rolls: bool = False
     flag_of: tuple[str, str] | None = None
-    arg_names: tuple[str, ...] = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "arg_names", tuple(a.name for a in self.args))
+    @cached_property
+    def arg_names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.args)
 
     def arg(self, name: str) -> Arg:
         return self.args[self.arg_names.index(name)]

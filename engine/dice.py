@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TypeVar
 from uuid import UUID
 
@@ -104,19 +103,28 @@ class SecretUnknown(DiceError):
     """A derived roll was asked of a store that does not hold the game's dice secret."""
 
 
-@dataclass
 class Dice:
     """The dice source a decision draws from. Each draw returns its DiceRolled event,
-    which the decision must include in the events it returns."""
+    which the decision must include in the events it returns. (A plain class: making a
+    dataclass's methods was a share of every call's start-up, issue 14.)"""
 
-    key: bytes | None
-    game_id: UUID
-    chain: bytes
-    next_index: int
-    entered: list[int] = field(default_factory=list)
-    entered_by: str | None = None
-    derived: int = 0
-    """How many rolls were derived from the dice secret (not entered by hand)."""
+    def __init__(
+        self,
+        key: bytes | None,
+        game_id: UUID,
+        chain: bytes,
+        next_index: int,
+        entered: list[int] | None = None,
+        entered_by: str | None = None,
+    ) -> None:
+        self.key = key
+        self.game_id = game_id
+        self.chain = chain
+        self.next_index = next_index
+        self.entered = [] if entered is None else entered
+        self.entered_by = entered_by
+        self.derived = 0
+        """How many rolls were derived from the dice secret (not entered by hand)."""
 
     def _draw(self, purpose: str, sides: tuple[int, ...], by_hand: bool) -> DiceRolled:
         index = self.next_index

@@ -8,10 +8,9 @@ to them stands in (see `hidden`: leaf commitments, so parts can be published lat
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from warscribe.engine.codec import frozen
@@ -38,8 +37,10 @@ from .events import (
     SecretRevealed,
 )
 from .hidden import LEAVES, WHOLE, check_disclosure, commit, disclosures, private_names, split
-from .orders import Answers, Orders, OrdersError, signature_ok
 from .ruleset import GameSpec, RuleSet
+
+if TYPE_CHECKING:  # the signed-orders code is imported where orders are read
+    from .orders import Answers, Orders
 
 GENESIS = bytes(32)
 HEAD_FORMAT = 2
@@ -263,6 +264,8 @@ def _standing(
 ) -> tuple[tuple[str, int, Answers], ...]:
     """The standing answers once `event` (OrdersReceived at `seq`) is folded: the sender's
     are those of these orders, whatever they held before."""
+    from .orders import Orders, OrdersError  # here: a fold that meets no orders skips it
+
     try:
         answers = Orders.decode(event.orders).answers()
     except OrdersError:  # verify refuses such an entry; the fold never validates
@@ -626,19 +629,21 @@ def reveal(head: Head, key: bytes) -> list[Entry]:
     return chain_events(head.seq, head.chain, [SecretRevealed(secret=key)], key, head.game_id)
 
 
-@dataclasses.dataclass
 class Verification:
-    """What `verify` found: entries checked, rolls re-derived, and whether dice are checkable."""
+    """What `verify` found: entries checked, rolls re-derived, and whether dice are
+    checkable (its counters in this order are `verify --json`'s). A plain class: every
+    call imports this module, few verify (issue 14)."""
 
-    entries: int = 0
-    rolls: int = 0
-    rolls_checked: int = 0
-    rolls_entered: int = 0
-    private_checked: int = 0
-    dice_mode: str = ""
-    secret_known: bool = False
-    disclosures_checked: int = 0
-    orders_checked: int = 0
+    def __init__(self) -> None:
+        self.entries = 0
+        self.rolls = 0
+        self.rolls_checked = 0
+        self.rolls_entered = 0
+        self.private_checked = 0
+        self.dice_mode = ""
+        self.secret_known = False
+        self.disclosures_checked = 0
+        self.orders_checked = 0
 
 
 Lookup = Callable[[int], "Entry | None"]
@@ -881,6 +886,8 @@ class _Checker:
         event = entry.event
         assert isinstance(event, OrdersReceived)
         key = self.keys.get(event.player)
+        from .orders import Orders, signature_ok
+
         if key is None or not signature_ok(key, event.orders, event.signature):
             raise LogError(
                 f"the orders are not signed with {event.player}'s recorded key", entry.seq
@@ -971,6 +978,8 @@ def _still_to_come(base: Head, earlier: Lookup) -> list[Command]:
             return []
         event = entry.event
         if isinstance(event, OrdersReceived):
+            from .orders import Orders
+
             orders = Orders.decode(event.orders).as_commands()
             return orders[issued : event.accepted or len(orders)]
         issued += isinstance(event, CommandIssued)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from warscribe.engine.codec import frozen
 
 from .dice import Dice
 from .events import Command, DataRef, Event
+
+if TYPE_CHECKING:  # random play brings its own generator: a call never imports random
+    import random
 
 
 @frozen

@@ -20,12 +20,11 @@ function of the position and the signed line, so anyone re-derives it (`audit`):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command
-from warscribe.engine.orders import Answers
 
 from .combat.fight import the_fight
 from .data import DRData
@@ -35,6 +34,9 @@ from .random_events import LOSSES as EVENT_LOSSES
 from .state import Pending, State
 from .turn import answered_by, pending_kinds
 from .units import is_fleet, is_hero
+
+if TYPE_CHECKING:  # signed orders: imported where they are read, not with the rules
+    from warscribe.engine.orders import Answers
 
 RULE = "The Game Turn › standing answers"
 ATTACK = "attack"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, cached_property
@@ -455,10 +454,13 @@ class Personality:
 # --- the container ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
+@frozen
 class DRData:
     """Everything the rule set reads from data files. Never written to a log: a game
-    records `refs` (file names and digests) instead."""
+    records `refs` (file names and digests) instead. Equal only to itself."""
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     kingdoms: Mapping[str, Kingdom]
     castles: Mapping[str, Castle]

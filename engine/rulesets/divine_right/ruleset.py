@@ -4,13 +4,12 @@ commands (`specs`), its evolvers and hooks (`rulebook`), projections and what `n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import sorted_map
 from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
-from warscribe.engine.orders import Answers
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
@@ -23,6 +22,9 @@ from .setup import check_players, setup_events
 from .specs import COMMANDS, GROUPS, data_of
 from .state import KingdomState, State
 from .tables import Rulebook
+
+if TYPE_CHECKING:  # signed orders: imported where they are read, not with the rules
+    from warscribe.engine.orders import Answers
 
 DATA_FILES = ("deck", "personalities", "map")
 """The options of `new` that replace a data file (recorded together as `data_files`)."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import heapq
-from dataclasses import dataclass, field
 
 from warscribe.engine.codec import replace
 from warscribe.engine.dice import Dice
@@ -103,16 +102,17 @@ BESIEGED_CASTLE = 6  # the Hero Fate trigger of a lone hero leaving a besieged c
 # -- the stack and how it moves --------------------------------------------------------------
 
 
-@dataclass
 class Stack:
     """A stack about to move: its units, its leader, the fleet ferrying it, and for each
-    unit the points it has left (None: a hero carried along, who needs none)."""
+    unit the points it has left (None: a hero carried along, who needs none; set once the
+    stack is known). A plain class, as cheap to define as any (issue 14)."""
 
-    player: str
-    units: list[Unit]
-    leader: Unit | None
-    ferry: Unit | None
-    left: dict[str, int | None] = field(default_factory=dict)
+    def __init__(self, player: str, units: list[Unit], leader: Unit | None, ferry: Unit | None):
+        self.player = player
+        self.units = units
+        self.leader = leader
+        self.ferry = ferry
+        self.left: dict[str, int | None] = {}
 
     @property
     def fleets(self) -> bool:
