@@ -157,11 +157,21 @@ def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
     values["marks"] = dict(head.marks)
     ruleset = rulesets.get(head.ruleset)
     evolve = ruleset.evolve
+    position = ruleset.position
+    marks = values["marks"]
     state = values["state"]
     last: Entry | None = None  # the newest entry whose sequence and chain are not in values
     for entry in run:
         event = entry.event
-        if type(event) in _RECORD_STEPS or entry.salt is not None:
+        cls = type(event)
+        if cls is CommandIssued and entry.salt is None:  # a third of a log: `_step`, inline
+            _issued(values, entry.chain)
+            label = position(state)
+            if label is not None and label not in marks:
+                marks[label] = values["seq"] if last is None else last.seq
+            state = evolve(state, event)
+            last = entry
+        elif cls in _RECORD_STEPS or entry.salt is not None:
             if last is not None:
                 values["seq"], values["chain"], last = last.seq, last.chain, None
             values["state"] = state
@@ -208,8 +218,7 @@ def _step(values: dict[str, Any], entry: Entry, ruleset: RuleSet, own_marks: boo
         values["dice_next"] = event.index + 1  # type: ignore[attr-defined]
     elif cls is CommandIssued or cls is OrdersReceived:
         if cls is CommandIssued:
-            values["opener"], values["batch"] = _opener(values, entry.chain)
-            values["answering"] = None
+            _issued(values, entry.chain)
         else:
             values["standing"] = _standing(values["standing"], entry.seq, event)
             if event.accepted is not None:  # type: ignore[attr-defined]
@@ -249,6 +258,13 @@ def opener(head: Head, issued_chain: bytes) -> tuple[bytes, int]:
     store, one at a time: recorded, or refused with its reason withheld once it drew a
     roll)."""
     return _opener(head.__dict__, issued_chain)
+
+
+def _issued(head: dict[str, Any], chain: bytes) -> None:
+    """A CommandIssued entry (chain hash `chain`) in a head's fields: the opener and batch
+    its rolls are bound to (`opener`); no standing answer is being applied any more."""
+    head["opener"], head["batch"] = _opener(head, chain)
+    head["answering"] = None
 
 
 def _opener(head: dict[str, Any], issued_chain: bytes) -> tuple[bytes, int]:
