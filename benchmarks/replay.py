@@ -14,8 +14,9 @@ the minimum of --runs (>= 5); the floors keep nothing:
   target <= 0.05;
 * record-head-kept: recording one command (a referee's roll: decide + dice + chain +
   save) in a long-running process (the head of its last command kept) / a raw
-  insert+commit of the same bytes into a table of the same database, alternated in the
-  same loop, target <= 1.5;
+  insert+commit of the same rows (the game's id, topic and state bytes the command
+  wrote) into a table of the same database shaped as the events table, alternated in
+  the same loop, target <= 1.5;
 * record-cli: the same as a CLI call does it (no head kept: the head is read from the
   newest snapshot and the entries after it) / the raw work of that: the same SELECTs of
   the snapshot row and the rows after it + `msgpack.unpackb` of each, then the raw
@@ -79,12 +80,19 @@ class Raw:
             self.mark = "%s"
             self.table = f"{recorder.datastore.schema}.{table}"
             self.raw = f"{recorder.datastore.schema}.raw_insert"
-        self.conn.execute(
-            f"CREATE TABLE {self.raw} (id TEXT, version INTEGER, state BYTEA, "
-            "PRIMARY KEY (id, version))".replace("BYTEA", "BLOB" if self.sqlite else "BYTEA")
-        )
+        self.conn.execute(self._same_table(table))
         self.conn.commit()
         self.version = 0
+
+    def _same_table(self, table: str) -> str:
+        """The DDL of a table shaped as the store's events table (its columns, key and
+        indexes): the floor writes what a record writes, where it would write it."""
+        if not self.sqlite:
+            return f"CREATE TABLE {self.raw} (LIKE {self.table} INCLUDING ALL)"
+        (ddl,) = self.conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+        return str(ddl).replace(table, self.raw, 1)
 
     def key(self, game_id: Any) -> Any:
         return game_id.hex if self.sqlite else game_id
@@ -104,14 +112,16 @@ class Raw:
 
         return run
 
-    def last_rows(self, game_id: Any, count: int) -> list[bytes]:
+    def last_rows(self, game_id: Any, count: int) -> list[tuple[Any, str, bytes]]:
+        """(id, topic, state) of the game's newest `count` rows, as stored."""
         query = (
-            f"SELECT state FROM {self.table} WHERE originator_id = {self.mark} "
-            f"ORDER BY originator_version DESC LIMIT {count}"
+            f"SELECT originator_id, topic, state FROM {self.table} WHERE originator_id = "
+            f"{self.mark} ORDER BY originator_version DESC LIMIT {count}"
         )
-        rows = [bytes(state) for (state,) in self.conn.execute(query, (self.key(game_id),))]
+        found = self.conn.execute(query, (self.key(game_id),))
+        rows = [(key, topic, bytes(state)) for key, topic, state in found]
         self.conn.commit()
-        return rows
+        return rows[::-1]
 
     def read_head(self, game_id: Any, snapshots: str) -> None:
         """What reading the head costs raw: the newest snapshot's row, the rows after it,
@@ -136,11 +146,16 @@ class Raw:
             unpackb(state)
         self.conn.commit()
 
-    def insert(self, payloads: list[bytes]) -> None:
-        statement = f"INSERT INTO {self.raw} VALUES ({self.mark}, {self.mark}, {self.mark})"
-        for payload in payloads:
+    def insert(self, rows: list[tuple[Any, str, bytes]]) -> None:
+        """The same rows (id, topic, state), at versions of their own, in one commit."""
+        marks = ", ".join([self.mark] * 4)
+        statement = (
+            f"INSERT INTO {self.raw} (originator_id, originator_version, topic, state) "
+            f"VALUES ({marks})"
+        )
+        for key, topic, state in rows:
             self.version += 1
-            self.conn.execute(statement, ("g", self.version, payload))
+            self.conn.execute(statement, (key, self.version, topic, state))
         self.conn.commit()
 
 
@@ -200,9 +215,9 @@ def recording(
             start = time.perf_counter()
             written = app.issue(game_id, Command("referee", *HOUSE_ROLL))
             spent[0] += time.perf_counter() - start
-            payloads = raw.last_rows(game_id, len(written))
+            rows = raw.last_rows(game_id, len(written))
             start = time.perf_counter()
-            raw.insert(payloads)
+            raw.insert(rows)
             spent[1] += time.perf_counter() - start
         recorded.append(spent[0] / commands)
         floors.append(spent[1] / commands)

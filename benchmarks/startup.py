@@ -12,7 +12,7 @@ machine exports PYTHONDONTWRITEBYTECODE=1, so an editable install would recompil
 module on every call. Runs are alternated floor/command, each figure the minimum of
 --runs (>= 5).
 
-Run: python benchmarks/startup.py [--runs 7]
+Run: python benchmarks/startup.py [--runs 15]
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ STATUS_FLOOR = "import click, msgpack, eventsourcing.application, eventsourcing.
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     python = str(installed())
     warscribe = str(Path(python).parent / "warscribe")
