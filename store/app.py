@@ -567,7 +567,8 @@ class Warscribe(Application[UUID], Reading):
         kept = self._cached(game_id)
         while True:
             try:
-                with self._turn(game_id) as turn, self._rolling(game_id, f"`{command.name}`"):
+                turn_of = self._turn(game_id, ahead=kept is not None)
+                with turn_of as turn, self._rolling(game_id, f"`{command.name}`"):
                     game = kept if kept is not None else self.load(game_id)
                     key = self._key(game_id, game.head)
                     entries = record.record_command(game.head, command, key, entered)
@@ -594,16 +595,25 @@ class Warscribe(Application[UUID], Reading):
             raise self.secrets.missing(game_id, what) from exc
 
     @contextmanager
-    def _turn(self, game_id: UUID) -> Iterator[Turn | None]:
+    def _turn(self, game_id: UUID, ahead: bool = False) -> Iterator[Turn | None]:
         """Direct commands to a store take turns from reading the head to writing after
         it, across processes (`writing`: a lock file beside a SQLite store, an advisory
         lock on PostgreSQL, whose connection the write then uses), so that they do not
-        decide on a head another is about to move."""
+        decide on a head another is about to move.
+
+        `ahead`: the command is decided on a head this process kept, reading nothing. On
+        PostgreSQL its write then takes the turn in its own transaction if the turn is
+        free (`writing.ahead_turn`): no round trip before deciding, and nothing written
+        while another writer holds the turn. A write that finds the turn or its versions
+        taken writes nothing and is decided again in a turn of its own."""
         env = dict(self.backend.env)
         timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or env.get("POSTGRES_LOCK_TIMEOUT") or 10)
         if self._lock_file is not None:
             with writing.file_turn(self._lock_file, timeout):
                 yield None
+            return
+        if ahead:
+            yield writing.ahead_turn(self.turn_lock(game_id))
             return
         datastore = self.recorder.datastore  # type: ignore[attr-defined]
         with writing.advisory_turn(datastore, self.turn_lock(game_id), timeout) as turn:

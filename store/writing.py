@@ -45,16 +45,33 @@ INSERT_EVENTS = (
     "INSERT INTO {table} (originator_id, originator_version, topic, state) "
     "SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[])"
 )
+AHEAD_INSERT_EVENTS = (
+    "WITH turn AS (SELECT pg_try_advisory_xact_lock(%s) AS held) "
+    "INSERT INTO {table} (originator_id, originator_version, topic, state) "
+    "SELECT e.* FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) AS e, turn "
+    "WHERE turn.held"
+)
+"""A write decided ahead of its turn: its rows only if the game's turn is free, which its
+transaction then holds to the COMMIT."""
 
 
 @dataclass
 class Turn:
     """A PostgreSQL writer's turn: the connection holding the advisory lock `lock`
-    (`held` until the write's pipeline or the turn's end releases it)."""
+    (`held` until the write's pipeline or the turn's end releases it); or, with no
+    connection, the turn of a write decided ahead of it (`ahead_turn`)."""
 
     conn: Any
     lock: int
     held: bool
+
+
+def ahead_turn(lock: int) -> Turn:
+    """The turn of a write decided ahead of it, on a head the process kept: the write's
+    insert takes the advisory lock `lock` for its transaction if it is free
+    (`pg_try_advisory_xact_lock`, released by the COMMIT) and writes nothing if another
+    writer holds the turn, on any connection of the store."""
+    return Turn(None, lock, held=False)
 
 
 def stored_events(events: Sequence[Any], to_stored: Callable[[Any], StoredEvent]) -> list[Any]:
@@ -215,13 +232,13 @@ def _text_id(originator_id: UUID | str) -> str:
 def insert_postgres(recorder: Any, rows: Sequence[StoredEvent], turn: Turn | None) -> None:
     """`rows` and their index rows in one PostgreSQL transaction, in one round trip: on
     the turn's connection (whose lock the same round trip releases), else on one of the
-    pool's."""
-    if turn is not None:
+    store's (the transaction taking the turn first when the write was decided ahead)."""
+    if turn is not None and turn.conn is not None:
         _insert_postgres(turn.conn, recorder, rows, turn)
         return
     with recorder.datastore.get_connection() as conn:
         try:
-            _insert_postgres(conn, recorder, rows, None)
+            _insert_postgres(conn, recorder, rows, turn)
         finally:
             _end_turn(Turn(conn, 0, held=False))
 
@@ -239,24 +256,34 @@ def _insert_postgres(
             columns, (row.originator_id, row.originator_version, row.topic, row.state), strict=True
         ):
             column.append(value)
-    statements: list[tuple[str, Sequence[Any] | None]] = [
-        ("BEGIN", None),
-        (INSERT_EVENTS.format(table=table), columns),
+    ahead = turn is not None and turn.conn is None
+    if ahead and (index_rows or kept):
+        raise ValueError("only a game's own events are written ahead of their turn")
+    insert: tuple[str, Sequence[Any]] = (
+        (AHEAD_INSERT_EVENTS.format(table=table), (turn.lock, *columns))
+        if turn is not None and ahead
+        else (INSERT_EVENTS.format(table=table), columns)
+    )
+    after: list[tuple[str, Sequence[Any] | None]] = [
+        (statement(recorder, INSERT_ROW), row) for row in index_rows
     ]
-    statements += [(statement(recorder, INSERT_ROW), row) for row in index_rows]
-    statements += [(statement(recorder, SET_KEPT), (1,))] if kept else []
-    statements.append(("COMMIT", None))
+    after += [(statement(recorder, SET_KEPT), (1,))] if kept else []
+    after.append(("COMMIT", None))
     if turn is not None and turn.held:
-        statements.append(("SELECT pg_advisory_unlock(%s)", (turn.lock,)))
+        after.append(("SELECT pg_advisory_unlock(%s)", (turn.lock,)))
     try:
-        with conn.pipeline(), conn.cursor() as cursor:
-            for query, params in statements:
-                # never prepared: a statement psycopg prepared in a pipeline that then
-                # failed was gone from the server and still in its cache
+        # never prepared: a statement psycopg prepared in a pipeline that then failed was
+        # gone from the server and still in its cache
+        with conn.pipeline(), conn.cursor() as cursor, conn.cursor() as inserting:
+            cursor.execute("BEGIN", prepare=False)
+            inserting.execute(*insert, prepare=False)
+            for query, params in after:
                 cursor.execute(query, params, prepare=False)
     except psycopg.IntegrityError as exc:
         raise IntegrityError(str(exc)) from exc  # the turn's end rolls back and unlocks
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
         raise OperationalError(str(exc)) from exc
+    if ahead and inserting.rowcount != len(rows):  # nothing was written: the turn is taken
+        raise IntegrityError("another writer holds the game's turn")
     if turn is not None:
         turn.held = False

@@ -80,6 +80,64 @@ def _roll() -> Command:
     return Command("referee", "roll", (("dice", "2d6"), ("purpose", "test")))
 
 
+def test_a_command_decided_on_a_kept_head_takes_the_turn_in_its_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long-running process decides on the head it kept with no round trip for the turn
+    first: its write takes the turn in its own transaction (issue 14, one round trip a
+    command). While another writer holds the turn it writes nothing: the command is
+    decided again in a turn of its own, which waits, and lands once the turn is let go.
+    A process with no head kept takes the turn before reading."""
+    require_postgres()
+    import threading
+
+    import psycopg
+
+    from tests.conftest import PG_URL
+    from warscribe.store import writing
+
+    taken: list[int] = []
+    advisory_turn = writing.advisory_turn
+
+    def counted(datastore: Any, lock: int, timeout: float) -> Any:
+        taken.append(lock)
+        return advisory_turn(datastore, lock, timeout)
+
+    monkeypatch.setattr(writing, "advisory_turn", counted)
+    url = fresh_pg_url()
+    try:
+        app = Warscribe(url)
+        game_id = app.create("divine-right", three_players(), "seeded:9").game_id
+        app.issue(game_id, _roll())  # the head read in a turn, then kept
+        assert len(taken) == 1
+        taken.clear()
+        app.issue(game_id, _roll())  # decided on the head the first one kept
+        assert taken == [], "no turn was taken before deciding on a kept head"
+        seq = app.head(game_id).seq
+        reader = Warscribe(url, cache=False)
+        with psycopg.connect(PG_URL, autocommit=True) as other:
+            other.execute("SELECT pg_advisory_lock(%s)", (app.turn_lock(game_id),))
+            done: list[int] = []
+            writer = threading.Thread(
+                target=lambda: done.append(app.issue(game_id, _roll())[0].seq)
+            )
+            writer.start()
+            writer.join(0.5)
+            assert writer.is_alive(), "the command waits while another writer holds the turn"
+            assert reader.head(game_id).seq == seq, "and nothing of it is written"
+            other.execute("SELECT pg_advisory_unlock(%s)", (app.turn_lock(game_id),))
+            writer.join(10)
+        assert done == [seq + 1]
+        assert reader.head(game_id).seq == app.head(game_id).seq == seq + 2
+        assert len(taken) == 1  # the command decided again, in a turn of its own
+        reader.issue(game_id, _roll())
+        assert len(taken) == 2  # without a kept head: the turn first, then the read
+        reader.close()
+        app.close()
+    finally:
+        drop_pg_schema(url)
+
+
 def test_opening_a_store_reading_and_recording_connects_once_and_starts_no_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -727,7 +727,7 @@ class _Entry:
 
     def choice(self, key: str, vocabulary: type[E]) -> E:
         value = self.raw(key)
-        members = _members(vocabulary)
+        members: dict[str, E] = _members(vocabulary)
         member = members.get(value) if isinstance(value, str) else None
         if member is None:
             raise self.error(f"{_show(value)} is not one of: {', '.join(members)}", key)
@@ -735,7 +735,7 @@ class _Entry:
 
     def choices(self, key: str, vocabulary: type[E], optional: bool = False) -> frozenset[E]:
         names = self.texts(key, optional)
-        members = _members(vocabulary)
+        members: dict[str, E] = _members(vocabulary)
         unknown = [name for name in names if name not in members]
         if unknown:
             raise self.error(f"{unknown[0]!r} is not one of: {', '.join(members)}", key)
