@@ -182,14 +182,19 @@ class Warscribe(Application[UUID], Reading):
         self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
         try:
             super().__init__(env=env)
-            self._writer = (
-                writing.SqliteWriter(sqlite_file, float(env["SQLITE_LOCK_TIMEOUT"]), self.recorder)
-                if sqlite_file
-                else None
-            )
             self._events_table = self._table(self.recorder)
             self._snapshots_table = (
                 self._table(self.snapshots.recorder) if self.snapshots is not None else None
+            )
+            self._writer = (
+                writing.SqliteWriter(
+                    sqlite_file,
+                    float(env["SQLITE_LOCK_TIMEOUT"]),
+                    self.recorder,
+                    self._snapshots_table,
+                )
+                if sqlite_file
+                else None
             )
             self.index = Index(
                 CATALOG_ID,
@@ -386,37 +391,54 @@ class Warscribe(Application[UUID], Reading):
     def _write(self, aggregates: Sequence[Aggregate], turn: Turn | None = None) -> None:
         """The aggregates' new events in one transaction (`writing`: eventsourcing's
         `save` and `put` did more work for each call than the rest of recording a
-        command), on the connection of the writer's `turn` if it holds one; then a
+        command), on the connection of the writer's `turn` if it holds one, with a
         snapshot of each aggregate whose version passed a multiple of its interval. The
         last multiple a write passes is snapshotted at the version the aggregate is at
-        now, taken from it in memory (a command writing #100 and #101 is snapshotted at
-        #101: reading #100 back from the store cost more than the rest of the command);
-        any earlier multiple of a long run (an import) is read back from the store, so the
-        snapshots stay about an interval apart."""
+        now, taken from it in memory and written in the same transaction (a command
+        writing #100 and #101 is snapshotted at #101: reading #100 back from the store cost
+        more than the rest of the command, and a transaction of its own a commit more);
+        any earlier multiple of a long run (an import) is read back from the store after
+        the write, so the snapshots stay about an interval apart."""
         written = [
             (aggregate, event) for aggregate in aggregates for event in aggregate.collect_events()
         ]
         rows = writing.stored_events([event for _, event in written], self.mapper.to_stored_event)
+        taken, earlier = self._snapshots_due(written)
         if self._writer is not None:
-            self._writer.insert(rows)
+            self._writer.insert(rows, taken)
         else:
-            writing.insert_postgres(self.recorder, rows, turn)
+            table = self._snapshots_table
+            snapshots = writing.Snapshots(table, taken) if taken and table else None
+            writing.insert_postgres(self.recorder, rows, turn, snapshots)
+        for aggregate, version in earlier:
+            projector = self.snapshotting_projectors.get(type(aggregate))
+            if projector is None:
+                self.take_snapshot(aggregate.id, version)
+            else:
+                self.take_snapshot(aggregate.id, version, projector)
+
+    def _snapshots_due(
+        self, written: Sequence[tuple[Aggregate, Any]]
+    ) -> tuple[list[StoredEvent], list[tuple[Aggregate, int]]]:
+        """The stored snapshots a write puts with its events (of the aggregates in memory,
+        at the version they are at), and the (aggregate, version) of those to take after
+        it, from the store (an earlier multiple of the interval in a long run)."""
         if self.snapshots is None:
-            return
+            return [], []
         intervals = self.snapshotting_intervals  # a property that makes its table
+        taken: list[StoredEvent] = []
+        earlier: list[tuple[Aggregate, int]] = []
         for aggregate, event in written:
             interval = intervals.get(type(aggregate))
             version = event.originator_version
             if interval is None or version % interval:
                 continue
             if aggregate.version - version < interval:
-                self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
-                continue
-            projector = self.snapshotting_projectors.get(type(aggregate))
-            if projector is None:
-                self.take_snapshot(aggregate.id, version)
+                snapshot = type(aggregate).Snapshot.take(aggregate)
+                taken.append(self.snapshots.mapper.to_stored_event(snapshot))
             else:
-                self.take_snapshot(aggregate.id, version, projector)
+                earlier.append((aggregate, version))
+        return taken, earlier
 
     def create(
         self,

@@ -53,6 +53,15 @@ AHEAD_INSERT_EVENTS = (
 )
 """A write decided ahead of its turn: its rows only if the game's turn is free, which its
 transaction then holds to the COMMIT."""
+COLUMNS = "(originator_id, originator_version, topic, state)"
+PUT_SNAPSHOT_SQLITE = f"INSERT OR REPLACE INTO {{table}} {COLUMNS} VALUES (?, ?, ?, ?)"
+PUT_SNAPSHOT = (
+    f"INSERT INTO {{table}} {COLUMNS} SELECT %s, %s, %s, %s{{ahead}} "
+    "ON CONFLICT (originator_id, originator_version) "
+    "DO UPDATE SET topic = EXCLUDED.topic, state = EXCLUDED.state"
+)
+"""A snapshot, in its write's transaction; one already at its version (a cache's entry,
+not a record) is replaced."""
 
 
 @dataclass
@@ -174,24 +183,28 @@ class SqliteWriter:
     store; one write at a time in a process (the store's writers take turns across
     processes by its lock file, and SQLite's own lock)."""
 
-    def __init__(self, path: str, timeout: float, recorder: Any) -> None:
+    def __init__(self, path: str, timeout: float, recorder: Any, snapshots: str | None) -> None:
         self.path = path
         self.timeout = timeout
         self.insert_events = recorder.insert_events_statement
+        self.put_snapshot = PUT_SNAPSHOT_SQLITE.format(table=snapshots) if snapshots else None
         self.insert_row = statement(recorder, INSERT_ROW)
         self.set_kept = statement(recorder, SET_KEPT)
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
 
-    def insert(self, rows: Sequence[StoredEvent]) -> None:
-        """`rows` and their index rows in one transaction."""
+    def insert(self, rows: Sequence[StoredEvent], snapshots: Sequence[StoredEvent] = ()) -> None:
+        """`rows`, their index rows and the `snapshots` of the heads they end on, in one
+        transaction."""
         index_rows, kept = index_changes(rows)
-        params = [(_text_id(r.originator_id), r.originator_version, r.topic, r.state) for r in rows]
+        params = list(map(_sqlite_row, rows))
         with self._lock:
             conn = self._connection()
             try:
                 conn.execute("BEGIN")
                 conn.executemany(self.insert_events, params)
+                if snapshots and self.put_snapshot:
+                    conn.executemany(self.put_snapshot, map(_sqlite_row, snapshots))
                 if index_rows:
                     conn.executemany(self.insert_row, index_rows)
                 if kept:
@@ -224,27 +237,46 @@ class SqliteWriter:
                 self._conn = None
 
 
+def _sqlite_row(row: StoredEvent) -> tuple[str, int, str, bytes]:
+    return _text_id(row.originator_id), row.originator_version, row.topic, row.state
+
+
 def _text_id(originator_id: UUID | str) -> str:
     """An id as the SQLite table holds it (a UUID's hex digits)."""
     return originator_id.hex if isinstance(originator_id, UUID) else originator_id
 
 
-def insert_postgres(recorder: Any, rows: Sequence[StoredEvent], turn: Turn | None) -> None:
-    """`rows` and their index rows in one PostgreSQL transaction, in one round trip: on
-    the turn's connection (whose lock the same round trip releases), else on one of the
-    store's (the transaction taking the turn first when the write was decided ahead)."""
+@dataclass
+class Snapshots:
+    """The snapshots a write puts in its transaction, and the table they go to."""
+
+    table: str
+    rows: Sequence[StoredEvent]
+
+
+def insert_postgres(
+    recorder: Any, rows: Sequence[StoredEvent], turn: Turn | None, snapshots: Snapshots | None
+) -> None:
+    """`rows`, their index rows and the `snapshots` in one PostgreSQL transaction, in one
+    round trip: on the turn's connection (whose lock the same round trip releases), else
+    on one of the store's (the transaction taking the turn first when the write was
+    decided ahead)."""
     if turn is not None and turn.conn is not None:
-        _insert_postgres(turn.conn, recorder, rows, turn)
+        _insert_postgres(turn.conn, recorder, rows, turn, snapshots)
         return
     with recorder.datastore.get_connection() as conn:
         try:
-            _insert_postgres(conn, recorder, rows, turn)
+            _insert_postgres(conn, recorder, rows, turn, snapshots)
         finally:
             _end_turn(Turn(conn, 0, held=False))
 
 
 def _insert_postgres(
-    conn: Any, recorder: Any, rows: Sequence[StoredEvent], turn: Turn | None
+    conn: Any,
+    recorder: Any,
+    rows: Sequence[StoredEvent],
+    turn: Turn | None,
+    snapshots: Snapshots | None,
 ) -> None:
     import psycopg
 
@@ -256,17 +288,26 @@ def _insert_postgres(
             columns, (row.originator_id, row.originator_version, row.topic, row.state), strict=True
         ):
             column.append(value)
-    ahead = turn is not None and turn.conn is None
+    lock = turn.lock if turn is not None and turn.conn is None else None  # decided ahead
+    ahead = lock is not None
     if ahead and (index_rows or kept):
         raise ValueError("only a game's own events are written ahead of their turn")
     insert: tuple[str, Sequence[Any]] = (
-        (AHEAD_INSERT_EVENTS.format(table=table), (turn.lock, *columns))
-        if turn is not None and ahead
+        (AHEAD_INSERT_EVENTS.format(table=table), (lock, *columns))
+        if ahead
         else (INSERT_EVENTS.format(table=table), columns)
     )
     after: list[tuple[str, Sequence[Any] | None]] = [
         (statement(recorder, INSERT_ROW), row) for row in index_rows
     ]
+    if snapshots is not None:  # written ahead: only in the turn the rows took
+        only = " WHERE pg_try_advisory_xact_lock(%s)" if ahead else ""
+        put = PUT_SNAPSHOT.format(table=snapshots.table, ahead=only)
+        taken = (lock,) if ahead else ()
+        after += [
+            (put, (r.originator_id, r.originator_version, r.topic, r.state, *taken))
+            for r in snapshots.rows
+        ]
     after += [(statement(recorder, SET_KEPT), (1,))] if kept else []
     after.append(("COMMIT", None))
     if turn is not None and turn.held:

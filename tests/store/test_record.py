@@ -93,6 +93,41 @@ def test_snapshots_taken_in_memory_or_read_back_are_heads_of_the_replay(
     plain.close()
 
 
+def test_a_snapshot_is_written_in_its_commands_transaction_over_a_stale_one(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot a command's write takes from the game in memory goes in the same
+    transaction as its entries (one commit; the snapshots' own recorder is not used), and
+    a row already at its version, a cache's stale entry, is replaced: the command is
+    recorded once, and the snapshot is the replay's head. (Written after the entries, in a
+    transaction of its own, the snapshot failed on that row once the entries were
+    written, and the command was reported beaten and decided again: recorded twice.)"""
+    from eventsourcing.persistence import StoredEvent
+
+    from warscribe.store.aggregates import Game
+    from warscribe.store.registry import Catalog
+
+    monkeypatch.setattr(Warscribe, "snapshotting_intervals", {Game: 2, Catalog: 10})
+    app = Warscribe(store_url)
+    game_id = app.create("divine-right", three_players(), "seeded:43").game_id
+    roll(app, game_id)
+    assert app.snapshots is not None
+    stale = app.snapshots.mapper.to_stored_event(next(iter(app.snapshots.get(game_id))))
+    ends = app.head(game_id).seq + 2  # the next roll's two entries: the snapshot's version
+    app.snapshots.recorder.insert_events([StoredEvent(game_id, ends, stale.topic, stale.state)])
+    puts: list[object] = []
+    monkeypatch.setattr(app.snapshots.recorder, "insert_events", lambda *a, **k: puts.append(a))
+    roll(app, game_id)
+    assert puts == [], "the snapshot went with the entries"
+    issued = [e for e in app.entries(game_id) if isinstance(e.event, CommandIssued)]
+    assert len(issued) == 2 and app.head(game_id).seq == ends
+    plain = Warscribe(store_url, snapshots=False)
+    taken = [s for s in app.snapshots.get(game_id) if s.originator_version == ends]
+    assert [s.mutate(None).head for s in taken] == [plain.head(game_id)]  # type: ignore[attr-defined]
+    app.close()
+    plain.close()
+
+
 def test_dice_use_consecutive_indices_across_commands(app: Warscribe) -> None:
     head = app.create("divine-right", three_players(), "seeded:5")
     roll(app, head.game_id)
