@@ -106,12 +106,15 @@ def snapshot_state(stored: bytes) -> dict[str, Any] | None:
     return state if isinstance(state, dict) else None
 
 
-_RECORDED = b"\x82\xa5entry"
-"""How a stored entry's row begins: the encoded map {"entry": ENTRY, "timestamp": TIME}."""
-_STAMP = b"\xa9timestamp\xc7\x20\x04"
-"""How it ends: the key `timestamp`, then the header of a 32-byte time (ext 4), its text."""
+ROW_START = b"\x82\xa5entry"
+"""How a stored entry's row begins: the encoded map {"entry": ENTRY, "timestamp": TIME}
+(the keys in the codec's order), then ENTRY's bytes."""
+STAMP_KEY = b"\xa9timestamp"
+"""Then the key `timestamp`, then TIME's bytes (`writing.stored_events` joins them)."""
+_STAMP = STAMP_KEY + b"\xc7\x20\x04"
+"""How a row usually ends: the key, then the header of a 32-byte time (ext 4), its text."""
 _STAMPED = len(_STAMP) + 32
-_RECORDED_LENGTH = len(_RECORDED)
+_ROW_START_LENGTH = len(ROW_START)
 
 
 def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
@@ -120,8 +123,8 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     reads, is left as it is); `whole`: the whole row is decoded (`entries`, which `verify`
     reads: a damaged time is found too)."""
     try:
-        if not whole and state.startswith(_RECORDED) and state.endswith(_STAMP, 0, len(state) - 32):
-            entry = codec.decode(memoryview(state)[_RECORDED_LENGTH:-_STAMPED])  # no copy
+        if not whole and state.startswith(ROW_START) and state.endswith(_STAMP, 0, len(state) - 32):
+            entry = codec.decode(memoryview(state)[_ROW_START_LENGTH:-_STAMPED])  # no copy
         else:
             entry = codec.decode(state)["entry"]
     except (codec.CodecError, KeyError, TypeError) as exc:

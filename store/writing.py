@@ -38,6 +38,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError, StoredEv
 from warscribe.engine import codec
 
 from .index import INSERT_ROW, SET_KEPT, index_changes, statement
+from .reading import ROW_START, STAMP_KEY
 
 TURN_POLL = 0.001  # seconds between two tries at a writer's turn
 RECORDED_TOPIC = "warscribe:Game.Recorded"
@@ -86,18 +87,18 @@ def ahead_turn(lock: int) -> Turn:
 def stored_events(events: Sequence[Any], to_stored: Callable[[Any], StoredEvent]) -> list[Any]:
     """The rows of a write's events. A game's `Recorded` event (all but a handful of a
     store's events) is encoded here as eventsourcing's mapper would (its fields but the
-    originator's id and version, in the codec), without the mapper's work for each."""
+    originator's id and version, in the codec), without the mapper's work for each: the
+    bytes of the map {"entry", "timestamp"} are its keys' and its values' joined in the
+    codec's order (`reading.ROW_START`), the map itself never made."""
     rows: list[StoredEvent] = []
     encode = codec.encode
     for event in events:
         if type(event).TOPIC != RECORDED_TOPIC:
             rows.append(to_stored(event))
             continue
-        state = {"timestamp": event.timestamp, "entry": event.entry}
+        state = b"".join((ROW_START, encode(event.entry), STAMP_KEY, encode(event.timestamp)))
         rows.append(
-            StoredEvent(
-                event.originator_id, event.originator_version, RECORDED_TOPIC, encode(state)
-            )
+            StoredEvent(event.originator_id, event.originator_version, RECORDED_TOPIC, state)
         )
     return rows
 

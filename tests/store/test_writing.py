@@ -52,3 +52,26 @@ def test_an_interrupted_write_leaves_nothing_and_the_next_write_goes_through(
     assert app.head(game_id).seq == before.seq + 4
     other.close()
     app.close()
+
+
+def test_a_stored_entry_is_the_codecs_bytes_of_its_map(tmp_path: Path) -> None:
+    """A row's bytes are joined from its entry's and its time's (no map made): they are
+    the codec's bytes of {"entry": ENTRY, "timestamp": TIME}, whether the time has
+    microseconds (32 characters, the row's usual end) or none (25)."""
+    from datetime import UTC, datetime
+
+    from warscribe.engine import codec
+    from warscribe.store import writing
+    from warscribe.store.aggregates import Game
+
+    app = Warscribe(str(tmp_path / "club.db"))
+    game_id = app.create("divine-right", three_players(), "seeded:9").game_id
+    entry = app.entry(game_id, 1)
+    assert entry is not None
+    for when in (datetime(2026, 12, 1, 9, 5, 7, 1234, UTC), datetime(2026, 12, 1, tzinfo=UTC)):
+        event = Game.Recorded(
+            originator_id=game_id, originator_version=1, timestamp=when, entry=entry
+        )
+        (row,) = writing.stored_events([event], app.mapper.to_stored_event)
+        assert row.state == codec.encode({"timestamp": when, "entry": entry})
+    app.close()
