@@ -28,7 +28,7 @@ common.py runs the script again under a non-editable `pip install .` of this che
 (PYTHONDONTWRITEBYTECODE=1 is exported on this machine, so an editable install would
 recompile every module on every call).
 
-Run: python benchmarks/replay.py [--runs 5] [--commands 20] [--sqlite-only]
+Run: python benchmarks/replay.py [--runs 9] [--commands 20] [--sqlite-only]
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ def recording(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--commands", type=int, default=20, help="commands per timed batch")
     parser.add_argument("--sqlite-only", action="store_true")
     args = parser.parse_args()
