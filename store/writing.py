@@ -42,19 +42,15 @@ from .reading import ROW_START, STAMP_KEY
 
 TURN_POLL = 0.001  # seconds between two tries at a writer's turn
 RECORDED_TOPIC = "warscribe:Game.Recorded"
-INSERT_EVENTS = (
-    "INSERT INTO {table} (originator_id, originator_version, topic, state) "
-    "SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[])"
-)
+COLUMNS = "(originator_id, originator_version, topic, state)"
+_ARRAYS = "unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[])"
+INSERT_EVENTS = f"INSERT INTO {{table}} {COLUMNS} SELECT * FROM {_ARRAYS}"
 AHEAD_INSERT_EVENTS = (
     "WITH turn AS (SELECT pg_try_advisory_xact_lock(%s) AS held) "
-    "INSERT INTO {table} (originator_id, originator_version, topic, state) "
-    "SELECT e.* FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) AS e, turn "
-    "WHERE turn.held"
+    f"INSERT INTO {{table}} {COLUMNS} SELECT e.* FROM {_ARRAYS} AS e, turn WHERE turn.held"
 )
 """A write decided ahead of its turn: its rows only if the game's turn is free, which its
 transaction then holds to the COMMIT."""
-COLUMNS = "(originator_id, originator_version, topic, state)"
 PUT_SNAPSHOT_SQLITE = f"INSERT OR REPLACE INTO {{table}} {COLUMNS} VALUES (?, ?, ?, ?)"
 PUT_SNAPSHOT = (
     f"INSERT INTO {{table}} {COLUMNS} SELECT %s, %s, %s, %s{{ahead}} "
