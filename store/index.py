@@ -192,15 +192,14 @@ class Index:
 
     def newest(self, limit: int) -> tuple[list[Any], int]:
         """The newest `limit` listings, in the order they arrived, and how many games the
-        store holds (counted only when there are more than these)."""
+        store holds: the newest row's version tells it, each listing being the catalog's
+        next version from `FIRST_LISTING` on and the only event after its creation (a
+        count of the rows grew with the store)."""
         rows = self._rows(
             "SELECT version, listing FROM {games} ORDER BY version DESC LIMIT ?", (limit + 1,)
         )
-        total = len(rows)
-        if total > limit:
-            rows = rows[:limit]
-            total = int(self._rows("SELECT count(*) FROM {games}")[0][0])
-        return [_listing(version, blob) for version, blob in reversed(rows)], total
+        total = int(rows[0][0]) - FIRST_LISTING + 1 if rows else 0
+        return [_listing(version, blob) for version, blob in reversed(rows[:limit])], total
 
     def exact(self, ref: str) -> list[Any]:
         """The games named `ref`, or whose id is `ref` written out."""

@@ -179,10 +179,13 @@ def test_a_page_of_the_newest_games_decodes_only_that_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Listing a host's store (issue 14: 1,000 games listed in 4-7x the time of 10) reads
-    the newest games' index rows only, and counts the rest."""
+    the newest games' index rows only, and how many games there are from the newest one's
+    catalog version (a count of the rows grew with the store), also once the index is
+    rebuilt from the catalog."""
     from warscribe.store import index
 
     app = Warscribe(str(tmp_path / "club.db"))
+    assert app.newest_games(5) == ((), 0)
     ids = [app.create("divine-right", spec(f"g{n}"), f"seeded:{n}").game_id for n in range(12)]
     decoded: list[int] = []
     listing = index._listing
@@ -192,4 +195,8 @@ def test_a_page_of_the_newest_games_decodes_only_that_page(
     assert len(decoded) == 5
     assert app.newest_games(12) == (app.games(), 12)
     assert app.newest_games(50) == (app.games(), 12)
+    catalog = app._catalog()
+    assert catalog is not None
+    app.index.rebuild(catalog.games)
+    assert app.newest_games(5)[1] == 12 and len(app.games()) == 12
     app.close()
