@@ -87,7 +87,8 @@ def test_a_command_decided_on_a_kept_head_takes_the_turn_in_its_write(
     first: its write takes the turn in its own transaction (issue 14, one round trip a
     command). While another writer holds the turn it writes nothing: the command is
     decided again in a turn of its own, which waits, and lands once the turn is let go.
-    A process with no head kept takes the turn before reading."""
+    A process with no head kept takes the turn before reading. (Every write snapshots
+    here, on either path.)"""
     require_postgres()
     import threading
 
@@ -95,6 +96,10 @@ def test_a_command_decided_on_a_kept_head_takes_the_turn_in_its_write(
 
     from tests.conftest import PG_URL
     from warscribe.store import writing
+    from warscribe.store.aggregates import Game
+    from warscribe.store.registry import Catalog
+
+    monkeypatch.setattr(Warscribe, "snapshotting_intervals", {Game: 2, Catalog: 10})
 
     taken: list[int] = []
     advisory_turn = writing.advisory_turn
@@ -132,6 +137,12 @@ def test_a_command_decided_on_a_kept_head_takes_the_turn_in_its_write(
         assert len(taken) == 1  # the command decided again, in a turn of its own
         reader.issue(game_id, _roll())
         assert len(taken) == 2  # without a kept head: the turn first, then the read
+        plain = Warscribe(url, snapshots=False, cache=False)
+        assert app.snapshots is not None
+        for snapshot in app.snapshots.get(game_id):
+            head = snapshot.mutate(None).head  # type: ignore[attr-defined]
+            assert head == plain.head(game_id, snapshot.originator_version)
+        plain.close()
         reader.close()
         app.close()
     finally:
@@ -251,3 +262,45 @@ def test_a_server_that_does_not_answer_is_an_error_naming_the_store() -> None:
         assert result.exit_code == 1, (args, result.output)
         assert result.stderr.startswith(f"Error: cannot open store postgresql:127.0.0.1:{port}")
         assert "Traceback" not in result.output
+
+
+def test_a_write_decided_ahead_writes_neither_rows_nor_snapshot_while_the_turn_is_held() -> None:
+    """The insert of a write decided ahead of its turn runs only if it takes the turn, and
+    so does the snapshot it carries: with the turn held elsewhere the transaction writes
+    nothing and the write fails (to be decided again); once the turn is free it lands."""
+    require_postgres()
+    import psycopg
+
+    from tests.conftest import PG_URL
+    from warscribe.engine import record
+    from warscribe.store import writing
+    from warscribe.store.aggregates import Game
+    from warscribe.store.writing import IntegrityError
+
+    url = fresh_pg_url()
+    try:
+        app = Warscribe(url)
+        game_id = app.create("divine-right", three_players(), "seeded:11").game_id
+        game = app.load(game_id)
+        seq = game.head.seq
+        game.append(record.record_command(game.head, _roll(), app.secret(game_id)))
+        rows = writing.stored_events(game.collect_events(), app.mapper.to_stored_event)
+        assert app.snapshots is not None and app._snapshots_table is not None
+        taken = app.snapshots.mapper.to_stored_event(Game.Snapshot.take(game))
+        snapshots = writing.Snapshots(app._snapshots_table, [taken])
+        turn = app.turn_lock(game_id)
+        with psycopg.connect(PG_URL, autocommit=True) as other:
+            other.execute("SELECT pg_advisory_lock(%s)", (turn,))
+            with pytest.raises(IntegrityError, match="holds the game's turn"):
+                writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), snapshots)
+            other.execute("SELECT pg_advisory_unlock(%s)", (turn,))
+        reader = Warscribe(url, cache=False)
+        assert reader.head(game_id).seq == seq
+        assert [s.originator_version for s in app.snapshots.get(game_id, gt=seq)] == []
+        writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), snapshots)
+        assert reader.head(game_id).seq == seq + len(rows)
+        assert [s.originator_version for s in app.snapshots.get(game_id, gt=seq)] == [seq + 2]
+        reader.close()
+        app.close()
+    finally:
+        drop_pg_schema(url)
