@@ -900,10 +900,10 @@ class _Checker:
 
     def orders(self, entry: Entry) -> None:
         event = entry.event
-        assert isinstance(event, OrdersReceived)
-        key = self.keys.get(event.player)
         from .orders import Orders, signature_ok
 
+        assert isinstance(event, OrdersReceived)
+        key = self.keys.get(event.player)
         if key is None or not signature_ok(key, event.orders, event.signature):
             raise LogError(
                 f"the orders are not signed with {event.player}'s recorded key", entry.seq

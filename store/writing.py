@@ -234,7 +234,13 @@ class SqliteWriter:
                 self._conn = None
 
 
+def _values(row: StoredEvent) -> tuple[Any, int, str, bytes]:
+    """A stored row's columns, in `COLUMNS`' order."""
+    return row.originator_id, row.originator_version, row.topic, row.state
+
+
 def _sqlite_row(row: StoredEvent) -> tuple[str, int, str, bytes]:
+    """The same, the id as the SQLite table holds it."""
     return _text_id(row.originator_id), row.originator_version, row.topic, row.state
 
 
@@ -281,9 +287,7 @@ def _insert_postgres(
     table = f"{recorder.datastore.schema}.{recorder.events_table_name}"
     columns: tuple[list[Any], ...] = ([], [], [], [])
     for row in rows:
-        for column, value in zip(
-            columns, (row.originator_id, row.originator_version, row.topic, row.state), strict=True
-        ):
+        for column, value in zip(columns, _values(row), strict=True):
             column.append(value)
     lock = turn.lock if turn is not None and turn.conn is None else None  # decided ahead
     ahead = lock is not None
@@ -301,10 +305,7 @@ def _insert_postgres(
         only = " WHERE pg_try_advisory_xact_lock(%s)" if ahead else ""
         put = PUT_SNAPSHOT.format(table=snapshots.table, ahead=only)
         taken = (lock,) if ahead else ()
-        after += [
-            (put, (r.originator_id, r.originator_version, r.topic, r.state, *taken))
-            for r in snapshots.rows
-        ]
+        after += [(put, (*_values(r), *taken)) for r in snapshots.rows]
     after += [(statement(recorder, SET_KEPT), (1,))] if kept else []
     after.append(("COMMIT", None))
     if turn is not None and turn.held:
