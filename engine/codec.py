@@ -589,6 +589,16 @@ def _extension(code: int, data: bytes) -> Any:
     raise CodecError(f"unknown extension type {code}")
 
 
+def record_prefix(cls: type) -> tuple[bytes, int]:
+    """How a record of the registered class `cls` encoded with all its fields begins (its
+    array's header, then its marker), and how many fields follow: a reader that needs only
+    some fields of a record it recognises by these bytes skips the others unread."""
+    count = len(_FIELDS[cls])
+    packer = _packer()
+    marker = msgpack.ExtType(EXT_DATACLASS, topic_of(cls).encode())
+    return packer.pack_array_header(count + 1) + packer.pack(marker), count
+
+
 def _packer() -> msgpack.Packer:
     return msgpack.Packer(default=_default, strict_types=True, use_bin_type=True)
 

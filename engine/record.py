@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
 
 from warscribe.engine.codec import frozen
@@ -90,6 +90,15 @@ class Head:
     answering: str | None = None
 
 
+class Issued(NamedTuple):
+    """A CommandIssued entry with no hidden part, as a replay reads it: its sequence number
+    and chain hash, its command left unread. The record's own events change no rule set's
+    state (`rulebook.Evolvers`), so `fold` needs no more of it: a third of a log."""
+
+    seq: int
+    chain: bytes
+
+
 def canonical_bytes(entry: Entry) -> bytes:
     public, _ = split(entry.event)
     return codec.encode((entry.seq, codec.topic_of(type(entry.event)), public, entry.digest))
@@ -143,15 +152,19 @@ def advance(head: Head | None, entry: Entry) -> Head:
     return _head(values)
 
 
-def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
+def fold(entries: Iterable[Entry | Issued], head: Head | None = None) -> Head:
     """The head after `entries` (from `head`, else from the log's start): `advance` for
     each, with one working copy of the head's fields for the whole run instead of a new
-    Head per entry (replay folds thousands)."""
+    Head per entry (replay folds thousands). A plain command (an `Issued`, or a
+    CommandIssued entry with no hidden part) moves the opener and marks the position; the
+    state stays as it is."""
     run = iter(entries)
     if head is None:
         first = next(run, None)
         if first is None:
             raise LogError("the log is empty")
+        if isinstance(first, Issued):
+            raise LogError("a game log must begin with GameCreated", first.seq)
         head = _created(first)
     values = dict(head.__dict__)
     values["marks"] = dict(head.marks)
@@ -160,26 +173,26 @@ def fold(entries: Iterable[Entry], head: Head | None = None) -> Head:
     position = ruleset.position
     marks = values["marks"]
     state = values["state"]
-    last: Entry | None = None  # the newest entry whose sequence and chain are not in values
+    last: Entry | Issued | None = None  # the newest entry whose seq and chain are not in values
     for entry in run:
-        event = entry.event
-        cls = type(event)
-        if cls is CommandIssued and entry.salt is None:  # a third of a log: `_step`, inline
-            _issued(values, entry.chain)
-            label = position(state)
-            if label is not None and label not in marks:
-                marks[label] = values["seq"] if last is None else last.seq
-            state = evolve(state, event)
-            last = entry
-        elif cls in _RECORD_STEPS or entry.salt is not None:
-            if last is not None:
-                values["seq"], values["chain"], last = last.seq, last.chain, None
-            values["state"] = state
-            _step(values, entry, ruleset, own_marks=True)
-            state = values["state"]
-        else:  # most entries: only the state, the sequence and the chain move on
-            state = evolve(state, event)
-            last = entry
+        hidden = type(entry) is Entry and entry.salt is not None
+        if type(entry) is Entry and (hidden or type(entry.event) is not CommandIssued):
+            event = entry.event
+            if hidden or type(event) in _RECORD_STEPS:
+                if last is not None:
+                    values["seq"], values["chain"], last = last.seq, last.chain, None
+                values["state"] = state
+                _step(values, entry, ruleset, own_marks=True)
+                state = values["state"]
+            else:  # most entries: only the state, the sequence and the chain move on
+                state = evolve(state, event)
+                last = entry
+            continue
+        _issued(values, entry.chain)  # a plain command, a third of a log: `_step`, inline
+        label = position(state)
+        if label is not None and label not in marks:
+            marks[label] = values["seq"] if last is None else last.seq
+        last = entry
     if last is not None:
         values["seq"], values["chain"] = last.seq, last.chain
     values["state"] = state

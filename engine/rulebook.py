@@ -28,7 +28,8 @@ S = TypeVar("S")
 class Evolvers(Generic[S]):
     """A rule set's complete evolver table: every event it meets has an evolver, or is
     declared informational (a fact that changes no state; the record's own events always
-    are). Any other event is an error, never silently ignored."""
+    are, and have no evolver: a replay folds a plain CommandIssued without reading its
+    command, `record.Issued`). Any other event is an error, never silently ignored."""
 
     def __init__(
         self,
@@ -37,6 +38,9 @@ class Evolvers(Generic[S]):
         table: Mapping[type, Callable[[S, Any], S]],
         informational: tuple[type, ...] = (),
     ) -> None:
+        own = [topic_of(cls) for cls in table if cls in RECORD_EVENTS]
+        if own:
+            raise TypeError(f"{ruleset}: the record's own events change no state: {own}")
         self.ruleset = ruleset
         self.initial = initial
         self.table = dict(table)

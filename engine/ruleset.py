@@ -133,7 +133,9 @@ class RuleSet(Protocol):
     * `decide(state, command, dice)` checks a command and returns its events, or raises a
       RuleError citing the rule; it draws dice only from `dice`;
     * `evolve(state, event)` applies a fact (state is None before GameCreated); it never
-      validates, rolls or reads a clock;
+      validates, rolls or reads a clock; the record's own events (`common.RECORD_EVENTS`,
+      but GameCreated) leave the state as it is (a replay folds a CommandIssued without
+      asking, `record.fold`);
     * `position(state)` labels where the game stands (`TURN.PLAYER-TURN.PHASE`);
     * `whose_turn(state)` names the player who may act now (None when nobody can);
     * `legal(state)` is every command the player(s) who may act now can give, with its

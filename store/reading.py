@@ -19,8 +19,11 @@ from itertools import starmap
 from typing import Any
 from uuid import UUID
 
+import msgpack
+
 from warscribe.engine import codec, record, rulesets
 from warscribe.engine.errors import InvalidCommand, LogError
+from warscribe.engine.events import CommandIssued
 from warscribe.engine.record import Entry, Head
 
 from .backends import Backend, StoreError
@@ -134,6 +137,51 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     return entry
 
 
+_ENTRY_PREFIX, _ = codec.record_prefix(Entry)
+_SEQ_AT = _ROW_START_LENGTH + len(_ENTRY_PREFIX)
+"""Where a stored entry's sequence number begins, its event after it."""
+_INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
+_COMMAND_PREFIX, _COMMAND_FIELDS = codec.record_prefix(CommandIssued)
+
+
+_COMMAND_REST = msgpack.Packer().pack_array_header(_COMMAND_FIELDS + 4)
+"""The header of an array of a CommandIssued's fields then its entry's chain, digest, salt
+and scheme: an entry's bytes after its command's marker read as one value (`_issued`)."""
+
+
+def _replayed(version: int, state: bytes) -> Entry | record.Issued:
+    """The entry of a stored row as a fold takes it: a plain command's (a third of a log)
+    as a `record.Issued`, its command read as plain values and dropped (`_issued`); any
+    other decoded (`_decode_entry`)."""
+    first = state[_SEQ_AT] if len(state) > _SEQ_AT else 0
+    event_at = _SEQ_AT + (1 if first < 0x80 else _INT_LENGTHS.get(first, 0))
+    if (
+        state.startswith(_COMMAND_PREFIX, event_at)
+        and state.startswith(ROW_START)
+        and state.endswith(_STAMP, 0, len(state) - 32)
+    ):
+        seq = first if first < 0x80 else int.from_bytes(state[_SEQ_AT + 1 : event_at])
+        issued = _issued(seq, version, memoryview(state)[event_at:-_STAMPED])
+        if issued is not None:
+            return issued
+    return _decode_entry(version, state)
+
+
+def _issued(seq: int, version: int, event: memoryview) -> record.Issued | None:
+    """The `Issued` of a CommandIssued entry of `version` with no hidden part, from the
+    bytes of its event to its end (`event`); else None (the entry is decoded whole). The
+    bytes after the command's marker are read as one array (`_COMMAND_REST`): they are
+    well formed and hold the command's fields and the entry's last four, no more."""
+    try:
+        rest = msgpack.unpackb(_COMMAND_REST + event[len(_COMMAND_PREFIX) :])
+    except (ValueError, msgpack.UnpackException):
+        return None
+    chain, digest, salt = rest[-4], rest[-3], rest[-2]
+    if seq == version and digest is salt is None and type(chain) is bytes:
+        return record.Issued(seq, chain)
+    return None
+
+
 class Reading:
     """The reads of a store, on one query method (`_select`: a read-only query with `?`
     marks, its rows as tuples) and the names of its tables."""
@@ -217,7 +265,7 @@ class Reading:
         else:
             state, at, rows = self._from_store(game_id, version)
         if rows:
-            head = record.fold(starmap(_decode_entry, rows), state["head"])
+            head = record.fold(starmap(_replayed, rows), state["head"])
             state, at = {**state, "head": head}, head.seq
         if version is None:
             self._keep(game_id, state, at)

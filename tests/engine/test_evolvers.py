@@ -11,7 +11,8 @@ import pytest
 from warscribe.engine.codec import record, topic_of
 from warscribe.engine.common import RECORD_EVENTS
 from warscribe.engine.errors import LogError
-from warscribe.engine.events import Event, Note
+from warscribe.engine.events import CommandIssued, Event, Note
+from warscribe.engine.rulebook import Evolvers
 from warscribe.engine.rulesets import eu_pop, get
 from warscribe.engine.rulesets.divine_right import RULESET
 
@@ -66,3 +67,16 @@ def test_an_event_without_an_evolver_is_an_error(ruleset: str, state: Any) -> No
 def test_the_records_own_events_change_no_game_state(ruleset: str, state: Any) -> None:
     note = Note(author="alice", text="a note", first=1, last=1, position=None)
     assert get(ruleset).evolve(state, note) == state
+
+
+def test_the_records_own_events_have_no_evolver() -> None:
+    """A replay folds a plain CommandIssued without reading its command (`record.Issued`):
+    the record's own events may change no rule set's state, so none may have an evolver."""
+    with pytest.raises(TypeError, match=r"warscribe\.CommandIssued"):
+        Evolvers("test", lambda created: None, {CommandIssued: lambda state, event: state})
+
+
+@pytest.mark.parametrize(("ruleset", "state"), _states())
+def test_a_command_issued_changes_no_game_state(ruleset: str, state: Any) -> None:
+    issued = CommandIssued(actor="alice", name="roll", args=(("dice", "2d6"),))
+    assert get(ruleset).evolve(state, issued) is state

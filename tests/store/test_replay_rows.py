@@ -1,0 +1,101 @@
+"""How a replay reads a game's stored rows (issue 14): a plain command's row is folded
+without its command being decoded (`record.Issued`), every other row is decoded whole, and
+the head is the same either way. A row that is anything but a well-formed plain command of
+its own version is decoded whole, so it fails as it always did."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from itertools import starmap
+from pathlib import Path
+
+import pytest
+
+from warscribe.engine import codec
+from warscribe.engine.errors import LogError
+from warscribe.engine.events import Command, CommandIssued
+from warscribe.engine.record import Entry, Issued, fold
+from warscribe.store.app import Warscribe
+from warscribe.store.reading import ROW_START, SQLITE_EVENTS, STAMP_KEY, _decode_entry, _replayed
+
+from ..conftest import three_players
+
+ROLL = Command("referee", "roll", (("dice", "2d6"), ("purpose", "weather")))
+
+
+def _rows(tmp_path: Path) -> tuple[Warscribe, object, list[tuple[int, bytes]]]:
+    """A game with rolls and a phase ended, and its stored (version, state) rows."""
+    path = tmp_path / "club.db"
+    app = Warscribe(str(path), snapshots=False, cache=False)
+    game_id = app.create("divine-right", three_players(), "seeded:5").game_id
+    for _ in range(3):
+        app.issue(game_id, ROLL)
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            f"SELECT originator_version, state FROM {SQLITE_EVENTS} WHERE originator_id = ? "
+            "ORDER BY originator_version",
+            (game_id.hex,),  # type: ignore[attr-defined]
+        ).fetchall()
+    return app, game_id, rows
+
+
+def _row(entry: Entry) -> bytes:
+    """A stored row as the store writes one (`writing.stored_events`)."""
+    stamp = datetime(2026, 12, 2, 20, 15, 0, 123456, tzinfo=UTC)  # (32 bytes of text)
+    return b"".join((ROW_START, codec.encode(entry), STAMP_KEY, codec.encode(stamp)))
+
+
+def test_a_plain_commands_row_is_read_unread_and_the_head_is_the_same(tmp_path: Path) -> None:
+    app, game_id, rows = _rows(tmp_path)
+    whole = list(starmap(_decode_entry, rows))
+    replayed = list(starmap(_replayed, rows))
+    # every CommandIssued of the game comes back as an Issued of its seq and chain
+    commands = [e for e in whole if type(e.event) is CommandIssued]
+    assert len(commands) >= 3
+    assert [r for r in replayed if type(r) is Issued] == [Issued(e.seq, e.chain) for e in commands]
+    # every other row is its entry, decoded whole
+    assert [r for r in replayed if type(r) is Entry] == [
+        e for e in whole if type(e.event) is not CommandIssued
+    ]
+    # and the fold of either is the store's head
+    assert fold(replayed) == fold(whole) == app.head(game_id)  # type: ignore[arg-type]
+    app.close()
+
+
+def test_a_command_row_of_another_version_is_refused_as_before(tmp_path: Path) -> None:
+    app, _, rows = _rows(tmp_path)
+    version, state = next(r for r in rows if type(_decode_entry(*r).event) is CommandIssued)
+    with pytest.raises(LogError, match="not the entry of its version"):
+        _replayed(version + 1, state)
+    app.close()
+
+
+@pytest.mark.parametrize("cut", [1, 20, 40])
+def test_a_damaged_command_row_is_decoded_whole_and_refused(tmp_path: Path, cut: int) -> None:
+    """Bytes taken out of a plain command's row (from its command, or its chain): it is not
+    read as an Issued, and decoding it whole fails as it always did."""
+    app, _, rows = _rows(tmp_path)
+    version, state = next(r for r in rows if type(_decode_entry(*r).event) is CommandIssued)
+    at = len(state) - 45 - 37 - cut  # before the chain, the digest, the salt, the scheme
+    damaged = state[:at] + state[at + 1 :]
+    with pytest.raises(LogError, match="stored entry"):
+        _replayed(version, damaged)
+    app.close()
+
+
+def test_a_command_entry_with_a_hidden_part_is_decoded_whole() -> None:
+    """Nothing of a command is hidden today; an entry that says otherwise (a salt, a
+    digest) is folded whole (`record._step`), never as an Issued."""
+    issued = CommandIssued(actor="alice", name="roll", args=(("dice", "2d6"),))
+    entry = Entry(seq=7, event=issued, chain=bytes(32), digest=bytes(32), salt=bytes(16))
+    read = _replayed(7, _row(entry))
+    assert type(read) is Entry and read == entry
+
+
+def test_a_plain_command_entry_is_an_issued_at_any_size_of_its_seq() -> None:
+    """A seq is one to five bytes in msgpack (fixint, uint 8, 16, 32)."""
+    issued = CommandIssued(actor="alice", name="roll", args=(("dice", "2d6"),))
+    for seq in (5, 200, 40_000, 5_000_000):
+        chain = seq.to_bytes(32, "big")
+        assert _replayed(seq, _row(Entry(seq=seq, event=issued, chain=chain))) == Issued(seq, chain)
