@@ -82,7 +82,9 @@ class WarscribeGroup(click.Group):
         names = self.list_commands(ctx)
         if names:
             with formatter.section("Commands"):
-                formatter.write_dl(self._rows(names, formatter.width - 6 - max(map(len, names))))
+                _write_rows(
+                    formatter, self._rows(names, formatter.width - 6 - max(map(len, names)))
+                )
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -139,19 +141,20 @@ class TopGroup(WarscribeGroup):
         widest = max(len(name) for name in [*record, *(c for g in games.values() for c in g)])
         limit = formatter.width - 6 - widest
         with formatter.section("Record commands (every game)"):
-            formatter.write_dl(self._rows(record, limit))
+            _write_rows(formatter, self._rows(record, limit))
         with formatter.section(
             "Games (warscribe GAME COMMAND, or COMMAND alone for the current game)"
         ):
-            formatter.write_dl(
+            _write_rows(
+                formatter,
                 [
                     (entry.prefix, f"The commands of {entry.name} games.")
                     for entry in rulesets.registered()
-                ]
+                ],
             )
         for game, commands in games.items():
             with formatter.section(f"{game} commands"):
-                formatter.write_dl(_game_rows(game, commands, limit))
+                _write_rows(formatter, _game_rows(game, commands, limit))
 
 
 class GameCommand(click.Command):
@@ -184,6 +187,26 @@ class GameCommand(click.Command):
         assert command is not None
         with command.make_context(self.name, list(ctx.args), parent=ctx.parent) as sub:
             return command.invoke(sub)
+
+
+def _write_rows(formatter: click.HelpFormatter, rows: list[tuple[str, str]]) -> None:
+    """`formatter.write_dl(rows)`, for a listing of commands: when every name fits click's
+    first column and every help its line (a short help is cut to fit), the rows are written
+    as they are; `write_dl` wraps each text again, most of a `--help` (issue 14)."""
+    first = max((len(name) for name, _ in rows), default=0)
+    room = formatter.width - first - 4
+    if first > 30 or any(
+        len(text) > room or text != text.strip() or not text.isprintable() for _, text in rows
+    ):
+        formatter.write_dl(rows)
+        return
+    indent = " " * formatter.current_indent
+    formatter.write(
+        "".join(
+            f"{indent}{name:<{first + 2}}{text}\n" if text else f"{indent}{name}\n"
+            for name, text in rows
+        )
+    )
 
 
 def _game_rows(game: str, commands: Mapping[str, str], limit: int) -> list[tuple[str, str]]:

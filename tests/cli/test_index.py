@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from warscribe.cli import main
@@ -123,3 +124,20 @@ def test_a_fresh_process_verifies_a_game_with_snapshots(tmp_path: Path) -> None:
         "try:\n    cli(sys.argv[1:])\nexcept SystemExit as exit:\n    print('exit', exit.code)"
     )
     assert fresh(code, "--store", store, "verify").splitlines()[-1] == "exit 0"
+
+
+def test_a_listing_of_commands_is_written_as_click_writes_it() -> None:
+    """`--help` writes a listing whose texts fit their lines itself (wrapping each again
+    was most of the call): the same text as click's `write_dl`, at any width; a listing
+    that does not fit (a long name, a long text) goes through `write_dl`."""
+    fitting = [("audit", "Re-decide every recorded command..."), ("games", ""), ("x", "A b.")]
+    too_long = [("a" * 31, "Long name."), ("b", "word " * 40)]
+    tabbed = [("c", "A\tb.")]
+    for rows in (fitting, too_long, tabbed):
+        for width in (40, 80, 200):
+            ours, clicks = (click.HelpFormatter(width=width) for _ in range(2))
+            with ours.section("Commands"):
+                main._write_rows(ours, rows)
+            with clicks.section("Commands"):
+                clicks.write_dl(rows)
+            assert ours.getvalue() == clicks.getvalue()
