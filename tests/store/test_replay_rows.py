@@ -5,6 +5,7 @@ its own version is decoded whole, so it fails as it always did."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from datetime import UTC, datetime
 from itertools import starmap
@@ -16,10 +17,13 @@ from warscribe.engine import codec
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Command, CommandIssued
 from warscribe.engine.record import Entry, Issued, fold
+from warscribe.store import logfile
 from warscribe.store.app import Warscribe
 from warscribe.store.reading import ROW_START, SQLITE_EVENTS, STAMP_KEY, _decode_entry, _replayed
 
 from ..conftest import three_players
+from ..engine.random_play import new_game, play
+from ..engine.test_random_play import DR_SPEC, EU_SPEC
 
 ROLL = Command("referee", "roll", (("dice", "2d6"), ("purpose", "weather")))
 
@@ -99,3 +103,27 @@ def test_a_plain_command_entry_is_an_issued_at_any_size_of_its_seq() -> None:
     for seq in (5, 200, 40_000, 5_000_000):
         chain = seq.to_bytes(32, "big")
         assert _replayed(seq, _row(Entry(seq=seq, event=issued, chain=chain))) == Issued(seq, chain)
+
+
+@pytest.mark.parametrize(("ruleset", "spec"), [("divine-right", DR_SPEC), ("eu-pop", EU_SPEC)])
+def test_a_random_games_stored_rows_replay_to_its_head(
+    tmp_path: Path, ruleset: str, spec: object
+) -> None:
+    """A game played at random (moves, battles, diplomacy, questions answered; every command
+    a row read unread), imported into a store: a full replay of its rows, and a rewind
+    from a snapshot to sampled positions, give the heads the fold of its entries gives."""
+    game = play(new_game(ruleset, spec, 11), random.Random(11), 150, lambda state: None)  # type: ignore[arg-type]
+    log = logfile.read(
+        logfile.write(game.head.game_id, "random", ruleset, game.head.players, game.log)
+    )
+    store = str(tmp_path / "club.db")
+    with_snapshots = Warscribe(store, cache=False)
+    with_snapshots.import_log(log)
+    plain = Warscribe(store, snapshots=False, cache=False)
+    assert plain.head(log.game_id) == game.head
+    for length in random.Random(11).sample(range(2, len(game.log) + 1), 5):
+        expected = fold(game.log[:length])
+        assert plain.head(log.game_id, length) == expected
+        assert with_snapshots.head(log.game_id, length) == expected
+    plain.close()
+    with_snapshots.close()
