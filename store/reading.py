@@ -137,8 +137,9 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     return entry
 
 
-_ENTRY_PREFIX, _ = codec.record_prefix(Entry)
-_SEQ_AT = _ROW_START_LENGTH + len(_ENTRY_PREFIX)
+_ENTRY_ROW = ROW_START + codec.record_prefix(Entry)[0]
+"""How a stored entry's row begins: the map's, then the entry's array and marker."""
+_SEQ_AT = len(_ENTRY_ROW)
 """Where a stored entry's sequence number begins, its event after it."""
 _INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
 _COMMAND_PREFIX, _COMMAND_FIELDS = codec.record_prefix(CommandIssued)
@@ -157,7 +158,7 @@ def _replayed(version: int, state: bytes) -> Entry | record.Issued:
     event_at = _SEQ_AT + (1 if first < 0x80 else _INT_LENGTHS.get(first, 0))
     if (
         state.startswith(_COMMAND_PREFIX, event_at)
-        and state.startswith(ROW_START)
+        and state.startswith(_ENTRY_ROW)
         and state.endswith(_STAMP, 0, len(state) - 32)
     ):
         seq = first if first < 0x80 else int.from_bytes(state[_SEQ_AT + 1 : event_at])

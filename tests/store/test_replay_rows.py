@@ -88,6 +88,17 @@ def test_a_damaged_command_row_is_decoded_whole_and_refused(tmp_path: Path, cut:
     app.close()
 
 
+def test_a_command_row_of_no_entry_is_decoded_whole_and_refused(tmp_path: Path) -> None:
+    """A row holding a command under another marker than an entry's (an unknown record):
+    decoding it whole refuses it, and so does the replay."""
+    app, _, rows = _rows(tmp_path)
+    version, state = next(r for r in rows if type(_decode_entry(*r).event) is CommandIssued)
+    other = state.replace(b"warscribe.Entry", b"warscribe.Entrx", 1)
+    with pytest.raises(LogError, match="stored entry cannot be read"):
+        _replayed(version, other)
+    app.close()
+
+
 def test_a_command_entry_with_a_hidden_part_is_decoded_whole() -> None:
     """Nothing of a command is hidden today; an entry that says otherwise (a salt, a
     digest) is folded whole (`record._step`), never as an Issued."""
