@@ -189,13 +189,16 @@ class GameCommand(click.Command):
             return command.invoke(sub)
 
 
+_FIRST_COLUMN_MOST = 30  # write_dl's col_max: a longer name puts its text on a line of its own
+
+
 def _write_rows(formatter: click.HelpFormatter, rows: list[tuple[str, str]]) -> None:
     """`formatter.write_dl(rows)`, for a listing of commands: when every name fits click's
     first column and every help its line (a short help is cut to fit), the rows are written
     as they are; `write_dl` wraps each text again, most of a `--help` (issue 14)."""
     first = max((len(name) for name, _ in rows), default=0)
     room = formatter.width - first - 4
-    if first > 30 or any(
+    if first > _FIRST_COLUMN_MOST or any(
         len(text) > room or text != text.strip() or not text.isprintable() for _, text in rows
     ):
         formatter.write_dl(rows)

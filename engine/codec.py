@@ -440,9 +440,7 @@ def _default(obj: Any) -> Any:
         if isinstance(obj, enum.Enum):
             return msgpack.ExtType(EXT_ENUM, _packb((topic, obj.value)))
         values = obj.__dict__
-        marker = _MARKER_EXTS.get(cls)
-        if marker is None:
-            marker = _MARKER_EXTS[cls] = msgpack.ExtType(EXT_DATACLASS, topic.encode())
+        marker = _MARKER_EXTS.get(cls) or _marker_of(cls)
         names = _FIELDS[cls]
         extra = _ADDED[cls]
         if extra:
@@ -589,14 +587,19 @@ def _extension(code: int, data: bytes) -> Any:
     raise CodecError(f"unknown extension type {code}")
 
 
+def _marker_of(cls: type) -> msgpack.ExtType:
+    """The marker a registered record's array begins with (made once per class)."""
+    marker = _MARKER_EXTS[cls] = msgpack.ExtType(EXT_DATACLASS, _NAMES[cls].encode())
+    return marker
+
+
 def record_prefix(cls: type) -> tuple[bytes, int]:
     """How a record of the registered class `cls` encoded with all its fields begins (its
     array's header, then its marker), and how many fields follow: a reader that needs only
     some fields of a record it recognises by these bytes skips the others unread."""
     count = len(_FIELDS[cls])
     packer = _packer()
-    marker = msgpack.ExtType(EXT_DATACLASS, topic_of(cls).encode())
-    return packer.pack_array_header(count + 1) + packer.pack(marker), count
+    return packer.pack_array_header(count + 1) + packer.pack(_marker_of(cls)), count
 
 
 def _packer() -> msgpack.Packer:

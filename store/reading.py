@@ -143,8 +143,6 @@ _SEQ_AT = len(_ENTRY_ROW)
 """Where a stored entry's sequence number begins, its event after it."""
 _INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
 _COMMAND_PREFIX, _COMMAND_FIELDS = codec.record_prefix(CommandIssued)
-
-
 _COMMAND_REST = msgpack.Packer().pack_array_header(_COMMAND_FIELDS + 4)
 """The header of an array of a CommandIssued's fields then its entry's chain, digest, salt
 and scheme: an entry's bytes after its command's marker read as one value (`_issued`)."""
@@ -162,13 +160,13 @@ def _replayed(version: int, state: bytes) -> Entry | record.Issued:
         and state.endswith(_STAMP, 0, len(state) - 32)
     ):
         seq = first if first < 0x80 else int.from_bytes(state[_SEQ_AT + 1 : event_at])
-        issued = _issued(seq, version, memoryview(state)[event_at:-_STAMPED])
+        issued = _issued(version, memoryview(state)[event_at:-_STAMPED]) if seq == version else None
         if issued is not None:
             return issued
     return _decode_entry(version, state)
 
 
-def _issued(seq: int, version: int, event: memoryview) -> record.Issued | None:
+def _issued(version: int, event: memoryview) -> record.Issued | None:
     """The `Issued` of a CommandIssued entry of `version` with no hidden part, from the
     bytes of its event to its end (`event`); else None (the entry is decoded whole). The
     bytes after the command's marker are read as one array (`_COMMAND_REST`): they are
@@ -178,8 +176,8 @@ def _issued(seq: int, version: int, event: memoryview) -> record.Issued | None:
     except (ValueError, msgpack.UnpackException):
         return None
     chain, digest, salt = rest[-4], rest[-3], rest[-2]
-    if seq == version and digest is salt is None and type(chain) is bytes:
-        return record.Issued(seq, chain)
+    if digest is salt is None and type(chain) is bytes:
+        return record.Issued(version, chain)
     return None
 
 
