@@ -7,7 +7,9 @@ composite row type; recording one command was then nearly twice a raw insert and
 the same rows (issue 14). Here the rows go to the driver's connection directly: on SQLite
 one transaction and `executemany` on a connection of the writes' own (`SqliteWriter`); on
 PostgreSQL the events as four arrays (no composite type), the transaction's BEGIN, inserts
-and COMMIT, and the release of the writer's turn, in one round trip of a pipeline.
+and COMMIT, and the release of the writer's turn, in one round trip of a pipeline; a
+write decided ahead of its turn with nothing but its events is its insert alone, a
+transaction of its own (a third less than the pipeline).
 
 Writers of one game take turns from reading its head to writing after it, across
 processes: a lock file beside a SQLite store, a session advisory lock on PostgreSQL, held
@@ -307,22 +309,38 @@ def _insert_postgres(
         taken = (lock,) if ahead else ()
         after += [(put, (*_values(r), *taken)) for r in snapshots.rows]
     after += [(statement(recorder, SET_KEPT), (1,))] if kept else []
-    after.append(("COMMIT", None))
-    if turn is not None and turn.held:
-        after.append(("SELECT pg_advisory_unlock(%s)", (turn.lock,)))
+    unlock = turn.lock if turn is not None and turn.held else None
     try:
-        # never prepared: a statement psycopg prepared in a pipeline that then failed was
-        # gone from the server and still in its cache
-        with conn.pipeline(), conn.cursor() as cursor, conn.cursor() as inserting:
-            cursor.execute("BEGIN", prepare=False)
-            inserting.execute(*insert, prepare=False)
-            for query, params in after:
-                cursor.execute(query, params, prepare=False)
+        if after or unlock is not None:
+            written = _pipelined(conn, insert, after, unlock)
+        else:  # the insert alone: its own transaction, in one message, prepared once used
+            written = conn.execute(*insert).rowcount
     except psycopg.IntegrityError as exc:
         raise IntegrityError(str(exc)) from exc  # the turn's end rolls back and unlocks
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
         raise OperationalError(str(exc)) from exc
-    if ahead and inserting.rowcount != len(rows):  # nothing was written: the turn is taken
+    if ahead and written != len(rows):  # nothing was written: the turn is taken
         raise IntegrityError("another writer holds the game's turn")
     if turn is not None:
         turn.held = False
+
+
+def _pipelined(
+    conn: Any,
+    insert: tuple[str, Sequence[Any]],
+    after: Sequence[tuple[str, Sequence[Any] | None]],
+    unlock: int | None,
+) -> int:
+    """The insert then the statements `after` it in one transaction, its COMMIT and the
+    release of the session lock `unlock` (if given) in one round trip; the rows the insert
+    wrote. Never prepared: a statement psycopg prepared in a pipeline that then failed was
+    gone from the server and still in its cache."""
+    with conn.pipeline(), conn.cursor() as cursor, conn.cursor() as inserting:
+        cursor.execute("BEGIN", prepare=False)
+        inserting.execute(*insert, prepare=False)
+        for query, params in after:
+            cursor.execute(query, params, prepare=False)
+        cursor.execute("COMMIT", prepare=False)
+        if unlock is not None:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", (unlock,), prepare=False)
+    return int(inserting.rowcount)

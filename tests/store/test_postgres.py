@@ -304,3 +304,66 @@ def test_a_write_decided_ahead_writes_neither_rows_nor_snapshot_while_the_turn_i
         app.close()
     finally:
         drop_pg_schema(url)
+
+
+def test_a_lone_insert_decided_ahead_is_one_statement_that_survives_its_failures() -> None:
+    """A write decided on a kept head with no snapshot or index row is its insert alone,
+    in a transaction of its own (issue 14: no BEGIN, COMMIT or pipeline), which psycopg
+    prepares once it has run a few times. Its failures, the versions taken by another
+    writer or the turn held by one, write nothing and leave that statement usable: every
+    write after them lands."""
+    require_postgres()
+    import psycopg
+
+    from tests.conftest import PG_URL
+    from warscribe.engine import record
+    from warscribe.store import writing
+    from warscribe.store.writing import IntegrityError
+
+    url = fresh_pg_url()
+    try:
+        app = Warscribe(url)  # no write here reaches a snapshot's interval
+        game_id = app.create("divine-right", three_players(), "seeded:12").game_id
+        turn = app.turn_lock(game_id)
+        game = app.load(game_id)
+        statements: list[str] = []
+        with app.recorder.datastore.holding() as conn:  # the connection every write uses
+            execute = conn.execute
+
+            def counted(query: Any, params: Any = None, **kwargs: Any) -> Any:
+                statements.append(str(query))
+                return execute(query, params, **kwargs)
+
+            conn.execute = counted  # type: ignore[method-assign]
+            for step in range(12):
+                game.append(record.record_command(game.head, _roll(), app.secret(game_id)))
+                rows = writing.stored_events(game.collect_events(), app.mapper.to_stored_event)
+                if step == 7:  # another writer took these versions: nothing is written
+                    writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), None)
+                    with pytest.raises(IntegrityError, match="duplicate key"):
+                        writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), None)
+                    continue
+                if step == 9:  # another writer holds the turn: nothing is written
+                    with psycopg.connect(PG_URL, autocommit=True) as other:
+                        other.execute("SELECT pg_advisory_lock(%s)", (turn,))
+                        with pytest.raises(IntegrityError, match="holds the game's turn"):
+                            writing.insert_postgres(
+                                app.recorder, rows, writing.ahead_turn(turn), None
+                            )
+                    game = app.load(game_id)
+                    continue
+                writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), None)
+            prepared = conn.execute(
+                "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE %s",
+                ("%pg_try_advisory_xact_lock%",),
+            ).fetchone()
+        inserts = [q for q in statements if q.startswith("WITH turn AS")]
+        assert inserts == statements[:-1] and len(inserts) == 13, "a write is its insert alone"
+        assert prepared is not None and prepared["n"] == 1, "psycopg prepared the insert"
+        reader = Warscribe(url, cache=False)
+        assert reader.head(game_id) == game.head, "every write but the refused ones landed"
+        record.verify(list(reader.entries(game_id)))  # raises on a gap or a broken chain
+        reader.close()
+        app.close()
+    finally:
+        drop_pg_schema(url)
