@@ -244,11 +244,14 @@ class Warscribe(Application[UUID], Reading):
         """Run eventsourcing's schema statements only for a table that is missing, not on
         every open: re-running them while others wrote failed on PostgreSQL with `tuple
         concurrently updated`. Two first opens creating the tables at once: the loser
-        looks again."""
-        recorders: list[Any] = [
-            self.recorder,
-            *([self.snapshots.recorder] if self.snapshots else []),
-        ]
+        looks again. The snapshots table is made by an open that takes none too: the next
+        may."""
+        snapshots = (
+            self.snapshots.recorder
+            if self.snapshots is not None
+            else self.factory.aggregate_recorder(purpose="snapshots")
+        )
+        recorders: list[Any] = [self.recorder, snapshots]
         for recorder in recorders:
             for attempt in range(1, _OPEN_ATTEMPTS + 1):
                 if _table_exists(recorder):

@@ -75,3 +75,22 @@ def test_a_stored_entry_is_the_codecs_bytes_of_its_map(tmp_path: Path) -> None:
         (row,) = writing.stored_events([event], app.mapper.to_stored_event)
         assert row.state == codec.encode({"timestamp": when, "entry": entry})
     app.close()
+
+
+def test_a_store_first_opened_without_snapshots_has_their_table_for_the_next_open(
+    store_url: str,
+) -> None:
+    """A store made by a process that takes no snapshots (`Warscribe(..., snapshots=False)`)
+    still gets the snapshots table: a later open that takes them records and reads as on
+    any store, where it failed on a missing table."""
+    plain = Warscribe(store_url, snapshots=False)
+    game_id = plain.create("divine-right", three_players(), "seeded:5").game_id
+    plain.close()
+    app = Warscribe(store_url)
+    for _ in range(60):  # past a snapshot's interval
+        app.issue(game_id, _roll())
+    reader = Warscribe(store_url, cache=False)
+    assert reader.head(game_id) == app.head(game_id)
+    assert reader.head(game_id, 50).seq == 50
+    reader.close()
+    app.close()
