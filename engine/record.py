@@ -9,7 +9,7 @@ to them stands in (see `hidden`: leaf commitments, so parts can be published lat
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
 
@@ -152,20 +152,24 @@ def advance(head: Head | None, entry: Entry) -> Head:
     return _head(values)
 
 
-def fold(entries: Iterable[Entry | Issued], head: Head | None = None) -> Head:
+Fields = tuple[int, Event, bytes, bytes | None, bytes | None, int]
+"""An entry's fields in their order (seq, event, chain, digest, salt, scheme), as a replay
+reads a stored entry that is no plain command: no Entry is made for it unless the fold
+needs one (a hidden part, or an event of the record's own)."""
+
+
+def fold(entries: Iterable[Entry | Issued | Fields], head: Head | None = None) -> Head:
     """The head after `entries` (from `head`, else from the log's start): `advance` for
     each, with one working copy of the head's fields for the whole run instead of a new
     Head per entry (replay folds thousands). A plain command (an `Issued`, or a
     CommandIssued entry with no hidden part) moves the opener and marks the position; the
-    state stays as it is."""
-    run = iter(entries)
+    state stays as it is. An entry may come as its `Fields`."""
+    run: Iterator[Any] = iter(entries)  # the loop tells them apart by their class
     if head is None:
         first = next(run, None)
         if first is None:
             raise LogError("the log is empty")
-        if isinstance(first, Issued):
-            raise LogError("a game log must begin with GameCreated", first.seq)
-        head = _created(first)
+        head = _created(_entry(first))
     values = dict(head.__dict__)
     values["marks"] = dict(head.marks)
     ruleset = rulesets.get(head.ruleset)
@@ -173,30 +177,51 @@ def fold(entries: Iterable[Entry | Issued], head: Head | None = None) -> Head:
     position = ruleset.position
     marks = values["marks"]
     state = values["state"]
-    last: Entry | Issued | None = None  # the newest entry whose seq and chain are not in values
+    seq: int | None = None  # the newest entry's seq and chain, when they are not in values
+    chain = b""
     for entry in run:
-        hidden = type(entry) is Entry and entry.salt is not None
-        if type(entry) is Entry and (hidden or type(entry.event) is not CommandIssued):
-            event = entry.event
-            if hidden or type(event) in _RECORD_STEPS:
-                if last is not None:
-                    values["seq"], values["chain"], last = last.seq, last.chain, None
-                values["state"] = state
-                _step(values, entry, ruleset, own_marks=True)
-                state = values["state"]
-            else:  # most entries: only the state, the sequence and the chain move on
+        cls = type(entry)
+        if cls is tuple:
+            event = entry[1]
+            if entry[4] is None and type(event) not in _RECORD_STEPS:
                 state = evolve(state, event)
-                last = entry
-            continue
-        _issued(values, entry.chain)  # a plain command, a third of a log: `_step`, inline
+                seq, chain = entry[0], entry[2]
+                continue
+            entry, cls = Entry(*entry), Entry
+        if cls is Entry:
+            event = entry.event
+            hidden = entry.salt is not None
+            if hidden or type(event) is not CommandIssued:
+                if hidden or type(event) in _RECORD_STEPS:
+                    if seq is not None:
+                        values["seq"], values["chain"], seq = seq, chain, None
+                    values["state"] = state
+                    _step(values, entry, ruleset, own_marks=True)
+                    state = values["state"]
+                else:  # most entries: only the state, the sequence and the chain move on
+                    state = evolve(state, event)
+                    seq, chain = entry.seq, entry.chain
+                continue
+        elif cls is not Issued:
+            raise TypeError(f"not an entry: {entry!r}")
+        _issued(values, entry.chain)
         label = position(state)
         if label is not None and label not in marks:
-            marks[label] = values["seq"] if last is None else last.seq
-        last = entry
-    if last is not None:
-        values["seq"], values["chain"] = last.seq, last.chain
+            marks[label] = values["seq"] if seq is None else seq
+        seq, chain = entry.seq, entry.chain
+    if seq is not None:
+        values["seq"], values["chain"] = seq, chain
     values["state"] = state
     return _head(values)
+
+
+def _entry(given: Any) -> Entry:
+    """The first entry of a log, made an Entry (a log must begin with GameCreated)."""
+    if type(given) is Entry:
+        return given
+    if type(given) is tuple:
+        return Entry(*given)
+    raise LogError("a game log must begin with GameCreated", given[0])
 
 
 def _created(entry: Entry) -> Head:

@@ -141,6 +141,9 @@ _ENTRY_ROW = ROW_START + codec.record_prefix(Entry)[0]
 """How a stored entry's row begins: the map's, then the entry's array and marker."""
 _SEQ_AT = len(_ENTRY_ROW)
 """Where a stored entry's sequence number begins, its event after it."""
+_ENTRY_FIELDS = msgpack.Packer().pack_array_header(codec.record_prefix(Entry)[1])
+"""The header of an array of an entry's fields: its bytes after its marker read as one
+value (`_fields`)."""
 _INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
 _COMMAND_PREFIX, _COMMAND_FIELDS = codec.record_prefix(CommandIssued)
 _COMMAND_REST = msgpack.Packer().pack_array_header(_COMMAND_FIELDS + 4)
@@ -148,22 +151,36 @@ _COMMAND_REST = msgpack.Packer().pack_array_header(_COMMAND_FIELDS + 4)
 and scheme: an entry's bytes after its command's marker read as one value (`_issued`)."""
 
 
-def _replayed(version: int, state: bytes) -> Entry | record.Issued:
+def _replayed(version: int, state: bytes) -> Entry | record.Issued | record.Fields:
     """The entry of a stored row as a fold takes it: a plain command's (a third of a log)
     as a `record.Issued`, its command read as plain values and dropped (`_issued`); any
-    other decoded (`_decode_entry`)."""
+    other entry of the usual shape as its `record.Fields`, no Entry made (`_fields`); the
+    rest decoded whole (`_decode_entry`)."""
     first = state[_SEQ_AT] if len(state) > _SEQ_AT else 0
     event_at = _SEQ_AT + (1 if first < 0x80 else _INT_LENGTHS.get(first, 0))
-    if (
-        state.startswith(_COMMAND_PREFIX, event_at)
-        and state.startswith(_ENTRY_ROW)
-        and state.endswith(_STAMP, 0, len(state) - 32)
-    ):
+    if state.startswith(_ENTRY_ROW) and state.endswith(_STAMP, 0, len(state) - 32):
         seq = first if first < 0x80 else int.from_bytes(state[_SEQ_AT + 1 : event_at])
-        issued = _issued(version, memoryview(state)[event_at:-_STAMPED]) if seq == version else None
-        if issued is not None:
-            return issued
+        if seq == version:
+            view = memoryview(state)
+            read = (
+                _issued(version, view[event_at:-_STAMPED])
+                if state.startswith(_COMMAND_PREFIX, event_at)
+                else _fields(view[_SEQ_AT:-_STAMPED])
+            )
+            if read is not None:
+                return read
     return _decode_entry(version, state)
+
+
+def _fields(fields: memoryview) -> record.Fields | None:
+    """The `record.Fields` of an entry whose fields (after its marker) are the bytes
+    `fields`: read as one array (`_ENTRY_FIELDS`), they hold the entry's fields and no
+    more; else None (the row is decoded whole, and its error named)."""
+    try:
+        found: record.Fields = codec.decode(_ENTRY_FIELDS + fields)
+    except codec.CodecError:
+        return None
+    return found
 
 
 def _issued(version: int, event: memoryview) -> record.Issued | None:

@@ -1,7 +1,8 @@
 """How a replay reads a game's stored rows (issue 14): a plain command's row is folded
-without its command being decoded (`record.Issued`), every other row is decoded whole, and
-the head is the same either way. A row that is anything but a well-formed plain command of
-its own version is decoded whole, so it fails as it always did."""
+without its command being decoded (`record.Issued`), every other entry's row is read as
+its fields (`record.Fields`, no Entry made unless the fold needs one), and the head is the
+same either way. A row that is anything but a well-formed entry of its own version is
+decoded whole, so it fails as it always did."""
 
 from __future__ import annotations
 
@@ -58,9 +59,12 @@ def test_a_plain_commands_row_is_read_unread_and_the_head_is_the_same(tmp_path: 
     commands = [e for e in whole if type(e.event) is CommandIssued]
     assert len(commands) >= 3
     assert [r for r in replayed if type(r) is Issued] == [Issued(e.seq, e.chain) for e in commands]
-    # every other row is its entry, decoded whole
-    assert [r for r in replayed if type(r) is Entry] == [
-        e for e in whole if type(e.event) is not CommandIssued
+    # every other row of a recorded entry is its fields, in their order (the first, the
+    # game's creation, is stored in another shape: it is decoded whole)
+    others = [e for e in whole if type(e.event) is not CommandIssued]
+    assert replayed[0] == whole[0]
+    assert [r for r in replayed[1:] if type(r) is not Issued] == [
+        tuple(codec.field_values(e).values()) for e in others[1:]
     ]
     # and the fold of either is the store's head
     assert fold(replayed) == fold(whole) == app.head(game_id)  # type: ignore[arg-type]
@@ -86,6 +90,32 @@ def test_a_damaged_command_row_is_decoded_whole_and_refused(tmp_path: Path, cut:
     with pytest.raises(LogError, match="stored entry"):
         _replayed(version, damaged)
     app.close()
+
+
+@pytest.mark.parametrize("cut", [1, 20, 40])
+def test_a_damaged_entry_row_is_decoded_whole_and_refused(tmp_path: Path, cut: int) -> None:
+    """Bytes taken out of another entry's row (its event, or its chain): it is not read as
+    its fields, and decoding it whole fails as it always did; nor is a row of another
+    version."""
+    app, _, rows = _rows(tmp_path)
+    version, state = next(r for r in rows if type(_decode_entry(*r).event) is not CommandIssued)
+    at = len(state) - 45 - 37 - cut  # before the chain, the digest, the salt, the scheme
+    with pytest.raises(LogError, match="stored entry"):
+        _replayed(version, state[:at] + state[at + 1 :])
+    with pytest.raises(LogError, match="not the entry of its version"):
+        _replayed(version + 1, state)
+    app.close()
+
+
+def test_fields_with_a_hidden_part_or_a_record_event_fold_as_their_entry() -> None:
+    """A fold given an entry's fields makes the entry where it needs more than the event
+    (a hidden part, the record's own events): the head is the fold of the entries."""
+    game = play(new_game("divine-right", DR_SPEC, 3), random.Random(3), 120, lambda _: None)  # type: ignore[arg-type]
+    log = game.log
+    hidden = [e for e in log if e.salt is not None]
+    assert hidden, "the game holds hidden parts"
+    fields = [tuple(codec.field_values(e).values()) for e in log]
+    assert fold(fields) == fold(log)  # type: ignore[arg-type]
 
 
 def test_a_command_row_of_no_entry_is_decoded_whole_and_refused(tmp_path: Path) -> None:
