@@ -215,6 +215,52 @@ def field_values(obj: Any) -> dict[str, Any]:
     return {name: values[name] for name in names}
 
 
+def canonical_fields(obj: Any, leave_out: tuple[str, ...] = (), depth: int = 0) -> dict[str, Any]:
+    """The map of a record's fields but `leave_out`, in canonical form, as `encode` makes
+    it of the map `field_values` gives less those at `depth` inside a value: its keys in
+    the codec's order, its values canonical, and an added field (`added`) that holds its
+    default left out (`without_defaults`). The keys' order is worked out once per class;
+    the chain hashes every entry's public fields so (`record.canonical_bytes`), and a
+    verify reads thousands."""
+    cls = type(obj)
+    layout = _LAYOUTS.get((cls, leave_out))
+    if layout is None:
+        if cls not in _FIELDS:
+            values = {k: v for k, v in field_values(obj).items() if k not in leave_out}
+            found: dict[str, Any] = _canonical(without_defaults(cls, values), depth)
+            return found
+        layout = _LAYOUTS[(cls, leave_out)] = _layout(cls, leave_out)
+    if depth >= MAX_DEPTH:
+        raise CodecError(f"a value is nested more than {MAX_DEPTH} levels deep")
+    order, extra = layout
+    values = obj.__dict__
+    inner = depth + 1
+    fields = {
+        name: value if type(value) not in _CONTAINERS else _canonical(value, inner)
+        for name, value in zip(order, map(values.__getitem__, order), strict=True)
+    }
+    for name, default in extra:
+        if values[name] == default:
+            del fields[name]
+    return fields
+
+
+_LAYOUTS: dict[
+    tuple[type, tuple[str, ...]], tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]
+] = {}
+"""Per record class and fields left out: the other fields in the codec's key order, and the
+added ones among them with their defaults (`canonical_fields`)."""
+
+
+def _layout(
+    cls: type, leave_out: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
+    names = [name for name in _FIELDS[cls] if name not in leave_out]
+    order = tuple(sorted_map(dict.fromkeys(names)))
+    added = _ADDED.get(cls, ())
+    return order, tuple((name, default) for name, default in added if name in order)
+
+
 def _refuse_change(self: Any, name: str, *value: Any) -> None:
     raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 
@@ -626,6 +672,15 @@ def encode(obj: Any) -> bytes:
     """The canonical bytes of `obj`."""
     try:
         return _packb(_canonical(obj))
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise CodecError(str(exc)) from exc
+
+
+def encode_canonical(value: Any) -> bytes:
+    """The bytes of a value already in canonical form (`canonical_fields`, plain values and
+    lists of them): what `encode` gives, without putting it in that form again."""
+    try:
+        return _packb(value)
     except (TypeError, ValueError, OverflowError) as exc:
         raise CodecError(str(exc)) from exc
 

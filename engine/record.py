@@ -100,8 +100,14 @@ class Issued(NamedTuple):
 
 
 def canonical_bytes(entry: Entry) -> bytes:
-    public, _ = split(entry.event)
-    return codec.encode((entry.seq, codec.topic_of(type(entry.event)), public, entry.digest))
+    """What the chain hashes of an entry: its seq, its event's topic, the event's public
+    fields (`hidden.split`'s, in canonical form) and its commitment's digest."""
+    event, seq, digest = entry.event, entry.seq, entry.digest
+    cls = type(event)
+    if type(seq) is not int or not (digest is None or type(digest) is bytes):  # a forgery's
+        return codec.encode((seq, codec.topic_of(cls), split(event)[0], digest))
+    public = codec.canonical_fields(event, private_names(cls), 1)
+    return codec.encode_canonical([seq, codec.topic_of(cls), public, digest])
 
 
 def next_chain(previous: bytes, entry: Entry) -> bytes:
