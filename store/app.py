@@ -55,7 +55,7 @@ from warscribe.engine.orders import Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
-from . import writing
+from . import reading, writing
 from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
 from .index import Index, schema_of
 from .reading import (
@@ -796,15 +796,22 @@ class Warscribe(Application[UUID], Reading):
     ) -> tuple[Head, int]:
         """The replay of `entries` (the head) and how many stored snapshots it checked:
         each is compared with the replay at its version (read when the replay reaches it,
-        one at a time); a bad one is deleted and reported."""
+        one at a time); a bad one is deleted and reported. The entries are folded a run
+        at a time (up to a snapshot's version, at most a page), not advanced one by one."""
         versions = self._snapshot_versions(game_id)
         wanted = set(versions)
         bad: list[int] = []
         head: Head | None = None
+        run: list[Entry] = []
         for entry in entries:
-            head = record.advance(head, entry)
+            run.append(entry)
+            if entry.seq not in wanted and len(run) < reading.PAGE:
+                continue
+            head, run = record.fold(run, head), []
             if entry.seq in wanted and self._snapshot_head(game_id, entry.seq) != head:
                 bad.append(entry.seq)
+        if run:
+            head = record.fold(run, head)
         last = head.seq if head is not None else 0
         bad += [v for v in versions if v > last]
         for version in bad:
