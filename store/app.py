@@ -729,13 +729,13 @@ class Warscribe(Application[UUID], Reading):
         against the replay of the entries below it (a failing one is deleted, then
         reported), and the head against a fingerprint given out of band. The log is read
         a page at a time, in passes: memory does not grow with its length."""
-        log = self.stored_log(game_id)
+        replay = _Replaying(self, game_id, self.stored_log(game_id))
         report = record.verify(
-            log, key=self.secret(game_id), earlier=lambda seq: self.entry(game_id, seq)
+            replay, key=self.secret(game_id), earlier=lambda seq: self.entry(game_id, seq)
         )
         if against is not None:
             _check_fingerprint(self.entry(game_id, parse_fingerprint(against)[0]), against)
-        head, checked = self._replay_checking_snapshots(game_id, log)
+        head, checked = self._snapshots_checked(game_id, replay)
         return GameCheck(
             report=report,
             fingerprint=fingerprint(head.seq, head.chain),
@@ -791,29 +791,14 @@ class Warscribe(Application[UUID], Reading):
         )
         return f"anchored by the host's signature at #{latest.seq}{tail}"
 
-    def _replay_checking_snapshots(
-        self, game_id: UUID, entries: Iterable[Entry]
-    ) -> tuple[Head, int]:
-        """The replay of `entries` (the head) and how many stored snapshots it checked:
-        each is compared with the replay at its version (read when the replay reaches it,
-        one at a time); a bad one is deleted and reported. The entries are folded a run
-        at a time (up to a snapshot's version, at most a page), not advanced one by one."""
-        versions = self._snapshot_versions(game_id)
-        wanted = set(versions)
-        bad: list[int] = []
-        head: Head | None = None
-        run: list[Entry] = []
-        for entry in entries:
-            run.append(entry)
-            if entry.seq not in wanted and len(run) < reading.PAGE:
-                continue
-            head, run = record.fold(run, head), []
-            if entry.seq in wanted and self._snapshot_head(game_id, entry.seq) != head:
-                bad.append(entry.seq)
-        if run:
-            head = record.fold(run, head)
-        last = head.seq if head is not None else 0
-        bad += [v for v in versions if v > last]
+    def _snapshots_checked(self, game_id: UUID, replay: _Replaying) -> tuple[Head, int]:
+        """The head of the replay and how many stored snapshots it checked; a snapshot that
+        does not match the replay at its version is deleted and reported."""
+        if not replay.complete:  # no pass read the log to its end
+            for _ in replay:
+                pass
+        head, versions = replay.head, replay.versions
+        bad = replay.bad + [v for v in versions if head is None or v > head.seq]
         for version in bad:
             self._drop_snapshot(game_id, version)
         if bad:
@@ -1007,6 +992,39 @@ class StoredLog:
 
     def __iter__(self) -> Iterator[Entry]:
         return self.app.entries(self.game_id, self.start, self.stop)
+
+
+class _Replaying:
+    """A stored log as `verify` reads it, folded as the entries pass (a run at a time, up
+    to a stored snapshot's version, at most a page: no head made per entry), each stored
+    snapshot compared with the replay at its version when the fold reaches it: the log
+    is read and decoded once for the record's checks and the snapshots' (a pass for each
+    decoded it twice). What the last pass read to its end found stands."""
+
+    def __init__(self, app: Warscribe, game_id: UUID, log: StoredLog) -> None:
+        self.app, self.game_id, self.log = app, game_id, log
+        self.versions = app._snapshot_versions(game_id)
+        self.head: Head | None = None
+        self.bad: list[int] = []
+        self.complete = False
+
+    def __iter__(self) -> Iterator[Entry]:
+        self.complete = False
+        wanted = set(self.versions)
+        head: Head | None = None
+        bad: list[int] = []
+        run: list[Entry] = []
+        for entry in self.log:
+            yield entry
+            run.append(entry)
+            if entry.seq not in wanted and len(run) < reading.PAGE:
+                continue
+            head, run = record.fold(run, head), []
+            if entry.seq in wanted and self.app._snapshot_head(self.game_id, entry.seq) != head:
+                bad.append(entry.seq)
+        if run:
+            head = record.fold(run, head)
+        self.head, self.bad, self.complete = head, bad, True
 
 
 @frozen

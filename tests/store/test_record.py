@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -255,3 +257,63 @@ def test_a_long_running_store_keeps_a_bounded_number_of_heads(
     assert list(app._heads) == games[1:]
     assert app.head(games[0]).game_id == games[0], "a dropped head is rebuilt from the store"
     app.close()
+
+
+def _edit_a_snapshot(path: str) -> int:
+    """The stored snapshot's head given another deck size, as someone with the file would."""
+    import dataclasses
+    import sqlite3
+
+    from warscribe.engine import codec
+
+    with sqlite3.connect(path) as db:
+        version, state = db.execute(
+            "SELECT originator_version, state FROM stored_snapshots"
+        ).fetchone()
+        body = codec.decode(state)
+        head = body["state"]["head"]
+        edited = dataclasses.replace(head, state=dataclasses.replace(head.state, deck_size=33))
+        body = {**body, "state": {**body["state"], "head": edited}}
+        db.execute("UPDATE stored_snapshots SET state = ?", (codec.encode(body),))
+    return int(version)
+
+
+@pytest.mark.parametrize("secret", [True, False], ids=["one pass", "two passes"])
+def test_verify_decodes_the_log_once_for_its_checks_and_the_snapshots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, secret: bool
+) -> None:
+    """`verify` checks the record and the stored snapshots in the same pass over the log
+    (issue 14: a pass for each decoded every row twice). Without the dice secret the
+    record's checks read the log twice (a secret revealed at its end checks the rolls
+    before it), and an edited snapshot is still found, deleted and named."""
+    from warscribe.engine.errors import LogError
+    from warscribe.store import reading
+
+    path = str(tmp_path / "club.db")
+    app = Warscribe(path)
+    game_id = app.create("divine-right", three_players(), "host").game_id
+    while app.head(game_id).seq < SNAPSHOT_INTERVAL + 5:
+        roll(app, game_id)
+    seq = app.head(game_id).seq
+    app.close()
+    if not secret:
+        Path(path + ".secrets").unlink()
+    decoded: list[int] = []
+    decode = reading._decode_entry
+
+    def counted(version: int, state: bytes, whole: bool = False) -> Any:
+        decoded.append(version)
+        return decode(version, state, whole)
+
+    monkeypatch.setattr(reading, "_decode_entry", counted)
+    check = Warscribe(path).verify_game(game_id)
+    assert check.snapshots_checked == 1 and check.report.entries == seq
+    # one row for the head (the snapshot's entry), then a pass over the log: the checks
+    # with the snapshots'; without the secret, also the search for a revealed one, and the
+    # anchor's search for a fork (a copy with no checkpoint of the host's); each pass
+    # decodes each row once
+    assert len(decoded) == 1 + seq * (1 if secret else 3)
+    version = _edit_a_snapshot(path)
+    with pytest.raises(LogError, match=f"snapshot at #{version} does not match"):
+        Warscribe(path).verify_game(game_id)
+    assert Warscribe(path).verify_game(game_id).snapshots_checked == 0, "it was deleted"
