@@ -694,7 +694,9 @@ class Warscribe(Application[UUID], Reading):
     def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
         """The rows of one read-only query (`?` marks), as plain tuples (the recorders'
         own cursors make a map of each row), outside any transaction: one statement reads
-        one consistent state of the database (SQLite in auto-commit mode, PostgreSQL)."""
+        one consistent state of the database (SQLite in auto-commit mode, PostgreSQL). On
+        PostgreSQL the rows come in the binary format: a stored state arrives as its bytes,
+        not as hex text to decode (a third of a replay's fetch)."""
         datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
         rows: list[Any]
         if self.backend.kind == "sqlite":
@@ -709,7 +711,7 @@ class Warscribe(Application[UUID], Reading):
         from psycopg.rows import tuple_row
 
         with datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
-            rows = cursor.execute(query.replace("?", "%s"), params).fetchall()
+            rows = cursor.execute(query.replace("?", "%s"), params, binary=True).fetchall()
         return rows
 
     def _remember(self, game: Game) -> None:

@@ -496,7 +496,8 @@ class Reader(Reading):
         import psycopg
 
         try:
-            rows = self._connection.execute(query.replace("?", "%s"), params).fetchall()
+            found = self._connection.execute(query.replace("?", "%s"), params, binary=True)
+            rows = found.fetchall()
         except psycopg.Error as exc:
             raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
         return rows
