@@ -99,6 +99,16 @@ class Issued(NamedTuple):
     chain: bytes
 
 
+class Rolled(NamedTuple):
+    """A DiceRolled entry with no hidden part, as a replay reads it: its sequence number,
+    chain hash and roll number (its event's `index`), its dice left unread (a roll moves
+    only the next roll's number in a head: `_step`)."""
+
+    seq: int
+    chain: bytes
+    roll: int
+
+
 def canonical_bytes(entry: Entry) -> bytes:
     """What the chain hashes of an entry: its seq, its event's topic, the event's public
     fields (`hidden.split`'s, in canonical form) and its commitment's digest."""
@@ -164,12 +174,12 @@ reads a stored entry that is no plain command: no Entry is made for it unless th
 needs one (a hidden part, or an event of the record's own)."""
 
 
-def fold(entries: Iterable[Entry | Issued | Fields], head: Head | None = None) -> Head:
+def fold(entries: Iterable[Entry | Issued | Rolled | Fields], head: Head | None = None) -> Head:
     """The head after `entries` (from `head`, else from the log's start): `advance` for
     each, with one working copy of the head's fields for the whole run instead of a new
     Head per entry (replay folds thousands). A plain command (an `Issued`, or a
     CommandIssued entry with no hidden part) moves the opener and marks the position; the
-    state stays as it is. An entry may come as its `Fields`."""
+    state stays as it is; so does a roll (a `Rolled`). An entry may come as its `Fields`."""
     run: Iterator[Any] = iter(entries)  # the loop tells them apart by their class
     if head is None:
         first = next(run, None)
@@ -208,6 +218,10 @@ def fold(entries: Iterable[Entry | Issued | Fields], head: Head | None = None) -
                     state = evolve(state, event)
                     seq, chain = entry.seq, entry.chain
                 continue
+        elif cls is Rolled:
+            values["dice_next"] = entry.roll + 1
+            seq, chain = entry.seq, entry.chain
+            continue
         elif cls is not Issued:
             raise TypeError(f"not an entry: {entry!r}")
         _issued(values, entry.chain)

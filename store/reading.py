@@ -23,7 +23,7 @@ import msgpack
 
 from warscribe.engine import codec, record, rulesets
 from warscribe.engine.errors import InvalidCommand, LogError
-from warscribe.engine.events import CommandIssued
+from warscribe.engine.events import CommandIssued, DiceRolled
 from warscribe.engine.record import Entry, Head
 
 from .backends import Backend, StoreError
@@ -145,30 +145,44 @@ _ENTRY_FIELDS = msgpack.Packer().pack_array_header(codec.record_prefix(Entry)[1]
 """The header of an array of an entry's fields: its bytes after its marker read as one
 value (`_fields`)."""
 _INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
-_COMMAND_PREFIX, _COMMAND_FIELDS = codec.record_prefix(CommandIssued)
-_COMMAND_REST = msgpack.Packer().pack_array_header(_COMMAND_FIELDS + 4)
-"""The header of an array of a CommandIssued's fields then its entry's chain, digest, salt
-and scheme: an entry's bytes after its command's marker read as one value (`_issued`)."""
 
 
-def _replayed(version: int, state: bytes) -> Entry | record.Issued | record.Fields:
+def _plain_read(cls: type) -> tuple[bytes, bytes]:
+    """How a record of `cls` begins (its array's header and its marker), and the header of
+    an array of its fields then its entry's chain, digest, salt and scheme: an entry's
+    bytes after its event's marker read as one plain value (`_plain`)."""
+    prefix, count = codec.record_prefix(cls)
+    return prefix, msgpack.Packer().pack_array_header(count + 4)
+
+
+_COMMAND_PREFIX, _COMMAND_REST = _plain_read(CommandIssued)
+_ROLL_PREFIX, _ROLL_REST = _plain_read(DiceRolled)
+
+
+def _replayed(version: int, state: bytes) -> Entry | record.Issued | record.Rolled | record.Fields:
     """The entry of a stored row as a fold takes it: a plain command's (a third of a log)
-    as a `record.Issued`, its command read as plain values and dropped (`_issued`); any
-    other entry of the usual shape as its `record.Fields`, no Entry made (`_fields`); the
-    rest decoded whole (`_decode_entry`)."""
+    as a `record.Issued`, its command read as plain values and dropped, a roll's as a
+    `record.Rolled`, its dice dropped (`_plain`); any other entry of the usual shape as
+    its `record.Fields`, no Entry made (`_fields`); the rest decoded whole
+    (`_decode_entry`)."""
     first = state[_SEQ_AT] if len(state) > _SEQ_AT else 0
     event_at = _SEQ_AT + (1 if first < 0x80 else _INT_LENGTHS.get(first, 0))
     if state.startswith(_ENTRY_ROW) and state.endswith(_STAMP, 0, len(state) - 32):
         seq = first if first < 0x80 else int.from_bytes(state[_SEQ_AT + 1 : event_at])
         if seq == version:
             view = memoryview(state)
-            read = (
-                _issued(version, view[event_at:-_STAMPED])
-                if state.startswith(_COMMAND_PREFIX, event_at)
-                else _fields(view[_SEQ_AT:-_STAMPED])
-            )
-            if read is not None:
-                return read
+            if state.startswith(_COMMAND_PREFIX, event_at):
+                rest = _plain(view[event_at + len(_COMMAND_PREFIX) : -_STAMPED], _COMMAND_REST)
+                if rest is not None:
+                    return record.Issued(version, rest[-4])
+            elif state.startswith(_ROLL_PREFIX, event_at):
+                rest = _plain(view[event_at + len(_ROLL_PREFIX) : -_STAMPED], _ROLL_REST)
+                if rest is not None and type(rest[0]) is int:
+                    return record.Rolled(version, rest[-4], rest[0])
+            else:
+                fields = _fields(view[_SEQ_AT:-_STAMPED])
+                if fields is not None:
+                    return fields
     return _decode_entry(version, state)
 
 
@@ -183,18 +197,17 @@ def _fields(fields: memoryview) -> record.Fields | None:
     return found
 
 
-def _issued(version: int, event: memoryview) -> record.Issued | None:
-    """The `Issued` of a CommandIssued entry of `version` with no hidden part, from the
-    bytes of its event to its end (`event`); else None (the entry is decoded whole). The
-    bytes after the command's marker are read as one array (`_COMMAND_REST`): they are
-    well formed and hold the command's fields and the entry's last four, no more."""
+def _plain(rest: memoryview, header: bytes) -> list[Any] | None:
+    """The plain values of an entry's bytes after its event's marker (`rest`), read as the
+    one array `header` begins (`_plain_read`): well formed, they hold the event's fields
+    and the entry's last four, no more, with a chain and no hidden part; else None (the
+    entry is decoded whole)."""
     try:
-        rest = msgpack.unpackb(_COMMAND_REST + event[len(_COMMAND_PREFIX) :])
+        values: list[Any] = msgpack.unpackb(header + rest)
     except (ValueError, msgpack.UnpackException):
         return None
-    chain, digest, salt = rest[-4], rest[-3], rest[-2]
-    if digest is salt is None and type(chain) is bytes:
-        return record.Issued(version, chain)
+    if values[-3] is values[-2] is None and type(values[-4]) is bytes:
+        return values
     return None
 
 

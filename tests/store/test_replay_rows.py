@@ -1,5 +1,6 @@
 """How a replay reads a game's stored rows (issue 14): a plain command's row is folded
-without its command being decoded (`record.Issued`), every other entry's row is read as
+without its command being decoded (`record.Issued`), a roll's without its dice
+(`record.Rolled`), every other entry's row is read as
 its fields (`record.Fields`, no Entry made unless the fold needs one), and the head is the
 same either way. A row that is anything but a well-formed entry of its own version is
 decoded whole, so it fails as it always did."""
@@ -16,8 +17,8 @@ import pytest
 
 from warscribe.engine import codec
 from warscribe.engine.errors import LogError
-from warscribe.engine.events import Command, CommandIssued
-from warscribe.engine.record import Entry, Issued, fold
+from warscribe.engine.events import Command, CommandIssued, DiceRolled
+from warscribe.engine.record import Entry, Issued, Rolled, fold
 from warscribe.store import logfile
 from warscribe.store.app import Warscribe
 from warscribe.store.reading import ROW_START, SQLITE_EVENTS, STAMP_KEY, _decode_entry, _replayed
@@ -59,11 +60,17 @@ def test_a_plain_commands_row_is_read_unread_and_the_head_is_the_same(tmp_path: 
     commands = [e for e in whole if type(e.event) is CommandIssued]
     assert len(commands) >= 3
     assert [r for r in replayed if type(r) is Issued] == [Issued(e.seq, e.chain) for e in commands]
+    # every roll comes back as a Rolled of its seq, chain and roll number
+    rolls = [e for e in whole if type(e.event) is DiceRolled]
+    assert len(rolls) >= 3
+    assert [r for r in replayed if type(r) is Rolled] == [
+        Rolled(e.seq, e.chain, e.event.index) for e in rolls
+    ]
     # every other row of a recorded entry is its fields, in their order (the first, the
     # game's creation, is stored in another shape: it is decoded whole)
-    others = [e for e in whole if type(e.event) is not CommandIssued]
+    others = [e for e in whole if type(e.event) not in (CommandIssued, DiceRolled)]
     assert replayed[0] == whole[0]
-    assert [r for r in replayed[1:] if type(r) is not Issued] == [
+    assert [r for r in replayed[1:] if type(r) not in (Issued, Rolled)] == [
         tuple(codec.field_values(e).values()) for e in others[1:]
     ]
     # and the fold of either is the store's head
@@ -136,6 +143,21 @@ def test_a_command_entry_with_a_hidden_part_is_decoded_whole() -> None:
     entry = Entry(seq=7, event=issued, chain=bytes(32), digest=bytes(32), salt=bytes(16))
     read = _replayed(7, _row(entry))
     assert type(read) is Entry and read == entry
+
+
+def test_a_roll_is_a_rolled_at_any_size_of_its_seq_and_a_damaged_one_is_refused() -> None:
+    """A roll's row is read as plain values too; one that does not read so (bytes taken
+    out of its dice) is decoded whole and refused, and a hidden one is decoded whole."""
+    rolled = DiceRolled(index=41, purpose="weather", sides=(6, 6), values=(2, 5))
+    for seq in (5, 200, 40_000, 5_000_000):
+        chain = seq.to_bytes(32, "big")
+        row = _row(Entry(seq=seq, event=rolled, chain=chain))
+        assert _replayed(seq, row) == Rolled(seq, chain, 41)
+        at = row.index(b"weather")
+        with pytest.raises(LogError, match="stored entry"):
+            _replayed(seq, row[:at] + row[at + 1 :])
+    hidden = Entry(seq=7, event=rolled, chain=bytes(32), digest=bytes(32), salt=bytes(16))
+    assert _replayed(7, _row(hidden)) == hidden
 
 
 def test_a_plain_command_entry_is_an_issued_at_any_size_of_its_seq() -> None:
