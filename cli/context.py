@@ -157,9 +157,9 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
     from warscribe.store.views import jsonable
 
     if as_json:
-        import json  # here: a call without --json never imports it
+        from .jsontext import indented  # here: a call without --json never imports json
 
-        click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
+        click.echo(indented(jsonable(data)))
     else:
         say(text if text is not None else render(data))
 
@@ -167,14 +167,13 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
 def emit_json_list(items: Iterable[Any]) -> None:
     """Print `items` as the JSON list `emit` prints, an item at a time: a long list (a
     log) is never held whole."""
-    import json
-
     from warscribe.store.views import jsonable
+
+    from .jsontext import indented
 
     opening = "[\n  "
     for item in items:
-        # json.dumps escapes every newline inside a value: each one here is indentation
-        click.echo(opening + json.dumps(jsonable(item), indent=2).replace("\n", "\n  "), nl=False)
+        click.echo(opening + indented(jsonable(item), "  "), nl=False)
         opening = ",\n  "
     click.echo("[]" if opening == "[\n  " else "\n]")
 
