@@ -19,7 +19,7 @@ def indented(value: Any, pad: str = "") -> str:
     text holds no newline of its own: each one is indentation)."""
     cls = type(value)
     if cls is str:
-        return str(_TEXT(value))
+        return _TEXT(value)
     if cls is dict:
         if not value:
             return "{}"

@@ -796,9 +796,6 @@ class Warscribe(Application[UUID], Reading):
     def _snapshots_checked(self, game_id: UUID, replay: _Replaying) -> tuple[Head, int]:
         """The head of the replay and how many stored snapshots it checked; a snapshot that
         does not match the replay at its version is deleted and reported."""
-        if not replay.complete:  # no pass read the log to its end
-            for _ in replay:
-                pass
         head, versions = replay.head, replay.versions
         bad = replay.bad + [v for v in versions if head is None or v > head.seq]
         for version in bad:
@@ -1001,17 +998,16 @@ class _Replaying:
     to a stored snapshot's version, at most a page: no head made per entry), each stored
     snapshot compared with the replay at its version when the fold reaches it: the log
     is read and decoded once for the record's checks and the snapshots' (a pass for each
-    decoded it twice). What the last pass read to its end found stands."""
+    decoded it twice). What the last pass read to its end found stands (`record.verify`
+    reads the log to its end unless it raises)."""
 
     def __init__(self, app: Warscribe, game_id: UUID, log: StoredLog) -> None:
         self.app, self.game_id, self.log = app, game_id, log
         self.versions = app._snapshot_versions(game_id)
         self.head: Head | None = None
         self.bad: list[int] = []
-        self.complete = False
 
     def __iter__(self) -> Iterator[Entry]:
-        self.complete = False
         wanted = set(self.versions)
         head: Head | None = None
         bad: list[int] = []
@@ -1026,7 +1022,7 @@ class _Replaying:
                 bad.append(entry.seq)
         if run:
             head = record.fold(run, head)
-        self.head, self.bad, self.complete = head, bad, True
+        self.head, self.bad = head, bad
 
 
 @frozen
