@@ -741,7 +741,7 @@ class Warscribe(Application[UUID], Reading):
         return GameCheck(
             report=report,
             fingerprint=fingerprint(head.seq, head.chain),
-            anchor=self._anchor_state(game_id, head),
+            anchor=self._anchor_state(game_id, head, replay.forked),
             snapshots_checked=checked,
         )
 
@@ -765,15 +765,16 @@ class Warscribe(Application[UUID], Reading):
                     break
         return problems
 
-    def _anchor_state(self, game_id: UUID, head: Head) -> str:
+    def _anchor_state(self, game_id: UUID, head: Head, forked: tuple[UUID, int] | None) -> str:
+        """How the head is anchored; `forked`: the (parent, seq) of the log's last
+        GameForked (the replay that made `head` found it), None if it has none."""
         if head.host_key is None:
             seeded = head.dice.seed is not None
             return "no host key (seeded dice)" if seeded else "no host key (an older game)"
         if self.is_host(game_id):
             return "this store is the host's: it signs every copy it exports"
         latest = self.latest_checkpoint(game_id)
-        forked = listing_of(self.stored_log(game_id)).parent if latest is None else None
-        if forked is not None:
+        if latest is None and forked is not None:
             return (
                 f"a fork made in this store from #{forked[1]}: the host signs no copy of it, "
                 "so it stays here (the parent game is anchored as its own)"
@@ -997,24 +998,28 @@ class _Replaying:
     """A stored log as `verify` reads it, folded as the entries pass (a run at a time, up
     to a stored snapshot's version, at most a page: no head made per entry), each stored
     snapshot compared with the replay at its version when the fold reaches it: the log
-    is read and decoded once for the record's checks and the snapshots' (a pass for each
-    decoded it twice). What the last pass read to its end found stands (`record.verify`
-    reads the log to its end unless it raises)."""
+    is read and decoded once for the record's checks, the snapshots' and the anchor's
+    look for a fork (a pass for each decoded it three times). What the last pass read to
+    its end found stands (`record.verify` reads the log to its end unless it raises)."""
 
     def __init__(self, app: Warscribe, game_id: UUID, log: StoredLog) -> None:
         self.app, self.game_id, self.log = app, game_id, log
         self.versions = app._snapshot_versions(game_id)
         self.head: Head | None = None
         self.bad: list[int] = []
+        self.forked: tuple[UUID, int] | None = None  # the last GameForked's (parent, seq)
 
     def __iter__(self) -> Iterator[Entry]:
         wanted = set(self.versions)
         head: Head | None = None
         bad: list[int] = []
         run: list[Entry] = []
+        forked: tuple[UUID, int] | None = None
         for entry in self.log:
             yield entry
             run.append(entry)
+            if type(entry.event) is GameForked:
+                forked = (entry.event.parent, entry.event.at_seq)
             if entry.seq not in wanted and len(run) < reading.PAGE:
                 continue
             head, run = record.fold(run, head), []
@@ -1022,7 +1027,7 @@ class _Replaying:
                 bad.append(entry.seq)
         if run:
             head = record.fold(run, head)
-        self.head, self.bad = head, bad
+        self.head, self.bad, self.forked = head, bad, forked
 
 
 @frozen

@@ -309,10 +309,10 @@ def test_verify_decodes_the_log_once_for_its_checks_and_the_snapshots(
     check = Warscribe(path).verify_game(game_id)
     assert check.snapshots_checked == 1 and check.report.entries == seq
     # one row for the head (the snapshot's entry), then a pass over the log: the checks
-    # with the snapshots'; without the secret, also the search for a revealed one, and the
-    # anchor's search for a fork (a copy with no checkpoint of the host's); each pass
+    # with the snapshots' and the anchor's look for a fork (a copy with no checkpoint of
+    # the host's); without the secret, also the search for a revealed one; each pass
     # decodes each row once
-    assert len(decoded) == 1 + seq * (1 if secret else 3)
+    assert len(decoded) == 1 + seq * (1 if secret else 2)
     version = _edit_a_snapshot(path)
     with pytest.raises(LogError, match=f"snapshot at #{version} does not match"):
         Warscribe(path).verify_game(game_id)
