@@ -17,14 +17,14 @@ minutes; the commands measured read, and write only their output there).
   <= 1.3 (it costs what it prints plus a snapshot load, not the entries before).
 
 Times are CPU times (user + system, from wait4: this machine is shared and busy, and the
-commands do no waiting of their own), each the minimum of --runs (>= 5 for log-from and
-the fixed cost; whole-log commands on the large game take seconds each, so --runs 3 is
-their default); the sizes take turns.
+commands do no waiting of their own), each the minimum of --runs (at least 5); the fixed
+cost is measured on each store in the same turns as each command's calls, just before
+each; the sizes take turns.
 The processes run the INSTALLED warscribe (common.installed: a non-editable
 `pip install .`, compiled to bytecode; PYTHONDONTWRITEBYTECODE=1 is exported on this
 machine, so an editable install would recompile every module on every call).
 
-Run: python benchmarks/stream.py [--runs 3] [--small 1000] [--middle 10000]
+Run: python benchmarks/stream.py [--runs 5] [--small 1000] [--middle 10000]
                                  [--large 100000] [--folder DIR] [--postgresql]
 (--folder: SQLite games built there by an earlier run are used again, whatever their
 size. --postgresql: the same on fresh PostgreSQL schemas instead, built anew each run,
@@ -99,18 +99,23 @@ def run(store: str, args: list[str]) -> tuple[float, int]:
 
 def measure(
     stores: dict[str, str], folder: Path, args: list[str], runs: int
-) -> dict[str, tuple[float, int]]:
-    """Per size: (the minimum CPU time, the maximum peak RSS) of `runs` calls, in turns;
-    files a command writes go to FOLDER/SIZE.*."""
+) -> dict[str, tuple[float, int, float]]:
+    """Per size: (the minimum CPU time, the maximum peak RSS) of `runs` calls, and the
+    minimum CPU time of a `status` call on the same store just before each (the call's
+    fixed cost, taken in the same turns: a figure measured minutes apart saw another
+    machine, and the middle game's work is barely more than it); the sizes take turns.
+    Files a command writes go to FOLDER/SIZE.*."""
     times: dict[str, list[float]] = {size: [] for size in stores}
+    fixed: dict[str, list[float]] = {size: [] for size in stores}
     peaks: dict[str, list[int]] = {size: [] for size in stores}
     for _ in range(runs):
         for size, store in stores.items():
             out = str(folder / size)
+            fixed[size].append(run(store, ["status"])[0])
             elapsed, peak = run(store, [a.replace("{out}", out) for a in args])
             times[size].append(elapsed)
             peaks[size].append(peak)
-    return {size: (min(times[size]), max(peaks[size])) for size in stores}
+    return {size: (min(times[size]), max(peaks[size]), min(fixed[size])) for size in stores}
 
 
 def bench(
@@ -118,16 +123,17 @@ def bench(
 ) -> None:
     held = {size: build(stores[size], entries) for size, entries in sizes.items()}
     print(f"# {label}: games of {held['small']}, {held['middle']} and {held['large']} entries")
-    fixed = measure(stores, folder, ["status"], max(runs, RUNS))
     for name, command in COMMANDS.items():
-        found = measure(stores, folder, command, runs)
-        (t_small, m_small), (t_mid, _), (t_large, m_large) = (found[s] for s in sizes)
-        work_mid = t_mid - fixed["middle"][0]
-        work_large = t_large - fixed["large"][0]
-        growth = math.log(work_large / work_mid) / math.log(held["large"] / held["middle"])
+        found = measure(stores, folder, command, max(runs, RUNS))
+        (t_small, m_small, _), (t_mid, _, f_mid), (t_large, m_large, f_large) = (
+            found[s] for s in sizes
+        )
+        growth = math.log((t_large - f_large) / (t_mid - f_mid)) / math.log(
+            held["large"] / held["middle"]
+        )
         print(
             f"# {label} {name}: {t_small:.2f} / {t_mid:.2f} / {t_large:.2f} s (calls cost "
-            f"{fixed['large'][0]:.2f} s without the work), peak {m_small / 1024:.1f} / "
+            f"{f_mid:.2f} / {f_large:.2f} s without the work), peak {m_small / 1024:.1f} / "
             f"{m_large / 1024:.1f} MB"
         )
         report(f"rss-{name}-{label}", m_large / m_small, 1.5)
@@ -144,7 +150,7 @@ def bench(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--small", type=int, default=1_000)
     parser.add_argument("--middle", type=int, default=10_000)
     parser.add_argument("--large", type=int, default=100_000)
