@@ -30,7 +30,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from common import HOUSE_ROLL, alternated, new_game, pg_pair, report
+from common import HOUSE_ROLL, alternated, machine, new_game, pg_pair, report
 
 from warscribe.cli.main import GAMES_SHOWN
 from warscribe.engine.events import Command
@@ -124,6 +124,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1_000)
     parser.add_argument("--sqlite-only", action="store_true")
     args = parser.parse_args()
+    print(machine(), flush=True)
     folder = Path(tempfile.mkdtemp(prefix="warscribe-catalog-"))
     bench(str(folder / "few.db"), str(folder / "many.db"), "sqlite", args)
     if args.sqlite_only:

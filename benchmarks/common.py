@@ -37,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("WARSCRIBE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 RUNS = 5
+PROBES = 10_000  # calls per timing of a machine probe (`machine`)
 
 
 def report(name: str, ratio: float, target: float) -> bool:
@@ -44,6 +45,49 @@ def report(name: str, ratio: float, target: float) -> bool:
     ok = ratio <= target
     print(f"{name} ratio={ratio:.3f} target={target}{'' if ok else '  MISSED'}", flush=True)
     return ok
+
+
+def machine() -> str:
+    """A line saying how fast this machine runs Python beside C, printed before the
+    figures: a ratio of our work (Python) to its floor (sqlite3 and msgpack, C) moves with
+    it, the same code giving `status` 1.23 on one VM of our kind and 1.63 on another.
+    Both probes are the minimum of fifteen timings taken in turns: a call of a Python
+    function that copies a record's fields with one changed (what an evolver does most),
+    and `msgpack.unpackb` of plain values of about the size of a stored entry (C alone: a
+    stored row's markers would add msgpack's `ExtType`, made in Python)."""
+    import platform
+
+    import msgpack  # here: this module may be imported under a python without it
+
+    fields = {f"field_{i}": i for i in range(20)}
+
+    def replaced(values: dict[str, int]) -> dict[str, int]:
+        return {**values, "field_3": 0}
+
+    row = msgpack.packb([[7, "x" * 40, b"y" * 32, None, [1, 2, 3]]] * 6)
+
+    def probe(call: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            for _ in range(PROBES):  # each result dropped, as a floor's
+                call()
+
+        return run
+
+    python, unpack = alternated(
+        probe(lambda: replaced(fields)), probe(lambda: msgpack.unpackb(row)), 15
+    )
+    python, unpack = python / PROBES, unpack / PROBES
+    cpu = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+        models = [line for line in lines if line.startswith("model name")]
+        cpu = models[0].partition(":")[2].strip() if models else cpu
+    return (
+        f"# machine: {cpu}, {os.cpu_count()} cores, {platform.python_implementation()} "
+        f"{platform.python_version()}; a Python record copy {python * 1e9:.0f} ns, "
+        f"msgpack.unpackb of a {len(row)}-byte row {unpack * 1e9:.0f} ns (Python/C "
+        f"{python / unpack:.2f}: the higher, the worse our ratios here)"
+    )
 
 
 def alternated(

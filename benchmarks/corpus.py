@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from common import HOUSE_ROLL, PG_URL, drop_pg, new_game, pg_store, play
+from common import HOUSE_ROLL, PG_URL, drop_pg, machine, new_game, pg_store, play
 
 from warscribe.engine.events import Command
 from warscribe.store.app import Warscribe
@@ -121,6 +121,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
+    print(machine(), flush=True)
     secrets = Path(tempfile.mkdtemp(prefix="warscribe-corpus-"))
     os.environ["XDG_DATA_HOME"] = str(secrets)
     store = pg_store("corpus")

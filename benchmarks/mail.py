@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from common import HOUSE_ROLL, new_game, pg_pair, play, play_turn, report
+from common import HOUSE_ROLL, machine, new_game, pg_pair, play, play_turn, report
 
 from warscribe.engine.events import Command
 from warscribe.store import logfile
@@ -110,6 +110,7 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=30_000)
     parser.add_argument("--sqlite-only", action="store_true")
     args = parser.parse_args()
+    print(machine(), flush=True)
     folder = Path(tempfile.mkdtemp(prefix="warscribe-mail-"))
     bench(str(folder / "host.db"), str(folder / "alice.db"), "sqlite", args)
     if args.sqlite_only:

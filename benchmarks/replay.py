@@ -42,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import HOUSE_ROLL, alternated, drop_pg, pg_store, random_game, report
+from common import HOUSE_ROLL, alternated, drop_pg, machine, pg_store, random_game, report
 
 from warscribe.engine.events import Command
 from warscribe.store.app import Warscribe
@@ -230,6 +230,7 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=20, help="commands per timed batch")
     parser.add_argument("--sqlite-only", action="store_true")
     args = parser.parse_args()
+    print(machine(), flush=True)
     folder = Path(tempfile.mkdtemp(prefix="warscribe-bench-"))
     bench(str(folder / "bench.db"), "sqlite", args.runs, args.commands)
     pg = None if args.sqlite_only else pg_store("replay")

@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from common import alternated_cpu, installed, report
+from common import alternated_cpu, installed, machine, report
 
 STATUS_FLOOR = "import click, msgpack, eventsourcing.application, eventsourcing.sqlite"
 
@@ -32,6 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
+    print(machine(), flush=True)
     python = str(installed())
     warscribe = str(Path(python).parent / "warscribe")
     folder = Path(tempfile.mkdtemp(prefix="warscribe-startup-"))
