@@ -259,7 +259,8 @@ def random_game(app: Any, seed: int = 1, turns: int = 20) -> uuid.UUID:
             print(f"# the cached game is refused ({exc}): playing it again", file=sys.stderr)
             continue
         break
-    return log.game_id
+    game_id: uuid.UUID = log.game_id
+    return game_id
 
 
 def _random_play(seed: int, turns: int) -> bytes:
