@@ -34,6 +34,7 @@ Run: python benchmarks/replay.py [--runs 9] [--commands 20] [--sqlite-only]
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import tempfile
@@ -172,7 +173,8 @@ def bench(store: str, label: str, runs: int, commands: int) -> None:
     rng = random.Random(7)
     versions = [rng.randint(1, entries) for _ in range(40)]
     rewinds = [
-        alternated(lambda: None, lambda v=v: snap.head(game_id, v), runs)[1] for v in versions
+        alternated(lambda: None, functools.partial(snap.head, game_id, v), runs)[1]
+        for v in versions
     ]
     rewind = statistics.mean(rewinds)
     snapshots: Any = snap.snapshots
