@@ -116,11 +116,10 @@ def run(store: str, args: list[str]) -> tuple[float, int]:
 
 
 class Measured(NamedTuple):
-    """A command's calls on one size: the CPU time of each turn's call and the largest
-    peak RSS."""
+    """A command's calls on one size: the CPU time and the peak RSS of each turn's call."""
 
     times: list[float]
-    peak: int
+    peaks: list[int]
 
 
 def measure(
@@ -128,12 +127,12 @@ def measure(
 ) -> dict[str, Measured]:
     """Per size, the `Measured` of `runs` turns of calls; in each turn the sizes take
     turns. Files a command writes go to FOLDER/SIZE.*."""
-    found = {size: Measured([], 0) for size in stores}
+    found = {size: Measured([], []) for size in stores}
     for _ in range(runs):
         for size, store in stores.items():
             elapsed, peak = run(store, [a.replace("{out}", str(folder / size)) for a in args])
             found[size].times.append(elapsed)
-            found[size] = found[size]._replace(peak=max(found[size].peak, peak))
+            found[size].peaks.append(peak)
     return found
 
 
@@ -169,15 +168,16 @@ def bench(
     rolls = sizes["large"] // 1800
     held = {size: build(stores[size], entries, rolls) for size, entries in sizes.items()}
     print(f"# {label}: games of {held['small']}, {held['middle']} and {held['large']} entries")
+    counts = (held["small"], held["middle"], held["large"])
     for name, command in COMMANDS.items():
         found = measure(stores, folder, command, max(runs, RUNS))
         low, mid, high = (found[s] for s in sizes)
+        small_peak, large_peak = max(low.peaks), max(high.peaks)
         print(
             f"# {label} {name}: {min(low.times):.2f} / {min(mid.times):.2f} / "
-            f"{min(high.times):.2f} s, peak {low.peak / 1024:.1f} / {high.peak / 1024:.1f} MB"
+            f"{min(high.times):.2f} s, peak {small_peak / 1024:.1f} / {large_peak / 1024:.1f} MB"
         )
-        report(f"rss-{name}-{label}", high.peak / low.peak, 1.5)
-        counts = (held["small"], held["middle"], held["large"])
+        report(f"rss-{name}-{label}", large_peak / small_peak, 1.5)
         exponent = growth(counts, list(zip(low.times, mid.times, high.times, strict=True)))
         report(f"growth-{name}-{label}", exponent, 1.05)
     tail = {size: ["log", "--from", str(max(held[size] - 9, 1))] for size in ("small", "large")}
