@@ -68,6 +68,9 @@ class DiceSpec:
     mode: str
     commitment: bytes
     seed: str | None = None
+    public: bytes | None = added(None)
+    """The host's ECVRF public key (record scheme 2): every derived roll carries a proof
+    anyone can check against it (`vrf`). None in games of scheme 1."""
 
 
 @record("warscribe.DataRef")
@@ -92,6 +95,13 @@ class GameCreated(Event):
     """The host's Ed25519 public key: every copy of the log the host sends carries its
     signature over the copy's last entry (a checkpoint, see `anchor`). None: a seeded game,
     or one made before checkpoints."""
+    record_version: int = added(1)
+    """The rules of the record this game was made under. 1 (games made before issue 30):
+    a roll is an HMAC of the dice secret over the head it was decided at and the game's
+    roll number. 2: a roll is an ECVRF output of the host's dice key over the decision's
+    fixed input (a signed batch's signature and the roll's place in it), with its proof in
+    the log; a keyed player's command is one of their signed orders, a standing answer of
+    theirs, or marked as the host's act (`HostActed`)."""
 
 
 @record("warscribe.CommandIssued")

@@ -43,7 +43,11 @@ if TYPE_CHECKING:  # the signed-orders code is imported where orders are read
     from .orders import Answers, Orders
 
 GENESIS = bytes(32)
-HEAD_FORMAT = 2
+RECORD_VERSION = 2
+"""The record version of the games made now with a dice secret (`GameCreated.record_version`).
+A game of a public seed stays at 1: anyone can derive its every roll, so there is no secret
+to prove rolls against, and its dice stay what they were (tests and simulations pin them)."""
+HEAD_FORMAT = 3
 """The shape of `Head`: a stored snapshot of another shape is never served (rebuilt)."""
 
 
@@ -88,6 +92,8 @@ class Head:
     format: int = 0
     standing: tuple[tuple[str, int, Answers], ...] = ()
     answering: str | None = None
+    record_version: int = 1
+    opened_at: int = 0
 
 
 class Issued(NamedTuple):
@@ -262,6 +268,7 @@ def _created(entry: Entry) -> Head:
         players=event.players,
         host_key=event.host_key,
         format=HEAD_FORMAT,
+        record_version=event.record_version,
     )
 
 
@@ -381,11 +388,14 @@ def open_game(
     key: bytes,
     player_keys: Sequence[tuple[str, bytes]] = (),
     host_key: bytes | None = None,
+    record_version: int | None = None,
 ) -> list[Entry]:
     """The entries that create a game: GameCreated (with the host's public key, when the
     host signs its copies), the players' public keys (when given), then the rule set's
-    set-up."""
+    set-up. `record_version`: `RECORD_VERSION`, or 1 for a game of a public seed."""
     mode, seed = parse_mode(dice_mode)
+    if record_version is None:
+        record_version = 1 if seed else RECORD_VERSION
     data = ruleset.validate_spec(spec)
     players = tuple(p.name for p in spec.players)
     strangers = [name for name, _ in player_keys if name not in players]
@@ -400,6 +410,7 @@ def open_game(
         data=data,
         options=spec.options,
         host_key=host_key,
+        record_version=record_version,
     )
     first = make_entry(1, created, GENESIS, key, game_id)
     head = advance(None, first)
