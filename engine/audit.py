@@ -131,7 +131,7 @@ class RecordedDice(Dice):
         entered_by = recorded.entered_by if isinstance(recorded, DiceRolled) else None
         index = self.next_index
         self.next_index += 1
-        return DiceRolled(index, purpose, sides, recorded.values, entered_by)
+        return DiceRolled(index, purpose, sides, recorded.values, entered_by, recorded.proof)
 
     def finish(self) -> None:
         """Unused recorded rolls show up in the comparison, not here."""

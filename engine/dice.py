@@ -1,18 +1,29 @@
 """Dice you can check: every random number is derived from the game's dice secret.
 
-Roll k is ``HMAC-SHA256(key, game_id || k || chain || block)`` read as 32-bit words, each
-mapped into 1..sides by rejection sampling (words at or above the largest multiple of
-`sides` are skipped, so every face is exactly equally likely). `chain` is the chain hash of
-the entry the decision making the roll is bound to: GameCreated for set-up; for a command
-typed at the host's store, its CommandIssued; for a command of signed orders, the head the
-orders were written against (see `record.opener`). Shuffles are Fisher-Yates on derived
-numbers; a random pick is one derived number.
+A roll's numbers are 32-bit words read from a stream of digests, each mapped into 1..sides
+by rejection sampling (words at or above the largest multiple of `sides` are skipped, so
+every face is exactly equally likely). Shuffles are Fisher-Yates on derived numbers; a
+random pick is one derived number. Each roll is bound to an `opener`, a 32-byte value the
+decision making it fixes (see `record.opener`), and the stream depends on the game's record
+version (`GameCreated.record_version`):
+
+* **1** (logs made before issue 30, and games of a public seed): the stream of roll k is
+  ``HMAC-SHA256(key, game_id || k || opener || block)``, `opener` the chain hash of the
+  entry the decision is bound to (GameCreated for set-up; a command's own CommandIssued;
+  for signed orders, the head they were received at), k the game's roll number.
+* **2**: the roll is the ECVRF output (`vrf`, RFC 9381) of the host's dice key over
+  ``"warscribe roll" || game_id || opener || place``, its proof recorded with it, so
+  anyone holding the public key checks it. `opener` is, for a command of signed orders,
+  SHA-256 of the orders' signature (`batch_opener`): nothing but what the player signed;
+  `place` counts the rolls since the opener was fixed (0, 1, 2… through a batch), never
+  the game's roll number, which the host moves with free rolls of his own. The stream is
+  ``SHA-512("warscribe dice" || beta || block)``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 from uuid import UUID
 
@@ -67,10 +78,43 @@ def parse_mode(text: str) -> tuple[str, str | None]:
 def derive(
     key: bytes, game_id: UUID, index: int, chain: bytes, sides: Sequence[int]
 ) -> tuple[int, ...]:
-    """The values of roll `index`, one in 1..s for each s in `sides`."""
+    """The values of roll `index` of record version 1, one in 1..s for each s in `sides`."""
     import hmac
 
     prefix = game_id.bytes + index.to_bytes(8, "big") + chain
+    return _sample(lambda block: hmac.digest(key, prefix + block, "sha256"), sides)
+
+
+def roll_input(game_id: UUID, opener: bytes, place: int) -> bytes:
+    """The ECVRF input of a roll of record version 2: fixed by the decision, not the log."""
+    return b"warscribe roll" + game_id.bytes + opener + place.to_bytes(4, "big")
+
+
+def batch_opener(signature: bytes) -> bytes:
+    """The opener of the rolls of a batch of signed orders (record version 2)."""
+    import hashlib
+
+    return hashlib.sha256(b"warscribe orders" + signature).digest()
+
+
+def output_values(beta: bytes, sides: Sequence[int]) -> tuple[int, ...]:
+    """The values an ECVRF output gives a roll of `sides` (record version 2)."""
+    import hashlib
+
+    return _sample(lambda block: hashlib.sha512(b"warscribe dice" + beta + block).digest(), sides)
+
+
+def proved(key: bytes, alpha: bytes, sides: Sequence[int]) -> tuple[tuple[int, ...], bytes]:
+    """(values, proof) of the roll of input `alpha` under the dice key (record version 2)."""
+    from . import vrf
+
+    proof = vrf.prove(key, alpha)
+    return output_values(vrf.proof_to_hash(proof), sides), proof
+
+
+def _sample(digest: Callable[[bytes], bytes], sides: Sequence[int]) -> tuple[int, ...]:
+    """One value in 1..s for each s in `sides`, from the words of `digest(block)` for
+    block 0, 1, 2… (4-byte big-endian), by rejection sampling."""
     values: list[int] = []
     block = 0
     words: list[int] = []
@@ -80,8 +124,8 @@ def derive(
         limit = _WORD - _WORD % side
         while True:
             if not words:
-                digest = hmac.digest(key, prefix + block.to_bytes(4, "big"), "sha256")
-                words = [int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4)]
+                data = digest(block.to_bytes(4, "big"))
+                words = [int.from_bytes(data[i : i + 4], "big") for i in range(0, len(data), 4)]
                 block += 1
             word = words.pop(0)
             if word < limit:
@@ -116,6 +160,8 @@ class Dice:
         next_index: int,
         entered: list[int] | None = None,
         entered_by: str | None = None,
+        version: int = 1,
+        opened_at: int = 0,
     ) -> None:
         self.key = key
         self.game_id = game_id
@@ -123,11 +169,15 @@ class Dice:
         self.next_index = next_index
         self.entered = [] if entered is None else entered
         self.entered_by = entered_by
+        self.version = version
+        self.opened_at = opened_at
+        """The roll number the opener `chain` was fixed at: a roll's place counts from it."""
         self.derived = 0
         """How many rolls were derived from the dice secret (not entered by hand)."""
 
     def _draw(self, purpose: str, sides: tuple[int, ...], by_hand: bool) -> DiceRolled:
         index = self.next_index
+        proof = None
         if by_hand:
             if len(self.entered) < len(sides):
                 raise DiceError(
@@ -146,12 +196,21 @@ class Dice:
                     "this store does not hold the game's dice secret: only the host's store "
                     "can record commands that roll dice"
                 )
-            values = derive(self.key, self.game_id, index, self.chain, sides)
+            if self.version >= 2:
+                alpha = roll_input(self.game_id, self.chain, index - self.opened_at)
+                values, proof = proved(self.key, alpha, sides)
+            else:
+                values = derive(self.key, self.game_id, index, self.chain, sides)
             entered_by = None
             self.derived += 1
         self.next_index += 1
         return DiceRolled(
-            index=index, purpose=purpose, sides=sides, values=values, entered_by=entered_by
+            index=index,
+            purpose=purpose,
+            sides=sides,
+            values=values,
+            entered_by=entered_by,
+            proof=proof,
         )
 
     def roll(self, purpose: str, count: int = 1, sides: int = 6) -> DiceRolled:

@@ -51,9 +51,11 @@ class Event:
         return None
 
 
-def private(default: Any = dataclasses.MISSING) -> Any:
-    """Declare an event field as hidden information."""
-    return dataclasses.field(default=default, metadata={"private": True})
+def private(default: Any = dataclasses.MISSING, added: bool = False) -> Any:
+    """Declare an event field as hidden information; `added`: appended to a class whose
+    values were already written (as `codec.added`), left out of the private part (so of
+    its commitment) while it holds its default."""
+    return dataclasses.field(default=default, metadata={"private": True, "added": added})
 
 
 def private_fields(cls: type) -> tuple[str, ...]:
@@ -125,6 +127,9 @@ class DiceRolled(Event):
     sides: tuple[int, ...]
     values: tuple[int, ...]
     entered_by: str | None = None
+    proof: bytes | None = added(None)
+    """The ECVRF proof of a derived roll of record version 2 (`dice`): anyone checks it
+    against the host's public dice key. None: entered by hand, or record version 1."""
 
     @property
     def total(self) -> int:
@@ -167,6 +172,8 @@ class SecretDraw(Event):
     purpose: str
     sides: tuple[int, ...]
     values: tuple[int, ...] | None = private(None)
+    proof: bytes | None = private(None, added=True)
+    """The roll's ECVRF proof (record version 2), hidden with its numbers."""
 
 
 @record("warscribe.Opening")

@@ -40,12 +40,13 @@ def private_names(cls: type) -> tuple[str, ...]:
 
 def split(event: Event) -> tuple[dict[str, Any], dict[str, Any]]:
     """(public fields, private fields) of an event; fields appended to its class later
-    (`codec.added`) are left out of the public ones while they hold their default."""
+    (`codec.added`, `events.private(added=True)`) are left out of either while they hold
+    their default."""
     cls = type(event)
     hidden = private_names(cls)
     values = codec.field_values(event)
     public = codec.without_defaults(cls, {k: v for k, v in values.items() if k not in hidden})
-    return public, {k: values[k] for k in hidden}
+    return public, codec.without_defaults(cls, {k: values[k] for k in hidden})
 
 
 def leaves(private: dict[str, Any]) -> list[LeafValue]:

@@ -19,7 +19,17 @@ from . import codec, commands, rulesets
 from .authority import check_authority
 from .codec import record
 from .common import RECORD
-from .dice import Dice, commitment, derive, parse_mode, seeded_key
+from .dice import (
+    Dice,
+    batch_opener,
+    commitment,
+    derive,
+    output_values,
+    parse_mode,
+    proved,
+    roll_input,
+    seeded_key,
+)
 from .errors import DiceError, IllegalCommand, InvalidCommand, LogError, WarscribeError
 from .events import (
     AnswerApplied,
@@ -287,7 +297,13 @@ def _step(values: dict[str, Any], entry: Entry, ruleset: RuleSet, own_marks: boo
         else:
             values["standing"] = _standing(values["standing"], entry.seq, event)
             if event.accepted is not None:  # type: ignore[attr-defined]
-                values["opener"], values["batch"] = values["chain"], event.accepted  # type: ignore[attr-defined]
+                values["batch"] = event.accepted  # type: ignore[attr-defined]
+                values["opened_at"] = values["dice_next"]
+                values["opener"] = (
+                    batch_opener(event.signature)  # type: ignore[attr-defined]
+                    if values["record_version"] >= 2
+                    else values["chain"]
+                )
         label = ruleset.position(values["state"])
         marks = values["marks"]
         if label is not None and label not in marks:
@@ -312,32 +328,36 @@ def _head(values: dict[str, Any]) -> Head:
     return head
 
 
-def opener(head: Head, issued_chain: bytes) -> tuple[bytes, int]:
-    """(opener, batch) once a CommandIssued with chain `issued_chain` follows `head`: the
-    chain its rolls are bound to. A command of signed orders (recorded with `accepted`)
-    rolls from the head the orders were received at (the entry before their
-    OrdersReceived): nothing in the batch's bytes, which the player may vary between
-    tries, changes a roll. A command given by a standing answer (after AnswerApplied)
-    rolls from the same opener as the batch it was given in, and counts for no command of
-    the batch. Any other command rolls from its own CommandIssued (typed at the host's
-    store, one at a time: recorded, or refused with its reason withheld once it drew a
-    roll)."""
+def opener(head: Head, issued_chain: bytes) -> tuple[bytes, int, int]:
+    """(opener, batch, opened_at) once a CommandIssued with chain `issued_chain` follows
+    `head`: the value its rolls are bound to, and the roll number it was fixed at (a
+    roll's place counts from it, record version 2). A command of signed orders (recorded
+    with `accepted`) rolls from its batch's opener, fixed at their OrdersReceived: in
+    record version 2 the orders' signature (`dice.batch_opener`), so nothing the host
+    records before receiving them changes a roll; in version 1 the head they were received
+    at. Either way nothing in the batch's bytes, which the player may vary between tries,
+    can be tried against the same dice twice: a variant rolls the same places, and the
+    batch is recorded up to its first refusal. A command given by a standing answer
+    (after AnswerApplied) rolls from the same opener as the batch it was given in, and
+    counts for no command of the batch. Any other command rolls from its own
+    CommandIssued (typed at the host's store, one at a time: recorded, or refused with its
+    reason withheld once it drew a roll)."""
     return _opener(head.__dict__, issued_chain)
 
 
 def _issued(head: dict[str, Any], chain: bytes) -> None:
     """A CommandIssued entry (chain hash `chain`) in a head's fields: the opener and batch
     its rolls are bound to (`opener`); no standing answer is being applied any more."""
-    head["opener"], head["batch"] = _opener(head, chain)
+    head["opener"], head["batch"], head["opened_at"] = _opener(head, chain)
     head["answering"] = None
 
 
-def _opener(head: dict[str, Any], issued_chain: bytes) -> tuple[bytes, int]:
+def _opener(head: dict[str, Any], issued_chain: bytes) -> tuple[bytes, int, int]:
     if head["answering"] is not None:
-        return head["opener"], head["batch"]
+        return head["opener"], head["batch"], head["opened_at"]
     if head["batch"]:
-        return head["opener"], head["batch"] - 1
-    return issued_chain, 0
+        return head["opener"], head["batch"] - 1, head["opened_at"]
+    return issued_chain, 0, head["dice_next"]
 
 
 def _standing(
@@ -393,9 +413,12 @@ def open_game(
     """The entries that create a game: GameCreated (with the host's public key, when the
     host signs its copies), the players' public keys (when given), then the rule set's
     set-up. `record_version`: `RECORD_VERSION`, or 1 for a game of a public seed."""
+    from . import vrf
+
     mode, seed = parse_mode(dice_mode)
     if record_version is None:
         record_version = 1 if seed else RECORD_VERSION
+    public = vrf.public_key(key) if record_version >= 2 else None
     data = ruleset.validate_spec(spec)
     players = tuple(p.name for p in spec.players)
     strangers = [name for name, _ in player_keys if name not in players]
@@ -406,7 +429,7 @@ def open_game(
         name=spec.name,
         ruleset=ruleset.name,
         players=players,
-        dice=DiceSpec(mode=mode, commitment=commitment(key), seed=seed),
+        dice=DiceSpec(mode=mode, commitment=commitment(key), seed=seed, public=public),
         data=data,
         options=spec.options,
         host_key=host_key,
@@ -414,7 +437,7 @@ def open_game(
     )
     first = make_entry(1, created, GENESIS, key, game_id)
     head = advance(None, first)
-    dice = Dice(key=key, game_id=game_id, chain=first.chain, next_index=0)
+    dice = Dice(key=key, game_id=game_id, chain=first.chain, next_index=0, version=record_version)
     keyed: list[Event] = [KeysRecorded(keys=tuple(player_keys))] if player_keys else []
     events = [*keyed, *seal(ruleset.setup(head.state, spec, dice))]
     return [first, *chain_events(1, first.chain, events, key, game_id)]
@@ -428,7 +451,11 @@ def seal(events: Sequence[Event]) -> list[Event]:
         if type(out[i]).CONCEALS_ROLL and type(before) is DiceRolled:
             assert isinstance(before, DiceRolled)
             out[i - 1] = SecretDraw(
-                index=before.index, purpose=before.purpose, sides=before.sides, values=before.values
+                index=before.index,
+                purpose=before.purpose,
+                sides=before.sides,
+                values=before.values,
+                proof=before.proof,
             )
     return out
 
@@ -484,13 +511,16 @@ def record_command(
         raise DiceError(
             f"dice may be entered by hand only in table mode (this game: {head.dice.mode})"
         )
+    bound, _, opened_at = opener(head, issued.chain)
     dice = Dice(
         key=key if key is not None else head.secret,
         game_id=head.game_id,
-        chain=opener(head, issued.chain)[0],
+        chain=bound,
         next_index=head.dice_next,
         entered=list(entered),
         entered_by=command.actor if by_hand else None,
+        version=head.record_version,
+        opened_at=opened_at,
     )
     try:
         events = decide(head, command, dice)
@@ -800,6 +830,8 @@ class _Checker:
         self.chain = base.chain if base else GENESIS
         self.dice_next = base.dice_next if base else 0
         self.opener: bytes | None = base.opener if base else None
+        self.opened_at = base.opened_at if base else 0
+        self.version = base.record_version if base else 1
         self.batch = base.batch if base else 0
         self.anchored = bool(self.batch)
         self.game_id: UUID | None = base.game_id if base else None
@@ -823,6 +855,7 @@ class _Checker:
         self.created = created
         self.game_id = created.game_id
         self.key = self.key or _known_key(created)
+        self.version = created.record_version
         self.report.dice_mode = created.dice.mode
         if created.host_key is not None and (
             type(created.host_key) is not bytes or len(created.host_key) != 32
@@ -830,6 +863,7 @@ class _Checker:
             raise LogError("the host's key is not a 32-byte Ed25519 public key", seq)
         if self.key is not None and commitment(self.key) != created.dice.commitment:
             raise LogError("the dice secret does not match the game's dice commitment", seq)
+        _check_dice_key(created, self.key, seq)
 
     def check(self, entry: Entry) -> None:
         seq = entry.seq
@@ -846,6 +880,7 @@ class _Checker:
                 raise LogError("GameCreated may only open a log", seq)
             self._created(event, seq)
             self.opener = entry.chain
+            self.opened_at = 0
         elif self.created is None:
             raise LogError("the log does not start with its GameCreated entry", seq)
         else:
@@ -896,6 +931,7 @@ class _Checker:
             return
         if not (self.batch and self.anchored):
             self.opener = entry.chain
+            self.opened_at = self.dice_next
         if not self.batch:
             return
         self.batch -= 1
@@ -917,16 +953,45 @@ class _Checker:
     def roll(self, entry: Entry) -> None:
         event = entry.event
         assert isinstance(event, DiceRolled)
-        _check_roll(
-            event, entry.seq, self.dice_next, self.derived(event.index, event.sides), self.report
-        )
+        expected: tuple[int, ...] | None
+        if self.version >= 2 and event.entered_by is None:
+            expected = self.proved(event, event.proof, entry.seq)
+        else:
+            if event.proof is not None:
+                raise LogError("a roll carries a proof its game does not use", entry.seq)
+            expected = self.derived(event.index, event.sides)
+        _check_roll(event, entry.seq, self.dice_next, expected, self.report, self.version)
         self.dice_next += 1
 
     def derived(self, index: int, sides: tuple[int, ...]) -> tuple[int, ...] | None:
-        """The values of roll `index` as the dice secret gives them (None: secret unknown)."""
+        """The values of roll `index` as the dice secret gives them (None: secret unknown;
+        record version 1)."""
         if self.key is None or self.game_id is None or self.opener is None:
             return None
         return derive(self.key, self.game_id, index, self.opener, sides)
+
+    def _input(self, index: int) -> bytes:
+        """The ECVRF input of roll `index` (record version 2)."""
+        assert self.game_id is not None and self.opener is not None
+        return roll_input(self.game_id, self.opener, index - self.opened_at)
+
+    def proved(self, event: DiceRolled | SecretDraw, proof: Any, seq: int) -> tuple[int, ...]:
+        """The values the proof of roll `event` gives, once it checks against the host's
+        public dice key (record version 2); LogError otherwise."""
+        from . import vrf
+
+        assert self.created is not None and self.created.dice.public is not None
+        if proof is None:
+            raise LogError(f"roll {event.index} ({event.purpose}) lacks its proof", seq)
+        try:
+            beta = vrf.verify(self.created.dice.public, self._input(event.index), proof)
+        except vrf.VrfError:
+            raise LogError(
+                f"roll {event.index} ({event.purpose}): its proof does not check against "
+                "the host's dice key (a roll nobody can have made from this input)",
+                seq,
+            ) from None
+        return output_values(beta, event.sides)
 
     def secret_draw(self, entry: Entry) -> None:
         event = entry.event
@@ -937,20 +1002,38 @@ class _Checker:
                 f"roll number {event.index} out of order (expected {self.dice_next})", entry.seq
             )
         self.dice_next += 1
-        values = self.derived(event.index, event.sides)
-        if values is None:
-            return
-        if event.values is None:
-            assert self.key is not None and self.game_id is not None
-            salt = _salt(self.key, self.game_id, entry.seq)
-            matches = commit(salt, {"values": values}, entry.scheme) == entry.digest
-        else:
+        if event.values is not None and self.version >= 2:
+            matches = self.proved(event, event.proof, entry.seq) == event.values
+        elif event.values is not None:
+            values = self.derived(event.index, event.sides)
+            if values is None:
+                return
             matches = values == event.values
+        elif self.key is None or self.game_id is None:
+            return
+        else:
+            matches = (
+                commit(
+                    _salt(self.key, self.game_id, entry.seq),
+                    self._hidden_draw(event),
+                    entry.scheme,
+                )
+                == entry.digest
+            )
         if not matches:
             raise LogError(
                 f"roll {event.index} ({event.purpose}) does not match the dice secret", entry.seq
             )
         self.report.rolls_checked += 1
+
+    def _hidden_draw(self, event: SecretDraw) -> dict[str, Any]:
+        """The private part of a roll whose numbers this copy lacks, made again with the
+        dice secret: its numbers (and, in record version 2, its proof)."""
+        assert self.key is not None
+        if self.version < 2:
+            return {"values": self.derived(event.index, event.sides)}
+        values, proof = proved(self.key, self._input(event.index), event.sides)
+        return {"values": values, "proof": proof}
 
     def disclosed(self, entry: Entry) -> None:
         event = entry.event
@@ -994,7 +1077,8 @@ class _Checker:
                 )
             self._written_against(orders, entry.seq)
             commands = commands[:accepted]
-            self.opener = self.chain
+            self.opener = batch_opener(event.signature) if self.version >= 2 else self.chain
+            self.opened_at = self.dice_next
         self.standing[event.player] = (entry.seq, {line for line, _ in answers})
         self.last_of[event.player] = entry.seq
         self.pending = commands
@@ -1089,6 +1173,27 @@ def _revealed_key(entries: Iterable[Entry], created: GameCreated | None) -> byte
     return None
 
 
+def _check_dice_key(created: GameCreated, key: bytes | None, seq: int) -> None:
+    """The host's public dice key of a game of record version 2 is fit to prove rolls
+    against (a point of the prime-order subgroup: then each roll has one output, whoever
+    made the key) and, when the secret is known, is the secret's."""
+    from . import vrf
+
+    version = created.record_version
+    if type(version) is not int or version not in (1, RECORD_VERSION):
+        raise LogError(f"record version {version!r} is not one this warscribe knows", seq)
+    public = created.dice.public
+    if version < 2:
+        if public is not None:
+            raise LogError("a public dice key in a game whose rolls carry no proofs", seq)
+        return
+    problem = vrf.key_problem(public) if public is not None else "there is none"
+    if problem is not None:
+        raise LogError(f"the host's public dice key is unfit: {problem}", seq)
+    if key is not None and vrf.public_key(key) != public:
+        raise LogError("the public dice key is not the dice secret's", seq)
+
+
 def _known_key(created: GameCreated) -> bytes | None:
     if created.dice.seed:
         return seeded_key(created.dice.seed)
@@ -1101,6 +1206,7 @@ def _check_roll(
     expected_index: int,
     derived: tuple[int, ...] | None,
     report: Verification,
+    version: int,
 ) -> None:
     report.rolls += 1
     if event.index != expected_index:
@@ -1117,5 +1223,6 @@ def _check_roll(
     if derived is None:
         return
     if derived != event.values:
-        raise LogError(f"roll {event.index} ({event.purpose}) does not match the dice secret", seq)
+        source = "its proof" if version >= 2 else "the dice secret"
+        raise LogError(f"roll {event.index} ({event.purpose}) does not match {source}", seq)
     report.rolls_checked += 1

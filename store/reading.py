@@ -147,16 +147,21 @@ value (`_fields`)."""
 _INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
 
 
-def _plain_read(cls: type) -> tuple[bytes, bytes]:
+def _plain_read(cls: type, left_out: int = 0) -> tuple[bytes, bytes]:
     """How a record of `cls` begins (its array's header and its marker), and the header of
     an array of its fields then its entry's chain, digest, salt and scheme: an entry's
-    bytes after its event's marker read as one plain value (`_plain`)."""
+    bytes after its event's marker read as one plain value (`_plain`). `left_out`: the
+    record without its last fields (added fields holding their default)."""
     prefix, count = codec.record_prefix(cls)
-    return prefix, msgpack.Packer().pack_array_header(count + 4)
+    packer = msgpack.Packer()
+    marker = prefix[len(packer.pack_array_header(count + 1)) :]
+    count -= left_out
+    return packer.pack_array_header(count + 1) + marker, packer.pack_array_header(count + 4)
 
 
 _COMMAND_PREFIX, _COMMAND_REST = _plain_read(CommandIssued)
-_ROLL_PREFIX, _ROLL_REST = _plain_read(DiceRolled)
+_ROLLS = (_plain_read(DiceRolled, left_out=1), _plain_read(DiceRolled))
+"""A roll's row without its proof (record version 1, or entered by hand), and with one."""
 
 
 def _replayed(version: int, state: bytes) -> Entry | record.Issued | record.Rolled | record.Fields:
@@ -175,8 +180,11 @@ def _replayed(version: int, state: bytes) -> Entry | record.Issued | record.Roll
                 rest = _plain(view[event_at + len(_COMMAND_PREFIX) : -_STAMPED], _COMMAND_REST)
                 if rest is not None:
                     return record.Issued(version, rest[-4])
-            elif state.startswith(_ROLL_PREFIX, event_at):
-                rest = _plain(view[event_at + len(_ROLL_PREFIX) : -_STAMPED], _ROLL_REST)
+            elif state.startswith(_ROLLS[0][0], event_at) or state.startswith(
+                _ROLLS[1][0], event_at
+            ):
+                prefix, header = _ROLLS[state.startswith(_ROLLS[1][0], event_at)]
+                rest = _plain(view[event_at + len(prefix) : -_STAMPED], header)
                 if rest is not None and type(rest[0]) is int:
                     return record.Rolled(version, rest[-4], rest[0])
             else:

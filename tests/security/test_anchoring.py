@@ -39,16 +39,27 @@ def last_roll(entries: tuple[Entry, ...]) -> int:
 
 
 def test_a_doctored_copy_with_its_chain_rebuilt_is_refused(table: Table) -> None:
+    """A changed die is refused by its own proof (record version 2), by any copy, with no
+    secret; a change the proofs do not cover (the roll's purpose) by the checkpoint."""
     new_game(table, "host")
     play_random_events(table)
     log = copy_for(table, "bob")
     seq = last_roll(log.entries)
     Path("doctored.wlog").write_bytes(rewrite(log, rebuilt(list(log.entries), seq, other_die)))
     error = table.refused("import", "doctored.wlog", store="fresh")
-    assert "the host's signature does not cover this entry" in error
+    assert f"#{seq}: roll" in error and "does not match its proof" in error
     referee = table.run("audit", "--file", "doctored.wlog", ok=False)
     assert referee.exit_code == 1 and referee.stderr.startswith("Error: ")
-    assert f"#{seq}: roll" in referee.stderr and "does not match the dice secret" in referee.stderr
+    assert f"#{seq}: roll" in referee.stderr and "does not match its proof" in referee.stderr
+    Path("doctored.wlog").write_bytes(rewrite(log, rebuilt(list(log.entries), seq, other_purpose)))
+    error = table.refused("import", "doctored.wlog", store="fresh")
+    assert "the host's signature does not cover this entry" in error
+
+
+def other_purpose(entry: Entry) -> Entry:
+    event = entry.event
+    assert isinstance(event, DiceRolled)
+    return dataclasses.replace(entry, event=dataclasses.replace(event, purpose="a lucky roll"))
 
 
 def test_a_public_contradiction_in_a_redacted_copy_is_a_difference(table: Table) -> None:

@@ -30,11 +30,13 @@ from ..engine.test_random_play import DR_SPEC, EU_SPEC
 ROLL = Command("referee", "roll", (("dice", "2d6"), ("purpose", "weather")))
 
 
-def _rows(tmp_path: Path) -> tuple[Warscribe, object, list[tuple[int, bytes]]]:
+def _rows(
+    tmp_path: Path, dice: str = "seeded:5"
+) -> tuple[Warscribe, object, list[tuple[int, bytes]]]:
     """A game with rolls and a phase ended, and its stored (version, state) rows."""
     path = tmp_path / "club.db"
     app = Warscribe(str(path), snapshots=False, cache=False)
-    game_id = app.create("divine-right", three_players(), "seeded:5").game_id
+    game_id = app.create("divine-right", three_players(), dice).game_id
     for _ in range(3):
         app.issue(game_id, ROLL)
     with sqlite3.connect(path) as conn:
@@ -52,8 +54,12 @@ def _row(entry: Entry) -> bytes:
     return b"".join((ROW_START, codec.encode(entry), STAMP_KEY, codec.encode(stamp)))
 
 
-def test_a_plain_commands_row_is_read_unread_and_the_head_is_the_same(tmp_path: Path) -> None:
-    app, game_id, rows = _rows(tmp_path)
+@pytest.mark.parametrize("dice", ["seeded:5", "host"])
+def test_a_plain_commands_row_is_read_unread_and_the_head_is_the_same(
+    tmp_path: Path, dice: str
+) -> None:
+    """Rolls with no proof (record version 1, a seed) and with one (host dice)."""
+    app, game_id, rows = _rows(tmp_path, dice)
     whole = list(starmap(_decode_entry, rows))
     replayed = list(starmap(_replayed, rows))
     # every CommandIssued of the game comes back as an Issued of its seq and chain
