@@ -793,16 +793,36 @@ def verify(ctx: Context, against: str | None, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "--yes",
+    is_flag=True,
+    help="Reveal before the game's end: every future roll, the deck order and every "
+    "hidden card drawn from it become public.",
+)
 @pass_ctx
-def reveal(ctx: Context) -> None:
-    """Record the host's dice secret so that everyone can check every roll.
+def reveal(ctx: Context, yes: bool) -> None:
+    """Record the host's dice secret, once the game is over, so that everyone can re-derive
+    every roll and hidden part. Before the end it makes every future roll, the deck order
+    and every hidden card drawn from it public, and needs --yes. A dice dispute in the
+    middle of a game is settled with `verify`, not with this.
 
     \b
     Example:
       warscribe reveal && warscribe verify
     """
-    entries = ctx.app.reveal(ctx.game_id())
-    click.echo(f"dice secret revealed at #{entries[-1].seq}: every roll can now be checked")
+    from warscribe.store.app import RevealBeforeEnd
+
+    try:
+        entries, early = ctx.app.reveal(ctx.game_id(), before_end=yes)
+    except RevealBeforeEnd as exc:
+        raise click.UsageError(str(exc)) from None
+    said = f"dice secret revealed at #{entries[-1].seq}: every roll can now be checked"
+    if early:
+        said += (
+            "; revealed before the game's end: every future roll and the deck order are "
+            "public from now on"
+        )
+    click.echo(said)
 
 
 @cli.command()

@@ -108,6 +108,10 @@ def seeded_game_id(ruleset: str, seed: str, name: str) -> UUID:
     return uuid5(NAMESPACE_URL, f"warscribe:seeded-game:{ruleset}:{seed}:{name}")
 
 
+class RevealBeforeEnd(WarscribeError):
+    """`reveal` of a game that is not over, not confirmed (a usage error of the CLI)."""
+
+
 class ConcurrentWrite(StoreError):
     """Another writer recorded to the game between our read and our write."""
 
@@ -666,17 +670,34 @@ class Warscribe(Application[UUID], Reading):
         self._remember(game)
         return entries, refused
 
-    def reveal(self, game_id: UUID) -> list[Entry]:
+    def reveal(self, game_id: UUID, before_end: bool = False) -> tuple[list[Entry], bool]:
+        """Record the game's dice secret; its entries, and whether the game was not over.
+        Before the rules say the game is over it makes every future roll public, so it
+        needs `before_end` (`reveal --yes`)."""
         game = self.load(game_id)
         if game.head.secret is not None:
             raise WarscribeError("the dice secret of this game is already revealed")
         key = self.secret(game_id)
         if key is None:
             raise self.secrets.missing(game_id, "`reveal`")
+        ruleset = game.head.ruleset
+        over = rulesets.get(ruleset).over(game.head.state)
+        if not before_end and not over:
+            why = (
+                "the game is not over"
+                if over is not None
+                else f"{ruleset} has no end of the game in its rules, so its game is never over"
+            )
+            raise RevealBeforeEnd(
+                f"{why}: revealing its dice secret now makes every future roll public, and "
+                "the deck order with every hidden card drawn from it (a dice dispute is "
+                "settled with `verify`, which checks every roll's proof); give --yes to "
+                "reveal it anyway. Nothing was written."
+            )
         entries = record.reveal(game.head, key)
         game.append(entries)
         self._save(game, what="`reveal`")
-        return entries
+        return entries, not over
 
     # -- reading -------------------------------------------------------------------------
 
