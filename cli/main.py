@@ -27,6 +27,7 @@ from .files import Output, force_option, read_bytes, write_file
 
 if TYPE_CHECKING:
     from warscribe.engine.ruleset import GameSpec
+    from warscribe.store.app import Arrival
 
 # The engine and the store are imported by the commands that use them, not with the CLI:
 # `--help` and a usage error need neither (issue 14).
@@ -733,14 +734,40 @@ def import_(ctx: Context, file: str) -> None:
                 f"the file is a log of game {parsed.game_id} ({parsed.name}), "
                 f"not of {wanted.name} ({wanted.game_id})"
             )
-    added = ctx.app.import_log(parsed)
+    imported = ctx.app.import_log(parsed)
     head = ""
     if parsed.entries:
         head = f"; head {fingerprint(parsed.to_seq, parsed.entries[-1].chain)}"
     say(
-        f"imported {added} new entries of {escaped(parsed.name)} "
+        f"imported {imported.added} new entries of {escaped(parsed.name)} "
         f"(file #{parsed.from_seq}..#{parsed.to_seq}{head})"
     )
+    if imported.arrival is not None:
+        say(arrived(imported.arrival))
+
+
+def arrived(arrival: Arrival) -> str:
+    """What `import` says of a game new to the store: the host key it is pinned to, and
+    whether it became the default game (see `Warscribe.import_entries`)."""
+    from warscribe.engine.anchor import key_fingerprint
+    from warscribe.store.views import escaped
+
+    name = escaped(arrival.name)
+    key = key_fingerprint(arrival.host_key)
+    if arrival.first:
+        made = "a fork, not the default" if arrival.fork else "made the default game"
+        return (
+            f"first game of this store: {name!r} from a host it has not seen before ({key}), "
+            f"pinned to it; {made}, since the store holds no other: compare its head's "
+            "fingerprint with the other players' by another channel (`verify --against`)"
+        )
+    if arrival.default or arrival.fork:
+        return f"new game {name!r} ({key}), pinned to it"
+    if arrival.host_key is None:
+        new = "has no host key: nothing vouches for whoever made it (seeded dice, or an older game)"
+    else:
+        new = f"from a host this store has not seen ({key})"
+    return f"new game {name!r} {new}: not made the default; 'warscribe use {name}' to play it"
 
 
 @cli.command()

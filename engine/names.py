@@ -7,6 +7,8 @@ characters), so printing it cannot forge a line or drive a terminal.
 
 Players must be told apart by eye: no two players' names may be alike, and no player may
 take a name the record uses itself (`RESERVED`: the referee, who writes notes and rulings).
+So must the games of one store (`likeness`: the store refuses a game whose name is alike
+to one it holds, at `new`, `fork` and `import`).
 Two names are alike when they are equal after case folding, or after mapping look-alike
 letters to the Latin letters they resemble and case folding. The look-alike table is
 deliberately small: the common Cyrillic and Greek letters that look like Latin ones
@@ -74,9 +76,9 @@ def game_name(name: str) -> str:
 def player_names(players: Iterable[str]) -> tuple[str, ...]:
     """The players' names as they are kept; refused if two are alike or one is reserved."""
     kept = tuple(normal(name, "a player") for name in players)
-    seen: dict[str, str] = {key: name for name in RESERVED for key in _keys(name)}
+    seen: dict[str, str] = {key: name for name in RESERVED for key in likeness(name)}
     for name in kept:
-        for key in _keys(name):
+        for key in likeness(name):
             other = seen.get(key)
             if other in RESERVED:
                 raise InvalidCommand(
@@ -88,10 +90,12 @@ def player_names(players: Iterable[str]) -> tuple[str, ...]:
                     "same but for case or look-alike letters), choose names told apart by eye",
                     RULE,
                 )
-        seen.update(dict.fromkeys(_keys(name), name))
+        seen.update(dict.fromkeys(likeness(name), name))
     return kept
 
 
-def _keys(name: str) -> set[str]:
-    """What a name is compared by: case-folded, and with look-alikes mapped as well."""
-    return {name.casefold(), name.translate(_LOOK_ALIKES).casefold()}
+def likeness(name: str) -> set[str]:
+    """What a name is compared by: in NFKC, case-folded, and with look-alikes mapped as
+    well (a name read from a log file may not have been kept in NFKC)."""
+    kept = unicodedata.normalize("NFKC", name)
+    return {kept.casefold(), kept.translate(_LOOK_ALIKES).casefold()}
