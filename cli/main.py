@@ -710,6 +710,10 @@ def import_(ctx: Context, file: str) -> None:
     entry the host signed; a file of another game, or a truncated or edited one, is refused
     naming the first bad entry, and the store is left as it was.
 
+    A game's first import pins it to its host key: a file of it, or of a game named alike
+    to one of the store's, from another key is refused. A new game from a host key the
+    store has not seen (or with none) is not made the default game: `use` it to play it.
+
     \b
     Example:
       warscribe --store mine.db import game.wlog
