@@ -970,11 +970,11 @@ class Warscribe(Application[UUID], Reading):
             )
             return Imported(len(entries), arrival)
         game = self.load(game_id)
-        if entries and entries[0].seq == 1 and _host_key(entries) != game.head.host_key:
-            listing = listing_of(entries[:1])
+        created = entries[0].event if entries and entries[0].seq == 1 else None
+        if isinstance(created, GameCreated) and created.host_key != game.head.host_key:
             raise LogError(
-                f"this file is game {listing.name!r} ({game_id}) from host "
-                f"{key_fingerprint(_host_key(entries))}, but this store pinned that game to "
+                f"this file is game {created.name!r} ({game_id}) from host "
+                f"{key_fingerprint(created.host_key)}, but this store pinned that game to "
                 f"host {key_fingerprint(game.head.host_key)} when it first imported it: "
                 "the file is refused (whoever sent it is not that game's host)",
                 1,
