@@ -85,7 +85,7 @@ def bench(host_store: str, player_store: str, label: str, args: argparse.Namespa
         for size, game_id in games.items():
             data = mail(host, game_id, starts[size])
             start, cpu = time.perf_counter(), time.process_time()
-            added = player.import_log(logfile.read(data))
+            added = player.import_log(logfile.read(data)).added
             times[size].append(time.perf_counter() - start)
             cpus[size].append(time.process_time() - cpu)
             counts[size].append(added)

@@ -21,7 +21,7 @@ from warscribe.store.story import story
 from warscribe.store.views import escaped
 
 from .context import Context, emit, json_option, pass_ctx, say
-from .main import next_for
+from .main import arrived, next_for
 
 
 @click.command("address")
@@ -173,7 +173,7 @@ def _take(
         if carried.kind == logfile.KIND:
             log = logfile.read(carried.data)
             _for_this_game(listing, str(log.game_id), log.name)
-            done.result = f"log: {app.import_log(log)} new entries"
+            done.result = f"log: {app.import_log(log).added} new entries"
             return done
         received = orders_file.read_orders(carried.data)
         player = received.orders.player
@@ -270,8 +270,10 @@ def import_mailbox(ctx: Context, path: str) -> None:
         try:
             if ctx.game_ref is not None:
                 _for_this_game(ctx.game(), str(log.game_id), log.name)
-            added = ctx.app.import_log(log)
-            say(f"{name}: imported {added} new entries of {escaped(log.name)}")
+            imported = ctx.app.import_log(log)
+            say(f"{name}: imported {imported.added} new entries of {escaped(log.name)}")
+            if imported.arrival is not None:
+                say(f"{name}: {arrived(imported.arrival)}")
         except WarscribeError as exc:
             say(f"{name}: refused: {exc}")
             failed = True

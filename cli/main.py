@@ -27,6 +27,7 @@ from .files import Output, force_option, read_bytes, write_file
 
 if TYPE_CHECKING:
     from warscribe.engine.ruleset import GameSpec
+    from warscribe.store.app import Arrival
 
 # The engine and the store are imported by the commands that use them, not with the CLI:
 # `--help` and a usage error need neither (issue 14).
@@ -709,6 +710,10 @@ def import_(ctx: Context, file: str) -> None:
     entry the host signed; a file of another game, or a truncated or edited one, is refused
     naming the first bad entry, and the store is left as it was.
 
+    A game's first import pins it to its host key: a file of it, or of a game named alike
+    to one of the store's, from another key is refused. A new game from a host key the
+    store has not seen (or with none) is not made the default game: `use` it to play it.
+
     \b
     Example:
       warscribe --store mine.db import game.wlog
@@ -733,14 +738,40 @@ def import_(ctx: Context, file: str) -> None:
                 f"the file is a log of game {parsed.game_id} ({parsed.name}), "
                 f"not of {wanted.name} ({wanted.game_id})"
             )
-    added = ctx.app.import_log(parsed)
+    imported = ctx.app.import_log(parsed)
     head = ""
     if parsed.entries:
         head = f"; head {fingerprint(parsed.to_seq, parsed.entries[-1].chain)}"
     say(
-        f"imported {added} new entries of {escaped(parsed.name)} "
+        f"imported {imported.added} new entries of {escaped(parsed.name)} "
         f"(file #{parsed.from_seq}..#{parsed.to_seq}{head})"
     )
+    if imported.arrival is not None:
+        say(arrived(imported.arrival))
+
+
+def arrived(arrival: Arrival) -> str:
+    """What `import` says of a game new to the store: the host key it is pinned to, and
+    whether it became the default game (see `Warscribe.import_entries`)."""
+    from warscribe.engine.anchor import key_fingerprint
+    from warscribe.store.views import escaped
+
+    name = escaped(arrival.name)
+    key = key_fingerprint(arrival.host_key)
+    if arrival.first:
+        made = "a fork, not the default" if arrival.fork else "made the default game"
+        return (
+            f"first game of this store: {name!r} from a host it has not seen before ({key}), "
+            f"pinned to it; {made}, since the store holds no other: compare its head's "
+            "fingerprint with the other players' by another channel (`verify --against`)"
+        )
+    if arrival.default or arrival.fork:
+        return f"new game {name!r} ({key}), pinned to it"
+    if arrival.host_key is None:
+        new = "has no host key: nothing vouches for whoever made it (seeded dice, or an older game)"
+    else:
+        new = f"from a host this store has not seen ({key})"
+    return f"new game {name!r} {new}: not made the default; 'warscribe use {name}' to play it"
 
 
 @cli.command()
@@ -793,16 +824,36 @@ def verify(ctx: Context, against: str | None, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "--yes",
+    is_flag=True,
+    help="Reveal before the game's end: every future roll, the deck order and every "
+    "hidden card drawn from it become public.",
+)
 @pass_ctx
-def reveal(ctx: Context) -> None:
-    """Record the host's dice secret so that everyone can check every roll.
+def reveal(ctx: Context, yes: bool) -> None:
+    """Record the host's dice secret, once the game is over, so that everyone can re-derive
+    every roll and hidden part. Before the end it makes every future roll, the deck order
+    and every hidden card drawn from it public, and needs --yes. A dice dispute in the
+    middle of a game is settled with `verify`, not with this.
 
     \b
     Example:
       warscribe reveal && warscribe verify
     """
-    entries = ctx.app.reveal(ctx.game_id())
-    click.echo(f"dice secret revealed at #{entries[-1].seq}: every roll can now be checked")
+    from warscribe.store.app import RevealBeforeEnd
+
+    try:
+        entries, early = ctx.app.reveal(ctx.game_id(), before_end=yes)
+    except RevealBeforeEnd as exc:
+        raise click.UsageError(str(exc)) from None
+    said = f"dice secret revealed at #{entries[-1].seq}: every roll can now be checked"
+    if early:
+        said += (
+            "; revealed before the game's end: every future roll and the deck order are "
+            "public from now on"
+        )
+    click.echo(said)
 
 
 @cli.command()

@@ -8,7 +8,8 @@ Ed25519 signature (its public key is recorded in `GameCreated.host_key`) over
 tail was cut, no longer ends at a signed entry, and is refused.
 
 A fingerprint, ``#SEQ`` and the first 16 hex digits of that entry's chain hash, names a head
-in a few characters that players can compare out of band (`verify --against`).
+in a few characters that players can compare out of band (`verify --against`); a host's
+key is named by its first 16 hex digits (`key_fingerprint`).
 """
 
 from __future__ import annotations
@@ -77,6 +78,12 @@ def check_checkpoint(
 def fingerprint(seq: int, chain: bytes) -> str:
     """`#SEQ` and 16 hex digits of the chain hash: a head to compare out of band."""
     return f"#{seq} {chain.hex()[:FINGERPRINT_DIGITS]}"
+
+
+def key_fingerprint(public_key: bytes | None) -> str:
+    """A host's public key in 16 hex digits (as `keys new` shows a player's), to name it
+    in a message and compare it out of band; a game without one says so."""
+    return f"key {public_key.hex()[:FINGERPRINT_DIGITS]}" if public_key else "no host key"
 
 
 def parse_fingerprint(text: str) -> tuple[int, str]:

@@ -7,11 +7,15 @@ characters), so printing it cannot forge a line or drive a terminal.
 
 Players must be told apart by eye: no two players' names may be alike, and no player may
 take a name the record uses itself (`RESERVED`: the referee, who writes notes and rulings).
+So must the games of one store (`likeness`: the store refuses a game whose name is alike
+to one it holds, at `new`, `fork` and `import`).
 Two names are alike when they are equal after case folding, or after mapping look-alike
 letters to the Latin letters they resemble and case folding. The look-alike table is
 deliberately small: the common Cyrillic and Greek letters that look like Latin ones
-(Cyrillic а, е, о, р, с, у, х..., Greek Α, Β, ο, ρ, ν...); it is not the full Unicode
-confusables list, and does not map digits or Latin letters to each other.
+(Cyrillic а, е, о, р, с, у, х..., Greek Α, Β, ο, ρ, ν...) and the Latin letters of other
+alphabets that read as plain ones (the IPA's script ɡ and ɑ, dotless ı, small capitals
+ᴀ, ᴄ, ʜ...); it is not the full Unicode confusables list, and does not map digits, nor plain
+Latin letters to each other.
 """
 
 from __future__ import annotations
@@ -44,6 +48,11 @@ _LOOK_ALIKES = str.maketrans(
         "Ι": "I", "ι": "i", "Κ": "K", "κ": "k", "Μ": "M", "Ν": "N", "ν": "v",
         "Ο": "O", "ο": "o", "Ρ": "P", "ρ": "p", "Τ": "T", "Υ": "Y", "υ": "u",
         "Χ": "X", "χ": "x", "γ": "y", "μ": "u",
+        # Latin letters of other alphabets (IPA, small capitals, dotless)
+        "ɡ": "g", "ɑ": "a", "ı": "i", "ȷ": "j", "ɩ": "i", "ɪ": "i", "ĸ": "k",
+        "ᴀ": "a", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ɢ": "g", "ʜ": "h", "ᴊ": "j",
+        "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r",
+        "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
     }
 )  # fmt: skip
 
@@ -74,9 +83,9 @@ def game_name(name: str) -> str:
 def player_names(players: Iterable[str]) -> tuple[str, ...]:
     """The players' names as they are kept; refused if two are alike or one is reserved."""
     kept = tuple(normal(name, "a player") for name in players)
-    seen: dict[str, str] = {key: name for name in RESERVED for key in _keys(name)}
+    seen: dict[str, str] = {key: name for name in RESERVED for key in likeness(name)}
     for name in kept:
-        for key in _keys(name):
+        for key in likeness(name):
             other = seen.get(key)
             if other in RESERVED:
                 raise InvalidCommand(
@@ -88,10 +97,12 @@ def player_names(players: Iterable[str]) -> tuple[str, ...]:
                     "same but for case or look-alike letters), choose names told apart by eye",
                     RULE,
                 )
-        seen.update(dict.fromkeys(_keys(name), name))
+        seen.update(dict.fromkeys(likeness(name), name))
     return kept
 
 
-def _keys(name: str) -> set[str]:
-    """What a name is compared by: case-folded, and with look-alikes mapped as well."""
-    return {name.casefold(), name.translate(_LOOK_ALIKES).casefold()}
+def likeness(name: str) -> set[str]:
+    """What a name is compared by: in NFKC, case-folded, and with look-alikes mapped as
+    well (a name read from a log file may not have been kept in NFKC)."""
+    kept = unicodedata.normalize("NFKC", name)
+    return {kept.casefold(), kept.translate(_LOOK_ALIKES).casefold()}

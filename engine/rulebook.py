@@ -144,6 +144,11 @@ class RuleBook(Generic[S]):
         found = self.commands.get(name)
         return found.authority if found else None
 
+    def over(self, state: S) -> bool | None:
+        """Whether the game has ended; None: the rules give it no end (eu-pop, its economy
+        alone, keeps this), so it is never over."""
+        return None
+
     def rule_of(self, name: str) -> str | None:
         """The rule section a command is decided by (the audit cites it)."""
         found = self.commands.get(name)

@@ -144,6 +144,8 @@ class RuleSet(Protocol):
     * `legal_commands(state)` lists the names of the commands the player whose turn it is
       may give now (as `status` shows them), read off `legal` (`names`);
     * `summary(state)` is what `status` prints beyond turn and phase;
+    * `over(state)` says whether the game has ended (None: its rules give it no end, so
+      it never has); `reveal` asks for `--yes` until it has;
     * `projections` maps a query name to a pure function of the state.
 
     Optional: `rule_of(command_name) -> str | None`, the rule section a command is decided
@@ -171,3 +173,5 @@ class RuleSet(Protocol):
     def legal_commands(self, state: Any) -> tuple[str, ...]: ...
 
     def summary(self, state: Any) -> dict[str, Any]: ...
+
+    def over(self, state: Any) -> bool | None: ...

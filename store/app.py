@@ -38,6 +38,7 @@ from warscribe.engine.anchor import (
     Checkpoint,
     check_checkpoint,
     fingerprint,
+    key_fingerprint,
     parse_fingerprint,
     signed_checkpoint,
 )
@@ -106,6 +107,10 @@ def seeded_game_id(ruleset: str, seed: str, name: str) -> UUID:
     """A seeded game's id follows from its rule set, seed and name, so the same `new`
     gives the same log anywhere (dice are derived from the game id as well as the seed)."""
     return uuid5(NAMESPACE_URL, f"warscribe:seeded-game:{ruleset}:{seed}:{name}")
+
+
+class RevealBeforeEnd(WarscribeError):
+    """`reveal` of a game that is not over, not confirmed (a usage error of the CLI)."""
 
 
 class ConcurrentWrite(StoreError):
@@ -363,15 +368,21 @@ class Warscribe(Application[UUID], Reading):
         self._save(settings, what="`init`")
 
     def _listed(self, catalog: Catalog | None, listing: GameListing) -> Catalog:
-        """`catalog` (see `_catalog_tip`) with `listing` added; a name the store's index
-        already holds is refused (and the index's unique name refuses a racing twin)."""
+        """`catalog` (see `_catalog_tip`) with `listing` added; a name alike to one the
+        store's index holds (`names.likeness`: the same but for case or look-alike
+        letters) is refused (and the index's unique name refuses a racing twin)."""
         from .registry import Catalog
 
         if catalog is None:
             catalog = Catalog._create(Catalog.Created, id=CATALOG_ID)
-        if self.index.named(listing.name):
+        found = self.index.alike(listing.name)
+        if found:
+            other = found[0]
+            alike = "" if other.name == listing.name else f", alike to {listing.name!r}"
             raise StoreError(
-                f"the store already has a game named {listing.name!r}; choose another --name"
+                f"the store already has a game named {other.name!r}{alike}: the games of "
+                "a store need names told apart by eye (the same but for case or look-alike "
+                "letters is one name); choose another --name"
             )
         catalog.trigger_event(Catalog.Listed, listing=listing)
         return catalog
@@ -479,7 +490,8 @@ class Warscribe(Application[UUID], Reading):
             ruleset, spec, game_id, dice_mode, key, player_keys, host_key=host_public
         )
         game = Game.start(entries)
-        listing = GameListing(game_id, spec.name, ruleset_name, tuple(p.name for p in spec.players))
+        players_named = tuple(p.name for p in spec.players)
+        listing = GameListing(game_id, spec.name, ruleset_name, players_named, None, host_public)
         catalog = self._listed(self._catalog_tip(), listing)
         self._save_with_secrets(
             game, catalog, self._chosen(game_id), kept=kept, what="the new game"
@@ -523,7 +535,9 @@ class Warscribe(Application[UUID], Reading):
         fork_id = uuid4()
         forked = record.fork(head, fork_id, name, game_id, position)
         game = Game.start([*self.entries(game_id, 1, version), forked], game_id=fork_id)
-        child = GameListing(fork_id, name, listing.ruleset, listing.players, (game_id, version))
+        child = GameListing(
+            fork_id, name, listing.ruleset, listing.players, (game_id, version), head.host_key
+        )
         catalog = self._listed(self._catalog_tip(), child)
         dice = self._key(game_id, head) if head.dice.seed is None else None
         host_key = self._kept(game_id).host_key
@@ -666,17 +680,34 @@ class Warscribe(Application[UUID], Reading):
         self._remember(game)
         return entries, refused
 
-    def reveal(self, game_id: UUID) -> list[Entry]:
+    def reveal(self, game_id: UUID, before_end: bool = False) -> tuple[list[Entry], bool]:
+        """Record the game's dice secret; its entries, and whether the game was not over.
+        Before the rules say the game is over it makes every future roll public, so it
+        needs `before_end` (`reveal --yes`)."""
         game = self.load(game_id)
         if game.head.secret is not None:
             raise WarscribeError("the dice secret of this game is already revealed")
         key = self.secret(game_id)
         if key is None:
             raise self.secrets.missing(game_id, "`reveal`")
+        ruleset = game.head.ruleset
+        over = rulesets.get(ruleset).over(game.head.state)
+        if not before_end and not over:
+            why = (
+                "the game is not over"
+                if over is not None
+                else f"{ruleset} has no end of the game in its rules, so its game is never over"
+            )
+            raise RevealBeforeEnd(
+                f"{why}: revealing its dice secret now makes every future roll public, and "
+                "the deck order with every hidden card drawn from it (a dice dispute is "
+                "settled with `verify`, which checks every roll's proof); give --yes to "
+                "reveal it anyway. Nothing was written."
+            )
         entries = record.reveal(game.head, key)
         game.append(entries)
         self._save(game, what="`reveal`")
-        return entries
+        return entries, not over
 
     # -- reading -------------------------------------------------------------------------
 
@@ -870,7 +901,7 @@ class Warscribe(Application[UUID], Reading):
 
     # -- importing -----------------------------------------------------------------------
 
-    def import_log(self, log: LogFile) -> int:
+    def import_log(self, log: LogFile) -> Imported:
         """Import a parsed log file (see `import_entries`). Its header is not covered by the
         chain: it must agree with what the chained entries (or, for a continuation, the
         store's listing of the game) say, and the listing is made from the entries."""
@@ -892,10 +923,18 @@ class Warscribe(Application[UUID], Reading):
 
     def import_entries(
         self, game_id: UUID, entries: Sequence[Entry], checkpoint: Checkpoint | None = None
-    ) -> int:
+    ) -> Imported:
         """Append a verified, re-decided run of entries (all or none); returns how many
-        were new. A game with a host key takes only a run whose last entry the host signed
-        (`checkpoint`), so a rebuilt chain or a cut tail is refused."""
+        were new, and how a game new to the store arrived. A game with a host key takes
+        only a run whose last entry the host signed (`checkpoint`), so a rebuilt chain or a
+        cut tail is refused.
+
+        The store pins each game to the host key of its GameCreated: a file of a game it
+        holds, or of a name alike to one of its games, from another host key is refused,
+        naming both keys. A game new to the store becomes the default game only when it
+        is the store's first, or comes from a host key one of its games has; a game from
+        a host it has not seen, or without a host key (nothing vouches for whoever made
+        it), waits for `use` (`Arrival`)."""
         from .aggregates import Game
 
         known = self.listing(game_id) is not None
@@ -907,22 +946,39 @@ class Warscribe(Application[UUID], Reading):
                     "have that game: import its log from #1 first",
                     first,
                 )
+            host_key = _host_key(entries)
             with _untrusted(entries):
                 record.verify(entries)
-                self._check_anchor(game_id, _host_key(entries), entries, checkpoint)
+                self._check_anchor(game_id, host_key, entries, checkpoint)
+                listing = listing_of(entries)
+                self._check_pins(listing)
                 _redecide(entries, 1)
                 game = Game.start(entries, game_id=game_id)
-                listing = listing_of(entries)
-            chosen = [] if listing.parent is not None else [self._chosen(game_id)]
+            arrival = Arrival(
+                name=listing.name,
+                host_key=host_key,
+                first=self.index.empty(),
+                seen=host_key is not None and self.index.host_seen(host_key),
+                fork=listing.parent is not None,
+            )
             self._save(
                 game,
                 self._listed(self._catalog_tip(), listing),
-                *chosen,
+                *self._default_after(arrival, game_id),
                 *self._keep_checkpoint(game_id, checkpoint),
                 what="the import",
             )
-            return len(entries)
+            return Imported(len(entries), arrival)
         game = self.load(game_id)
+        created = entries[0].event if entries and entries[0].seq == 1 else None
+        if isinstance(created, GameCreated) and created.host_key != game.head.host_key:
+            raise LogError(
+                f"this file is game {created.name!r} ({game_id}) from host "
+                f"{key_fingerprint(created.host_key)}, but this store pinned that game to "
+                f"host {key_fingerprint(game.head.host_key)} when it first imported it: "
+                "the file is refused (whoever sent it is not that game's host)",
+                1,
+            )
         with _untrusted(entries):
             self._verify_run(game_id, game.head, entries)
             self._check_anchor(game_id, game.head.host_key, entries, checkpoint)
@@ -934,7 +990,34 @@ class Warscribe(Application[UUID], Reading):
                 game.append(new)
         if new:
             self._save(game, *self._keep_checkpoint(game_id, checkpoint), what="the import")
-        return len(new)
+        return Imported(len(new))
+
+    def _check_pins(self, listing: GameListing) -> None:
+        """Refuse a new game named alike to a game of the store that another host key
+        (or none) is pinned to: it would pass for that game."""
+        for other in self.index.alike(listing.name):
+            created = next(self.entries(other.game_id, 1, 1)).event
+            pinned = created.host_key if isinstance(created, GameCreated) else None
+            if pinned != listing.host_key:
+                raise LogError(
+                    f"this file is game {listing.name!r} ({listing.game_id}) from host "
+                    f"{key_fingerprint(listing.host_key)}, but this store's game "
+                    f"{other.name!r} ({other.game_id}), a name alike, is pinned to host "
+                    f"{key_fingerprint(pinned)}: the file is refused (a game named like one "
+                    "of yours from another host would pass for it)",
+                    1,
+                )
+
+    def _default_after(self, arrival: Arrival, game_id: UUID) -> list[Settings]:
+        """The default game's change an import of a new game makes: the game itself when
+        `arrival.default`; else, in a store that never chose one (written before the
+        choice was kept), the game that was the default, so the new one cannot become it
+        by being the newest."""
+        if arrival.default:
+            return [self._chosen(game_id)]
+        if arrival.first or self.settings().default is not None:
+            return []
+        return [self._chosen(self.find(None).game_id)]
 
     @staticmethod
     def _check_anchor(
@@ -976,6 +1059,34 @@ class Warscribe(Application[UUID], Reading):
             key=self.secret(game_id),
             earlier=lambda seq: next(self.entries(game_id, seq, seq), None),
         )
+
+
+@frozen
+class Arrival:
+    """How a game new to the store arrived with an import: its name and host key (None:
+    it has none), whether it is the store's first game, whether a game of the store
+    comes from the same host key, whether it is a fork."""
+
+    name: str
+    host_key: bytes | None
+    first: bool
+    seen: bool
+    fork: bool
+
+    @property
+    def default(self) -> bool:
+        """Made the default game: the store's first, or from a host it has seen (a fork
+        never is, as when it is made)."""
+        return not self.fork and (self.first or self.seen)
+
+
+@frozen
+class Imported:
+    """What an import took: how many entries were new, and the game's arrival when the
+    store did not have it."""
+
+    added: int
+    arrival: Arrival | None = None
 
 
 @frozen
@@ -1061,7 +1172,9 @@ def listing_of(entries: Iterable[Entry]) -> GameListing:
         if listing is None:
             if not isinstance(event, GameCreated):
                 raise LogError("a game log must begin with GameCreated", entry.seq)
-            listing = GameListing(event.game_id, event.name, event.ruleset, event.players)
+            listing = GameListing(
+                event.game_id, event.name, event.ruleset, event.players, None, event.host_key
+            )
         elif isinstance(event, GameForked):
             parent = (event.parent, event.at_seq)
             listing = dataclasses.replace(

@@ -14,6 +14,11 @@ may hold secrets an older version kept in it (`app.KeptSecret`): set whenever su
 event is written or the index is rebuilt, cleared once they are moved out, so an open
 does not search for them every time.
 
+A third table holds each game's marks (`marks_of`): the keys its name is compared by
+(`names.likeness`: case-folded, look-alike letters mapped), so that a game named alike
+to one of the store's is found with one indexed query, and its host key, so that an
+import knows whether the store has seen that host.
+
 A write inserts its events itself (`writing`), without eventsourcing's table lock and
 NOTIFY around every PostgreSQL insert to order its notification log: nothing reads that
 log, and writers of one game are ordered by the (game, version) key and the store's
@@ -27,7 +32,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from warscribe.engine import codec
+from warscribe.engine import codec, names
 
 from .backends import StoreError
 
@@ -36,6 +41,7 @@ if TYPE_CHECKING:  # the queries need no eventsourcing: a read-only status never
 
 GAMES_TABLE = "warscribe_games"
 STATE_TABLE = "warscribe_index"
+MARKS_TABLE = "warscribe_marks"
 LISTED_TOPIC = "warscribe:Catalog.Listed"
 LISTING_RECORD = "warscribe.GameListing"  # the codec topic of what an index row holds
 KEPT_TOPIC = "warscribe:DiceSecret.Created"
@@ -45,28 +51,47 @@ _DDL = (
     "CREATE TABLE IF NOT EXISTS {games} (version BIGINT PRIMARY KEY, game_id TEXT NOT NULL "
     "UNIQUE, name TEXT NOT NULL UNIQUE, listing {blob} NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {state} (key TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {marks} (mark TEXT NOT NULL, version BIGINT NOT NULL, "
+    "PRIMARY KEY (mark, version))",
 )
 INSERT_ROW = "INSERT INTO {games} (version, game_id, name, listing) VALUES (?, ?, ?, ?)"
+INSERT_MARK = "INSERT INTO {marks} (mark, version) VALUES (?, ?)"
 SET_KEPT = (
     "INSERT INTO {state} (key, value) VALUES ('kept', ?) "
     "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
 
 
-def index_changes(stored_events: Sequence[StoredEvent]) -> tuple[list[tuple[Any, ...]], bool]:
-    """The index rows the listings among `stored_events` add, and whether any of them is
-    a secret kept in the store the old way."""
-    rows: list[tuple[Any, ...]] = []
+Row = tuple[Any, ...]
+
+
+def index_changes(stored_events: Sequence[StoredEvent]) -> tuple[list[Row], list[Row], bool]:
+    """The index rows and marks the listings among `stored_events` add, and whether any
+    of them is a secret kept in the store the old way."""
+    rows: list[Row] = []
+    marks: list[Row] = []
     kept = False
     for stored in stored_events:
         if stored.topic == LISTED_TOPIC:
             listing = codec.decode(stored.state)["listing"]
-            rows.append(
-                (stored.originator_version, str(listing.game_id), listing.name, _blob(listing))
-            )
+            version = stored.originator_version
+            rows.append((version, str(listing.game_id), listing.name, _blob(listing)))
+            marks += marks_of(listing, version)
         elif stored.topic == KEPT_TOPIC:
             kept = True
-    return rows, kept
+    return rows, marks, kept
+
+
+def marks_of(listing: Any, version: int) -> list[Row]:
+    """The marks of the game listed at `version`: its name's keys, its host key."""
+    found = [(f"name:{key}", version) for key in sorted(names.likeness(listing.name))]
+    if listing.host_key is not None:
+        found.append((_host_mark(listing.host_key), version))
+    return found
+
+
+def _host_mark(host_key: bytes) -> str:
+    return f"host:{host_key.hex()}"
 
 
 def _blob(listing: Any) -> bytes:
@@ -84,9 +109,12 @@ def tables(template: str, schema: str | None) -> str:
     """`template` with the index's table names (schema-qualified on PostgreSQL, where the
     schema is a checked plain identifier) and the database's type of bytes."""
     if schema is None:
-        return template.format(games=GAMES_TABLE, state=STATE_TABLE, blob="BLOB")
+        return template.format(games=GAMES_TABLE, state=STATE_TABLE, marks=MARKS_TABLE, blob="BLOB")
     return template.format(
-        games=f"{schema}.{GAMES_TABLE}", state=f"{schema}.{STATE_TABLE}", blob="BYTEA"
+        games=f"{schema}.{GAMES_TABLE}",
+        state=f"{schema}.{STATE_TABLE}",
+        marks=f"{schema}.{MARKS_TABLE}",
+        blob="BYTEA",
     )
 
 
@@ -135,13 +163,14 @@ class Index:
 
     def state(self) -> tuple[bool, bool] | None:
         """(in step with the catalog, may hold kept secrets), in one query; None when the
-        index's tables are missing (a store made before the index)."""
+        index's tables are missing (a store made before the index, or before its marks)."""
         catalog: Any = self.catalog_id.hex if self.sqlite else self.catalog_id
         try:
-            indexed, live, kept = self._rows(
+            indexed, live, kept, _ = self._rows(
                 "SELECT (SELECT max(version) FROM {games}), (SELECT "
                 f"max(originator_version) FROM {self.events_table} WHERE originator_id = ?), "
-                "(SELECT value FROM {state} WHERE key = 'kept')",
+                "(SELECT value FROM {state} WHERE key = 'kept'), "
+                "(SELECT version FROM {marks} LIMIT 1)",
                 (catalog,),
             )[0]
         except Exception:  # the driver's error for a missing table: tell it from others
@@ -151,12 +180,12 @@ class Index:
         return indexed == live, bool(kept)
 
     def _tables_present(self) -> bool:
-        names = (GAMES_TABLE, STATE_TABLE, self.events_table.rpartition(".")[2])
+        tables = (GAMES_TABLE, STATE_TABLE, MARKS_TABLE, self.events_table.rpartition(".")[2])
         if self.sqlite:
-            query = "SELECT count(*) = 3 FROM sqlite_master WHERE name IN (?, ?, ?)"
-            return bool(self._rows(query, names)[0][0])
-        query = "SELECT " + " AND ".join(["to_regclass(?) IS NOT NULL"] * 3)
-        return bool(self._rows(query, tuple(f"{self.schema}.{t}" for t in names))[0][0])
+            query = "SELECT count(*) = 4 FROM sqlite_master WHERE name IN (?, ?, ?, ?)"
+            return bool(self._rows(query, tables)[0][0])
+        query = "SELECT " + " AND ".join(["to_regclass(?) IS NOT NULL"] * 4)
+        return bool(self._rows(query, tuple(f"{self.schema}.{t}" for t in tables))[0][0])
 
     def create_tables(self) -> None:
         with self._cursor(commit=True) as cursor:
@@ -169,10 +198,13 @@ class Index:
         rows = [
             (FIRST_LISTING + n, str(g.game_id), g.name, _blob(g)) for n, g in enumerate(listings)
         ]
+        marks = [m for n, g in enumerate(listings) for m in marks_of(g, FIRST_LISTING + n)]
         with self._cursor(commit=True) as cursor:
             cursor.execute(statement(self.recorder, "DELETE FROM {games}"))
+            cursor.execute(statement(self.recorder, "DELETE FROM {marks}"))
             if rows:
                 cursor.executemany(statement(self.recorder, INSERT_ROW), rows)
+                cursor.executemany(statement(self.recorder, INSERT_MARK), marks)
             cursor.execute(statement(self.recorder, SET_KEPT), (1,))
 
     def secrets_moved(self) -> None:
@@ -205,9 +237,19 @@ class Index:
         """The games named `ref`, or whose id is `ref` written out."""
         return self._listings("WHERE name = ? OR game_id = ?", (ref, ref))
 
-    def named(self, name: str) -> bool:
-        """Whether a game of the store is named `name`."""
-        return bool(self._rows("SELECT 1 FROM {games} WHERE name = ?", (name,)))
+    def alike(self, name: str) -> list[Any]:
+        """The games whose names are alike to `name` (`names.likeness`), `name` itself too."""
+        keys = sorted(names.likeness(name))
+        marks = ", ".join("?" * len(keys))
+        return self._listings(
+            f"WHERE version IN (SELECT version FROM {{marks}} WHERE mark IN ({marks}))",
+            [f"name:{key}" for key in keys],
+        )
+
+    def host_seen(self, host_key: bytes) -> bool:
+        """Whether a game of the store comes from the host of `host_key`."""
+        query = "SELECT 1 FROM {marks} WHERE mark = ? LIMIT 1"
+        return bool(self._rows(query, (_host_mark(host_key),)))
 
     def by_id(self, game_id: UUID) -> list[Any]:
         return self._listings("WHERE game_id = ?", (str(game_id),))

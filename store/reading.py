@@ -47,13 +47,15 @@ POSTGRES_SNAPSHOTS = "warscribe_snapshots"
 
 @codec.record("warscribe.GameListing")
 class GameListing:
-    """A game as the catalog lists it."""
+    """A game as the catalog lists it; `host_key`: its GameCreated's (None in a listing
+    made before it was listed, and for a game without one)."""
 
     game_id: UUID
     name: str
     ruleset: str
     players: tuple[str, ...]
     parent: tuple[UUID, int] | None = None
+    host_key: bytes | None = codec.added(None)
 
 
 @codec.record("warscribe.StoreOwner")

@@ -1,7 +1,7 @@
 """How a write reaches the database: the writers' turns and the insert of a write's events.
 
-A write is a store's events inserted in one transaction with the catalog index rows they
-add (`index.index_changes`). eventsourcing's `EventStore.put` did the same through its
+A write is a store's events inserted in one transaction with the catalog index rows and
+marks they add (`index.index_changes`). eventsourcing's `EventStore.put` did the same through its
 mapper, connection pool, cursor wrappers and, on PostgreSQL, a pipeline fetching a
 composite row type; recording one command was then nearly twice a raw insert and commit of
 the same rows (issue 14). Here the rows go to the driver's connection directly: on SQLite
@@ -39,7 +39,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError, StoredEv
 
 from warscribe.engine import codec
 
-from .index import INSERT_ROW, SET_KEPT, index_changes, statement
+from .index import INSERT_MARK, INSERT_ROW, SET_KEPT, index_changes, statement
 from .reading import ROW_START, STAMP_KEY
 
 TURN_POLL = 0.001  # seconds between two tries at a writer's turn
@@ -188,6 +188,7 @@ class SqliteWriter:
         self.insert_events = recorder.insert_events_statement
         self.put_snapshot = PUT_SNAPSHOT_SQLITE.format(table=snapshots) if snapshots else None
         self.insert_row = statement(recorder, INSERT_ROW)
+        self.insert_mark = statement(recorder, INSERT_MARK)
         self.set_kept = statement(recorder, SET_KEPT)
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
@@ -195,7 +196,7 @@ class SqliteWriter:
     def insert(self, rows: Sequence[StoredEvent], snapshots: Sequence[StoredEvent] = ()) -> None:
         """`rows`, their index rows and the `snapshots` of the heads they end on, in one
         transaction."""
-        index_rows, kept = index_changes(rows)
+        index_rows, marks, kept = index_changes(rows)
         params = list(map(_sqlite_row, rows))
         with self._lock:
             conn = self._connection()
@@ -206,6 +207,7 @@ class SqliteWriter:
                     conn.executemany(self.put_snapshot, map(_sqlite_row, snapshots))
                 if index_rows:
                     conn.executemany(self.insert_row, index_rows)
+                    conn.executemany(self.insert_mark, marks)
                 if kept:
                     conn.execute(self.set_kept, (1,))
                 conn.commit()
@@ -285,7 +287,7 @@ def _insert_postgres(
 ) -> None:
     import psycopg
 
-    index_rows, kept = index_changes(rows)
+    index_rows, marks, kept = index_changes(rows)
     table = f"{recorder.datastore.schema}.{recorder.events_table_name}"
     columns: tuple[list[Any], ...] = ([], [], [], [])
     for row in rows:
@@ -303,6 +305,7 @@ def _insert_postgres(
     after: list[tuple[str, Sequence[Any] | None]] = [
         (statement(recorder, INSERT_ROW), row) for row in index_rows
     ]
+    after += [(statement(recorder, INSERT_MARK), mark) for mark in marks]
     if snapshots is not None:  # written ahead: only in the turn the rows took
         only = " WHERE pg_try_advisory_xact_lock(%s)" if ahead else ""
         put = PUT_SNAPSHOT.format(table=snapshots.table, ahead=only)

@@ -213,7 +213,7 @@ def test_reveal_in_host_mode_makes_dice_checkable(run) -> None:  # type: ignore[
     run("import", "before.wlog", store="player.db")
     assert "cannot be checked" in run("verify", store="player.db").stdout
     assert run("roll", "1d6", store="player.db").exit_code == 1, "a player's copy cannot roll"
-    assert run("reveal").exit_code == 0
+    assert run("reveal", "--yes").exit_code == 0
     run("export", "-o", "after.wlog")
     assert run("import", "after.wlog", store="player.db").exit_code == 0
     report = as_json(run("verify", "--json", store="player.db"))

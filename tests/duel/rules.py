@@ -208,6 +208,9 @@ class Duel(RuleBook[DuelState]):
     def position(self, state: DuelState) -> str | None:
         return f"{state.strikes + 1}.{state.players[state.turn]}" if state.players else None
 
+    def over(self, state: DuelState) -> bool:
+        return state.winner is not None
+
     def whose_turn(self, state: DuelState) -> str | None:
         return None if state.winner or not state.players else state.players[state.turn]
 

@@ -61,6 +61,7 @@ REFUSED_PLAYERS = {
     "the same name twice by case": ("alice", "ALICE"),
     "a Cyrillic look-alike": ("alice", "\u0430lice"),
     "a Greek look-alike": ("bob", "\u0392ob"),
+    "a Latin look-alike of another alphabet": ("greg", "\u0261reg"),
     "the referee's name": ("referee", "bob"),
     "the referee's name disguised": ("R\u0435feree", "bob"),
     "an endless name": ("a" * (names.MAX_LENGTH + 1), "bob"),

@@ -144,7 +144,7 @@ def test_a_store_copied_without_its_secrets_file_verifies_but_cannot_roll_reveal
     assert "copy.db.secrets" in table.refused("reveal", store="copy")
     assert "copy.db.secrets" in table.refused("export", "--armor", store="copy")
     # the host reveals; now the copy's verify re-derives every roll up to the reveal...
-    table.run("reveal")
+    table.run("reveal", "--yes")
     table.run("export", "-o", "full.wlog")
     table.run("import", "full.wlog", store="copy")
     assert "re-derived from the dice secret" in table.run("verify", store="copy").stdout
@@ -299,7 +299,7 @@ def test_an_older_store_has_its_secrets_moved_out_when_first_opened(store_url: s
     # the host's store goes on as before: it rolls, signs and reveals
     roll(app, game_id)
     assert app.is_host(game_id)
-    app.reveal(game_id)
+    app.reveal(game_id, before_end=True)
     assert app.verify_game(game_id).report.secret_known
     app.close()
     # opening it again changes nothing

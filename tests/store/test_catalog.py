@@ -200,3 +200,19 @@ def test_a_page_of_the_newest_games_decodes_only_that_page(
     app.index.rebuild(catalog.games)
     assert app.newest_games(5)[1] == 12 and len(app.games()) == 12
     app.close()
+
+
+def test_a_store_made_before_the_marks_has_them_built_when_first_opened(store_url: str) -> None:
+    # the games' marks (names compared by likeness, host keys) came after the index: a
+    # store without them is found out by the open's one query and its index rebuilt
+    app = Warscribe(store_url)
+    app.create("divine-right", spec("g1"), "seeded:1")
+    host = app.create("divine-right", spec("h"), "host").host_key
+    with app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+        cursor.execute(statement(app.recorder, "DROP TABLE {marks}"))
+    app.close()
+    opened = Warscribe(store_url)
+    assert host is not None and opened.index.host_seen(host)
+    with pytest.raises(StoreError, match="named 'g1', alike to 'G1'"):
+        opened.create("divine-right", spec("G1"), "seeded:2")
+    opened.close()

@@ -45,7 +45,7 @@ def test_a_continuation_is_not_re_read_from_the_first_entry(tmp_path: Path) -> N
 
     copy.entries = spy  # type: ignore[method-assign]
     tail = list(host.entries(game_id, 41))
-    assert copy.import_entries(game_id, tail) == len(tail)
+    assert copy.import_entries(game_id, tail).added == len(tail)
     assert [(start, stop) for start, stop in read if start < 41 and stop != start] == []
     assert list(entries(game_id)) == list(host.entries(game_id))
     host.close()

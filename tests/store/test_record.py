@@ -149,7 +149,7 @@ def test_host_dice_need_the_secret_and_reveal_makes_them_checkable(store_url: st
     # checked by its proof, with no secret
     assert report.rolls > 0 and report.rolls_checked == report.rolls
     assert not report.secret_known
-    app.reveal(head.game_id)
+    app.reveal(head.game_id, before_end=True)
     report = verify(app.entries(head.game_id))
     assert report.secret_known and report.rolls_checked == report.rolls
     app.close()

@@ -159,6 +159,10 @@ class DivineRight(RuleBook[State]):
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)
 
+    def over(self, state: State) -> bool:
+        """Ended by Victory A (one player monarch left) or B (after turn 20): `GameEnded`."""
+        return state.outcome is not None
+
     def check_answer(self, args: tuple[tuple[str, Any], ...]) -> None:
         answers.check(args)
 
