@@ -46,6 +46,18 @@ def batch_rolls(table: Table, store: str) -> list[DiceRolled]:
     return [e.event for e in entries if e.seq > last and isinstance(e.event, DiceRolled)]
 
 
+def first_players_orders(table: Table) -> str:
+    """A host game; the player on turn imports his copy and writes his `events roll`
+    (orders.txt), against the head he was sent: who he is."""
+    new_game(table, "host")
+    player = whose_turn(table)
+    table.run("export", "--for", player, "--armor", "-o", "copy.txt")
+    table.run("import", "copy.txt", store=player)
+    table.run("init", "--as", player, "--key", f"{player}.key", store=player)
+    table.run("orders", "-o", "orders.txt", "events roll", store=player)
+    return player
+
+
 def copy_store(table: Table, name: str) -> None:
     """The host's scratch copy of his store, secrets file and all."""
     for path in table.folder.glob("referee.db*"):
@@ -59,12 +71,7 @@ def test_what_the_host_records_before_the_orders_changes_none_of_their_dice(
     """Issue 30, attack 1: bob's signed `events roll` is taken in the host's store as it
     is, after a note, and after free rolls and another note, on scratch copies: the
     Random Events roll is the same in all three, proof and all."""
-    new_game(table, "host")
-    player = whose_turn(table)
-    table.run("export", "--for", player, "--armor", "-o", "copy.txt")
-    table.run("import", "copy.txt", store=player)
-    table.run("init", "--as", player, "--key", f"{player}.key", store=player)
-    table.run("orders", "-o", "orders.txt", "events roll", store=player)
+    first_players_orders(table)
     copy_store(table, "noted")
     copy_store(table, "rolled")
     table.run("note", "--at", "#1", "orders received, thanks (i)", store="noted")
@@ -84,12 +91,7 @@ def test_what_the_host_records_before_the_orders_changes_none_of_their_dice(
 def test_a_players_copy_checks_every_roll_mid_game_without_reveal(table: Table) -> None:
     """Every roll a player's copy holds is checked by its `verify` as it arrives: the
     Random Events roll of the first player's orders and every public roll of the set-up."""
-    new_game(table, "host")
-    player = whose_turn(table)
-    table.run("export", "--for", player, "--armor", "-o", "copy.txt")
-    table.run("import", "copy.txt", store=player)
-    table.run("init", "--as", player, "--key", f"{player}.key", store=player)
-    table.run("orders", "-o", "orders.txt", "events roll", store=player)
+    player = first_players_orders(table)
     table.run("import-orders", "orders.txt")
     table.run("export", "--for", player, "--armor", "--force", "-o", "copy.txt")
     table.run("import", "copy.txt", store=player)
