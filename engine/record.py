@@ -526,9 +526,9 @@ def record_typed(
     actor = command.actor
     if host_act is None and keyed(head, actor):
         raise IllegalCommand(
-            f"{actor} has a recorded key, so {actor}'s decisions are {actor}'s signed orders "
-            f"(`import-orders`); to enter `{command.name}` for {actor} as the host's act, say "
-            f"so and why: `--as {actor} --host-act REASON`",
+            f"{actor} has a recorded key: {actor} decides by signed orders (`import-orders`); "
+            f"to enter `{command.name}` for {actor} as the host's act, say so and why: "
+            f"`--as {actor} --host-act REASON`",
             names.HOST_ACTS,
         )
     if host_act is None:

@@ -22,7 +22,7 @@ from uuid import UUID
 
 import pytest
 
-from tests.security.conftest import Table, new_game, rewrite
+from tests.security.conftest import Table, host_enters, new_game, on_turn, rewrite
 from warscribe.engine.dice import seeded_key
 from warscribe.engine.errors import IllegalCommand, LogError
 from warscribe.engine.events import Command, CommandIssued, HostActed
@@ -42,17 +42,6 @@ from warscribe.store import logfile
 from warscribe.store.app import Warscribe
 
 REASON = "no orders by the deadline"
-
-
-def on_turn(table: Table) -> str:
-    """The player the rules ask to act (alice, who rolls for random events first)."""
-    whose: str = json.loads(table.run("status", "--json").stdout)["whose_turn"]
-    return whose
-
-
-def host_act(table: Table, player: str) -> None:
-    """The host rolls the random events for `player`, saying why."""
-    table.run("events", "roll", "--as", player, "--host-act", REASON)
 
 
 def copy_of(table: Table, player: str) -> None:
@@ -135,7 +124,7 @@ def test_a_host_act_for_a_player_makes_their_pending_orders_stale(table: Table) 
     copy_of(table, whose)
     table.run("init", "--as", whose, "--key", f"{whose}.key", store=whose)
     table.run("orders", "-o", "orders.txt", "events roll", store=whose)
-    host_act(table, whose)
+    host_enters(table, "events", "roll", reason=REASON)
     error = table.refused("import-orders", "orders.txt")
     assert "stale: written at #" in error
     assert f"the host entered a command for {whose} since (#" in error and REASON in error
@@ -143,7 +132,7 @@ def test_a_host_act_for_a_player_makes_their_pending_orders_stale(table: Table) 
 
 def test_no_fork_starts_between_a_host_act_and_its_command(table: Table) -> None:
     new_game(table, "host")
-    host_act(table, on_turn(table))
+    host_enters(table, "events", "roll", reason=REASON)
     table.run("export", "-o", "full.wlog")
     log = logfile.read(Path("full.wlog").read_bytes())
     seq = next(e.seq for e in log.entries if isinstance(e.event, HostActed))
@@ -155,8 +144,7 @@ def test_a_hosts_log_with_the_mark_dropped_and_re_signed_fails_verify(table: Tab
     """The host drops its HostActed entry, rebuilds the chain and signs the new head with
     its own key: the copy is anchored, but the command reads as one alice never signed."""
     new_game(table, "host")
-    whose = on_turn(table)
-    host_act(table, whose)
+    whose = host_enters(table, "events", "roll", reason=REASON)
     table.run("export", "--for", "bob", "-o", "bob.wlog")
     log = logfile.read(Path("bob.wlog").read_bytes())
     forged = without_host_acts(log.entries)
