@@ -130,6 +130,21 @@ def test_a_host_act_for_a_player_makes_their_pending_orders_stale(table: Table) 
     assert f"the host entered a command for {whose} since (#" in error and REASON in error
 
 
+def test_in_a_players_own_store_their_command_is_marked_as_typed_there(table: Table) -> None:
+    """Seeded dice, so a player's store can roll: alice's own command in her store is not
+    refused but marked (it is not signed either); in bob's store it is refused."""
+    new_game(table, "seeded:own")
+    whose = on_turn(table)
+    other = "bob" if whose != "bob" else "carol"
+    for player in (whose, other):
+        copy_of(table, player)
+        table.run("init", "--as", player, "--key", f"{player}.key", store=player)
+    assert f"--as {whose} --host-act REASON" in table.refused("events", "roll", store=other)
+    told = table.run("events", "roll", store=whose).stdout
+    assert f"the next command for {whose}: typed in {whose}'s own store" in told
+    assert f"1 entry entered by the host for {whose}" in table.run("verify", store=whose).stdout
+
+
 def test_no_fork_starts_between_a_host_act_and_its_command(table: Table) -> None:
     new_game(table, "host")
     host_enters(table, "events", "roll", reason=REASON)
