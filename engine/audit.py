@@ -18,7 +18,9 @@ Each finding is one of:
   copy lacks (they raise HiddenInformation: a face-down personality card). Any other difference in a
   redacted copy contradicts public information and is a `difference` like any other.
 
-Disclosures are proofs the record adds (`verify` checks them); they are not compared.
+Disclosures are proofs the record adds (`verify` checks them); they are not compared. A
+command the host entered in a player's name (after a `HostActed`) is re-decided like any
+other and listed apart (`AuditReport.host_acts`), its findings naming the host's act.
 """
 
 from __future__ import annotations
