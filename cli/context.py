@@ -85,17 +85,33 @@ class Context:
         args: tuple[tuple[str, Any], ...],
         actor: str | None,
         entered: tuple[int, ...] = (),
+        host_act: str | None = None,
     ) -> list[Entry]:
-        """Record a command for the chosen game; `actor` defaults to whoever must act now."""
+        """Record a command for the chosen game; `actor` defaults to whoever must act now.
+        A keyed player's command is the host's act, `host_act` its reason: `--as` naming
+        one needs it (a usage error without), and a bare command given to one is refused by
+        the record, except in that player's own store (`init`), where it is marked as
+        typed there."""
         from warscribe.engine import rulesets
         from warscribe.engine.authority import REFEREE_NAME
         from warscribe.engine.events import Command
+        from warscribe.engine.record import keyed
         from warscribe.store.views import describe, event_name
 
         game_id = self.game_id()
         head = self.app.head(game_id)
         who = actor or rulesets.get(head.ruleset).whose_turn(head.state) or REFEREE_NAME
-        entries = self.app.issue(game_id, Command(actor=who, name=name, args=args), entered)
+        if host_act is None and keyed(head, who):
+            owner = self.owner()
+            if owner is not None and owner.player == who:
+                host_act = f"typed in {who}'s own store"
+            elif actor is not None:
+                raise click.UsageError(
+                    f"{who} has a recorded key: a command entered in {who}'s name is the "
+                    f"host's act, so say why: --as {who} --host-act REASON"
+                )
+        command = Command(actor=who, name=name, args=args)
+        entries = self.app.issue(game_id, command, entered, host_act)
         for entry in entries:
             say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
         return entries
@@ -122,6 +138,13 @@ pass_ctx = click.make_pass_decorator(Context)
 F = TypeVar("F", bound=Callable[..., Any])
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+HOST_ACT = ("--host-act", "host_act")
+HOST_ACT_HELP = (
+    "The host enters this command for a player whose key is recorded (with --as), and says "
+    "why: it is recorded and shown as the host's act, not as the player's signed play."
+)
+host_act_option = click.option(*HOST_ACT, default=None, metavar="REASON", help=HOST_ACT_HELP)
 
 dice_option = click.option(
     "--dice",

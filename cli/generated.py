@@ -24,6 +24,8 @@ from warscribe.engine.rulebook import RuleBook
 from warscribe.engine.ruleset import Deferred, GameSpec, LegalCommand, PlayerSpec, Projection
 
 from .context import (
+    HOST_ACT,
+    HOST_ACT_HELP,
     Context,
     dice_option,
     emit,
@@ -37,8 +39,8 @@ from .context import (
 from .files import read_text
 from .positions import resolve_position
 
-RESERVED = frozenset({"actor", "entered", "as", "roll"})
-"""Parameter names the generator itself uses (`--as`, `--roll`)."""
+RESERVED = frozenset({"actor", "entered", "as", "roll", "host_act"})
+"""Parameter names the generator itself uses (`--as`, `--roll`, `--host-act`)."""
 
 
 def _option_name(arg: Arg) -> str:
@@ -100,8 +102,10 @@ AS_OPTION = click.Option(
     ["--as", "actor"],
     default=None,
     metavar="PLAYER",
-    help="The player giving the command (default: whoever must act now).",
+    help="The player giving the command (default: whoever must act now). In a store not "
+    "theirs, a player whose key is recorded acts by signed orders: naming one needs --host-act.",
 )
+HOST_ACT_OPTION = click.Option(list(HOST_ACT), default=None, metavar="REASON", help=HOST_ACT_HELP)
 ROLL_OPTION = click.Option(
     ["--roll", "entered"],
     type=click.IntRange(min=1),
@@ -119,7 +123,12 @@ def spec_command(
 
     @pass_ctx
     def run(
-        ctx: Context, /, actor: str | None, entered: tuple[int, ...] = (), **values: Any
+        ctx: Context,
+        /,
+        actor: str | None,
+        host_act: str | None,
+        entered: tuple[int, ...] = (),
+        **values: Any,
     ) -> None:
         chosen = [other for other in flags if values.pop(_flag_dest(other))]
         given = given_args(spec.args, values)
@@ -128,7 +137,7 @@ def spec_command(
             raise click.UsageError(f"give {shown} alone: not with arguments or each other")
         command = chosen[0] if chosen else spec
         ctx.game_of(ruleset, command.name)
-        ctx.issue(command.name, given, actor, entered)
+        ctx.issue(command.name, given, actor, entered, host_act)
 
     params = [_param(arg) for arg in spec.args]
     params += [
@@ -136,7 +145,8 @@ def spec_command(
         for other in flags
         if other.flag_of
     ]
-    params += [AS_OPTION, *([ROLL_OPTION] if spec.rolls or any(f.rolls for f in flags) else [])]
+    rolls = spec.rolls or any(f.rolls for f in flags)
+    params += [AS_OPTION, HOST_ACT_OPTION, *([ROLL_OPTION] if rolls else [])]
     help_text = _help(spec.help, spec.example, spec.rule) + _positional_help(spec.args)
     return click.Command(spec.sub or spec.name, callback=run, params=params, help=help_text)
 
@@ -267,7 +277,7 @@ class _Capture(Context):
         else:
             super().__init__(base.store, base.game_ref, base.secrets, base.ask_passphrase)
             self._app = base.app
-        self.captured: list[tuple[str, Args, str | None, Thrown]]
+        self.captured: list[tuple[str, Args, str | None, Thrown, str | None]]
         self.captured = []
 
     def game_of(self, ruleset: str, command_name: str) -> Any:
@@ -275,8 +285,15 @@ class _Capture(Context):
         own game); None without a store."""
         return None if self._app is None else self.game()
 
-    def issue(self, name: str, args: Args, actor: str | None, entered: Thrown = ()) -> list[Any]:
-        self.captured.append((name, args, actor, entered))
+    def issue(
+        self,
+        name: str,
+        args: Args,
+        actor: str | None,
+        entered: Thrown = (),
+        host_act: str | None = None,
+    ) -> list[Any]:
+        self.captured.append((name, args, actor, entered, host_act))
         return []
 
 
@@ -315,8 +332,8 @@ def parse_line(ctx: Context | None, ruleset: str, text: str, player: str) -> Com
     as `player`'s: nothing is recorded, and the store (`ctx`) is read only by a command
     that needs it to make its arguments. A line that is not a command of the game (or the
     record's `roll` and `note`), is a query (it has `--json`: it is refused unrun, so
-    nothing is printed or written), gives `--as` another player or `--roll`, is a
-    click.UsageError."""
+    nothing is printed or written), gives `--as` another player, `--roll` or `--host-act`,
+    is a click.UsageError."""
     import contextlib
     import io
 
@@ -350,11 +367,13 @@ def parse_line(ctx: Context | None, ruleset: str, text: str, player: str) -> Com
         raise click.UsageError("not a command to order") from None
     if len(capture.captured) != 1:
         raise click.UsageError(f"`{' '.join(path)}` is not a command to order: it records nothing")
-    name, args, actor, entered = capture.captured[0]
+    name, args, actor, entered, host_act = capture.captured[0]
     if as_given and actor != player:
         raise click.UsageError(f"orders are {player}'s own commands: drop --as {actor}")
     if entered:
         raise click.UsageError("orders take no --roll: the record rolls the dice")
+    if host_act is not None:
+        raise click.UsageError(f"orders are {player}'s own, signed: drop --host-act")
     return Command(player, name, args)
 
 

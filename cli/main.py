@@ -18,6 +18,7 @@ from .context import (
     Context,
     emit,
     emit_json_list,
+    host_act_option,
     json_option,
     pass_ctx,
     render,
@@ -801,6 +802,9 @@ def verify(ctx: Context, against: str | None, as_json: bool) -> None:
     )
     if report.orders_checked:
         hidden += f"; {report.orders_checked} signed orders"
+    for player, count in report.host_entered.items():
+        entries = "entry" if count == 1 else "entries"
+        hidden += f"; {count} {entries} entered by the host for {player}"
     data = {
         "ok": True,
         **report.__dict__,
@@ -862,18 +866,24 @@ def reveal(ctx: Context, yes: bool) -> None:
 @click.option(
     "--as", "actor", default=None, help="Who rolls (default: the player whose turn it is)."
 )
+@host_act_option
 @click.option("--roll", "entered", type=int, multiple=True, help="Table dice: the values thrown.")
 @pass_ctx
 def roll(
-    ctx: Context, dice: str, purpose: str, actor: str | None, entered: tuple[int, ...]
+    ctx: Context,
+    dice: str,
+    purpose: str,
+    actor: str | None,
+    host_act: str | None,
+    entered: tuple[int, ...],
 ) -> None:
     """Record a roll outside the rules (a house rule, a referee's ruling).
 
     \b
     Example:
-      warscribe roll 2d6 --purpose "weather (house rule)"
+      warscribe roll 2d6 --purpose "weather (house rule)" --as referee
     """
-    ctx.issue("roll", (("dice", dice), ("purpose", purpose)), actor, entered)
+    ctx.issue("roll", (("dice", dice), ("purpose", purpose)), actor, entered, host_act)
 
 
 def main() -> None:

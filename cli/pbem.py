@@ -21,14 +21,14 @@ from warscribe.engine.errors import (
     RuleError,
     WarscribeError,
 )
-from warscribe.engine.events import Command
+from warscribe.engine.events import Command, HostActed
 from warscribe.engine.orders import ANSWER, Orders, new_key_pair
 from warscribe.engine.record import Entry, Head, dry_run
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
 from warscribe.store.views import describe, escaped, event_name, jsonable, printable
 
-from .context import Context, emit, json_option, pass_ctx, say
+from .context import Context, emit, host_act_option, json_option, pass_ctx, say
 from .files import Output, force_option, read_bytes, write_file, write_files
 from .positions import resolve_position, resolve_span
 
@@ -358,12 +358,17 @@ def audit_command(
         click.get_current_context().exit(1)
 
 
+def _by(actor: str, acted: HostActed | None) -> str:
+    """Who gave a command, as the audit says it: the player, or the host for them."""
+    return f"the host for {actor} ({acted.reason})" if acted is not None else actor
+
+
 def _finding_json(f: Finding) -> dict[str, Any]:
     return {
         "kind": f.kind,
         "seq": f.seq,
         "command_seq": f.command_seq,
-        "command": f"{f.command.actor}: {f.command.name}",
+        "command": f"{_by(f.command.actor, f.acted)}: {f.command.name}",
         "rule": f.rule,
         "recorded": describe(f.recorded) if f.recorded else None,
         "rules_give": describe(f.expected) if f.expected else f.refusal,
@@ -382,6 +387,10 @@ def _audit_json(report: AuditReport) -> dict[str, Any]:
         "decisions": report.decisions,
         "complete": report.complete,
         "findings": [_finding_json(f) for f in report.findings],
+        "host_acts": [
+            {"seq": seq, "player": acted.player, "reason": acted.reason, "command": issued.name}
+            for seq, issued, acted in report.host_acts
+        ],
     }
 
 
@@ -406,9 +415,15 @@ def _finding_text(f: Finding) -> str:
 
 def _audit_text(report: AuditReport) -> str:
     lines = [_finding_text(f) for f in report.findings]
+    lines += [
+        f"#{seq} {_by(issued.actor, acted)}: {issued.name} (entered by the host, not signed)"
+        for seq, issued, acted in report.host_acts
+    ]
     summary = (
         f"{report.decisions} decisions re-decided: {len(report.differences)} differ from the rules"
     )
+    if report.host_acts:
+        summary += f", {len(report.host_acts)} entered by the host in a player's name"
     if not report.complete:
         summary += " (this copy lacks others' hidden information: the referee's copy settles it)"
     return "\n".join([*lines, summary])
@@ -444,6 +459,7 @@ def fork(ctx: Context, position: str, name: str, as_json: bool) -> None:
 @click.argument("text")
 @at_option
 @click.option("--as", "author", default=REFEREE_NAME, show_default=True, help="Who writes it.")
+@host_act_option
 @click.option("--ruling", is_flag=True, help="A referee's ruling that overrides the rules.")
 @click.option(
     "--impose",
@@ -458,6 +474,7 @@ def note(
     text: str,
     position: str,
     author: str,
+    host_act: str | None,
     ruling: bool,
     impose: tuple[str, ...],
 ) -> None:
@@ -482,7 +499,7 @@ def note(
     ]
     if ruling:
         args.append(("impose", tuple(_imposed(spec) for spec in impose)))
-    ctx.issue("ruling" if ruling else "note", tuple(args), author)
+    ctx.issue("ruling" if ruling else "note", tuple(args), author, host_act=host_act)
 
 
 def _imposed(spec: str) -> Any:

@@ -18,7 +18,9 @@ Each finding is one of:
   copy lacks (they raise HiddenInformation: a face-down personality card). Any other difference in a
   redacted copy contradicts public information and is a `difference` like any other.
 
-Disclosures are proofs the record adds (`verify` checks them); they are not compared.
+Disclosures are proofs the record adds (`verify` checks them); they are not compared. A
+command the host entered in a player's name (after a `HostActed`) is re-decided like any
+other and listed apart (`AuditReport.host_acts`), its findings naming the host's act.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from .events import (
     Disclosed,
     Event,
     GameForked,
+    HostActed,
     KeysRecorded,
     Note,
     OrdersReceived,
@@ -57,6 +60,7 @@ _BOUNDARIES = (
     SecretRevealed,
     GameForked,
     KeysRecorded,
+    HostActed,
 )
 STANDING = "Play by email › standing answers"
 
@@ -75,6 +79,8 @@ class Finding:
     refusal: str | None = None
     ruling: Note | None = None
     ruling_seq: int | None = None
+    acted: HostActed | None = None
+    """The host's act marking the command: the host entered it for the player."""
 
     def fields(self) -> list[tuple[str, Any, Any]]:
         """(field, recorded, rules give) of each field that differs, when the record and
@@ -88,11 +94,13 @@ class Finding:
 
 @dataclass
 class AuditReport:
-    """Decisions re-decided, and what was found."""
+    """Decisions re-decided, and what was found; `host_acts`: the commands re-decided that
+    the host entered in a player's name, each (its entry, the command, the host's act)."""
 
     decisions: int = 0
     complete: bool = True
     findings: list[Finding] = field(default_factory=list)
+    host_acts: list[tuple[int, CommandIssued, HostActed]] = field(default_factory=list)
 
     @property
     def differences(self) -> list[Finding]:
@@ -167,17 +175,19 @@ def audit(
             rulings.append((e.seq, e.event))
     head: Head | None = base
     answered: tuple[Head, Entry] | None = None  # the head before an AnswerApplied, and it
+    acted: HostActed | None = None  # the HostActed just before, marking the next command
     decision: list[Entry] = []  # a CommandIssued and the entries it recorded so far
     for entry in entries:
         if decision:
             if not isinstance(entry.event, _BOUNDARIES):
                 decision.append(entry)
                 continue
-            head = _redecided(head, decision, first, last, turn, report, rulings)
-            decision = []
+            head = _redecided(head, decision, first, last, turn, report, rulings, acted)
+            decision, acted = [], None
         if head is None or not isinstance(entry.event, CommandIssued):
             if head is not None and isinstance(entry.event, AnswerApplied):
                 answered = (head, entry)
+            acted = entry.event if isinstance(entry.event, HostActed) else None
             head = advance(head, entry)
             continue
         if answered is not None and answered[1].seq == entry.seq - 1:
@@ -185,7 +195,7 @@ def audit(
         answered = None
         decision = [entry]
     if decision:
-        _redecided(head, decision, first, last, turn, report, rulings)
+        _redecided(head, decision, first, last, turn, report, rulings, acted)
     return report
 
 
@@ -197,14 +207,19 @@ def _redecided(
     turn: int | None,
     report: AuditReport,
     rulings: Sequence[tuple[int, Note]],
+    acted: HostActed | None,
 ) -> Head:
-    """Re-decide one decision (its CommandIssued, then what it recorded) when it is in
-    range, adding to `report`; the head after it."""
+    """Re-decide one decision (its CommandIssued, then what it recorded; `acted`: the
+    host's act marking it) when it is in range, adding to `report`; the head after it."""
     assert head is not None
     issued = decision[0]
     if _in_range(head, issued.seq, first, last, turn):
         report.decisions += 1
-        report.findings += _audit_decision(head, issued, decision[1:], report, rulings)
+        found = _audit_decision(head, issued, decision[1:], report, rulings)
+        report.findings += [_with(f, acted=acted) for f in found] if acted else found
+        if acted is not None:
+            assert isinstance(issued.event, CommandIssued)
+            report.host_acts.append((issued.seq, issued.event, acted))
     for decided in decision:
         head = advance(head, decided)
     return head

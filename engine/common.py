@@ -25,6 +25,7 @@ from .events import (
     Event,
     GameCreated,
     GameForked,
+    HostActed,
     KeysRecorded,
     Note,
     OrdersReceived,
@@ -44,6 +45,7 @@ RECORD_EVENTS = (
     KeysRecorded,
     OrdersReceived,
     AnswerApplied,
+    HostActed,
     GameForked,
     Note,
 )

@@ -237,6 +237,18 @@ class AnswerApplied(Event):
     line: int
 
 
+@record("warscribe.HostActed")
+class HostActed(Event):
+    """The next command is `player`'s, entered by the host, not signed by them (a timeout,
+    a correction, a decision the player did not mail), for `reason`: it is shown as the
+    host's act, and `verify` counts it apart from the player's signed play. In a game of
+    record version 2 a keyed player's command must be one of their signed orders, a
+    standing answer of theirs, or marked so."""
+
+    player: str
+    reason: str
+
+
 @record("warscribe.GameForked")
 class GameForked(Event):
     """A new line of play: the entries before this one are game `parent`'s log up to

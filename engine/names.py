@@ -1,4 +1,5 @@
-"""Names given to `new` (a game's, its players'): checked once, for every rule set.
+"""Names given to `new` (a game's, its players'), and the reason of a host's act: checked
+once, for every rule set.
 
 A name is kept in Unicode normal form NFKC (full-width letters, ligatures and the like
 become the letters they stand for), 1 to `MAX_LENGTH` characters, without control or
@@ -28,6 +29,8 @@ from .errors import InvalidCommand
 
 RULE = "warscribe names"
 MAX_LENGTH = 64
+HOST_ACTS = "warscribe host acts"
+MAX_REASON = 200
 RESERVED = (REFEREE_NAME,)  # actors the record itself uses (`warscribe.engine.authority`)
 
 # Unicode categories never allowed in a name: control, format, surrogate, private use,
@@ -59,18 +62,28 @@ _LOOK_ALIKES = str.maketrans(
 
 def normal(name: str, what: str) -> str:
     """`name` in NFKC, checked: not empty, not too long, nothing unprintable."""
-    kept = unicodedata.normalize("NFKC", name)
+    return _kept(name, what, "a name", MAX_LENGTH, RULE)
+
+
+def host_reason(text: str) -> str:
+    """The reason the host gives for a command it enters in a keyed player's name (a
+    `HostActed`), as it is kept: checked as a name is, up to `MAX_REASON` characters."""
+    return _kept(text, "the host's act", "a reason", MAX_REASON, HOST_ACTS)
+
+
+def _kept(text: str, what: str, needs: str, most: int, rule: str) -> str:
+    kept = unicodedata.normalize("NFKC", text)
     if not kept.strip():
-        raise InvalidCommand(f"{what} needs a name", RULE)
-    if len(kept) > MAX_LENGTH:
+        raise InvalidCommand(f"{what} needs {needs}", rule)
+    if len(kept) > most:
         raise InvalidCommand(
-            f"{what} {kept[:20]!r}... is {len(kept)} characters long: at most {MAX_LENGTH}", RULE
+            f"{what} {kept[:20]!r}... is {len(kept)} characters long: at most {most}", rule
         )
     bad = sorted({c for c in kept if unicodedata.category(c) in UNPRINTABLE})
     if bad:
         shown = ", ".join(f"U+{ord(c):04X}" for c in bad)
         raise InvalidCommand(
-            f"{what} {kept!r} holds control or invisible characters ({shown})", RULE
+            f"{what} {kept!r} holds control or invisible characters ({shown})", rule
         )
     return kept
 

@@ -15,7 +15,7 @@ from uuid import UUID
 
 from warscribe.engine.codec import frozen
 
-from . import codec, commands, rulesets
+from . import codec, commands, names, rulesets
 from .authority import check_authority
 from .codec import record
 from .common import RECORD
@@ -41,6 +41,7 @@ from .events import (
     Event,
     GameCreated,
     GameForked,
+    HostActed,
     KeysRecorded,
     OrdersReceived,
     SecretDraw,
@@ -291,10 +292,10 @@ def _step(values: dict[str, Any], entry: Entry, ruleset: RuleSet, own_marks: boo
     cls = type(event)
     if cls is DiceRolled:
         values["dice_next"] = event.index + 1  # type: ignore[attr-defined]
-    elif cls is CommandIssued or cls is OrdersReceived:
+    elif cls is CommandIssued or cls is OrdersReceived or cls is HostActed:
         if cls is CommandIssued:
             _issued(values, entry.chain)
-        else:
+        elif cls is OrdersReceived:
             values["standing"] = _standing(values["standing"], entry.seq, event)
             if event.accepted is not None:  # type: ignore[attr-defined]
                 values["batch"] = event.accepted  # type: ignore[attr-defined]
@@ -396,8 +397,9 @@ _RECORD_FOLDS: dict[type, Callable[[dict[str, Any], Any], dict[str, Any]]] = {
 }
 """What the record's own events change in a head's fields (given as a map)."""
 
-_RECORD_STEPS = frozenset((DiceRolled, CommandIssued, OrdersReceived, *_RECORD_FOLDS))
-"""The classes of the entries `_step` does more with than fold their event into the state."""
+_RECORD_STEPS = frozenset((DiceRolled, CommandIssued, OrdersReceived, HostActed, *_RECORD_FOLDS))
+"""The classes of the entries `_step` does more with than fold their event into the state
+(a HostActed, like OrdersReceived, begins a decision: a position is marked before it)."""
 
 
 def open_game(
@@ -535,6 +537,43 @@ def record_command(
     return [issued, *chain_events(issued.seq, issued.chain, events, key, head.game_id)]
 
 
+def keyed(head: Head, player: str) -> bool:
+    """Whether `player`'s public key is recorded (`KeysRecorded`): their decisions are their
+    signed orders, and a command the host enters in their name is the host's act."""
+    return any(name == player for name, _ in head.keys)
+
+
+def record_typed(
+    head: Head,
+    command: Command,
+    key: bytes | None,
+    entered: Sequence[int] = (),
+    host_act: str | None = None,
+) -> list[Entry]:
+    """A command typed at a store, not one of signed orders (see `record_command`). A keyed
+    player's is the host's act: `HostActed(player, host_act)` is recorded just before it,
+    and without a reason it is refused; `host_act` for anyone else is refused too."""
+    actor = command.actor
+    if host_act is None and keyed(head, actor):
+        raise IllegalCommand(
+            f"{actor} has a recorded key: {actor} decides by signed orders (`import-orders`); "
+            f"to enter `{command.name}` for {actor} as the host's act, say so and why: "
+            f"`--as {actor} --host-act REASON`",
+            names.HOST_ACTS,
+        )
+    if host_act is None:
+        return record_command(head, command, key, entered)
+    if not keyed(head, actor):
+        raise IllegalCommand(
+            f"--host-act marks a command entered in a keyed player's name, and {actor} has no "
+            "recorded key: give the command without it",
+            names.HOST_ACTS,
+        )
+    act = HostActed(player=actor, reason=names.host_reason(host_act))
+    marked = make_entry(head.seq + 1, act, head.chain, key, head.game_id)
+    return [marked, *record_command(advance(head, marked), command, key, entered)]
+
+
 @frozen
 class Refused:
     """The commands of a batch of orders that were not recorded, and why: the first of
@@ -656,22 +695,27 @@ def stale_reason(start: Head, entries: Iterable[Entry], player: str) -> str | No
     """Why orders `player` wrote against `start` are stale once `entries` follow it, or
     None while they still hold. They hold when, since `start`, the game is at the same
     position (turn, player turn and phase), nothing was recorded of `player` (no orders
-    of theirs, no command they gave, no standing answer given for them), and every other
-    command was a note or a free roll, or was given by the player the rules asked to act
-    at that point: another player answering a decision asked of them."""
+    of theirs, no command they gave or the host entered for them, no standing answer
+    given for them), and every other command was a note or a free roll, or was given by
+    the player the rules asked to act at that point: another player answering a decision
+    asked of them (or the host for that player)."""
     ruleset = rulesets.get(start.ruleset)
     position = ruleset.position(start.state)
     head = start
+    by = ""  # "the host for " while a HostActed marks the next command
     for entry in entries:
         event = entry.event
         whose = ruleset.whose_turn(head.state)
         if isinstance(event, OrdersReceived | AnswerApplied) and event.player == player:
             return f"{player}'s own orders or answers were recorded since (#{entry.seq})"
+        if isinstance(event, HostActed) and event.player == player:
+            return f"the host entered a command for {player} since (#{entry.seq}: {event.reason})"
         if isinstance(event, CommandIssued) and event.name not in STATE_NEUTRAL:
             if event.actor == player:
                 return f"{player} gave a command since (#{entry.seq})"
             if event.actor != whose:
-                return f"{event.actor} gave `{event.name}` at #{entry.seq}, unasked"
+                return f"{by}{event.actor} gave `{event.name}` at #{entry.seq}, unasked"
+        by = "the host for " if isinstance(event, HostActed) else ""
         head = advance(head, entry)
     if ruleset.position(head.state) != position:
         return f"the game has moved on to {ruleset.position(head.state)}"
@@ -746,8 +790,10 @@ def reveal(head: Head, key: bytes) -> list[Entry]:
 
 class Verification:
     """What `verify` found: entries checked, rolls re-derived, and whether dice are
-    checkable (its counters in this order are `verify --json`'s). A plain class: every
-    call imports this module, few verify (issue 14)."""
+    checkable (its counters in this order are `verify --json`'s); `host_entered`: by
+    player, the commands entered in a keyed player's name by the host (marked `HostActed`,
+    or, in a log of record version 1, none of their signed orders nor standing answers).
+    A plain class: every call imports this module, few verify (issue 14)."""
 
     def __init__(self) -> None:
         self.entries = 0
@@ -759,6 +805,7 @@ class Verification:
         self.secret_known = False
         self.disclosures_checked = 0
         self.orders_checked = 0
+        self.host_entered: dict[str, int] = {}
 
 
 Lookup = Callable[[int], "Entry | None"]
@@ -793,6 +840,10 @@ def verify(
     checker = _Checker(base, created, key or _revealed_key(entries, created), lookup)
     for entry in entries:
         checker.check(entry)
+    if checker.acting is not None:
+        raise LogError(
+            f"the host's act for {checker.acting} has no command after it", checker.expected - 1
+        )
     checker.report.secret_known = checker.key is not None
     return checker.report
 
@@ -844,6 +895,8 @@ class _Checker:
             p: (seq, {line for line, _ in a}) for p, seq, a in (base.standing if base else ())
         }
         self.answering: str | None = base.answering if base else None
+        self.acting: str | None = None  # the player a HostActed just marked the command of
+        self.version = base.record_version if base else 1
         self.chains: dict[int, bytes] = {base.seq: base.chain} if base else {}
         self.last_of: dict[str, int] = {}
         self.created: GameCreated | None = None
@@ -883,6 +936,10 @@ class _Checker:
             self.opened_at = 0
         elif self.created is None:
             raise LogError("the log does not start with its GameCreated entry", seq)
+        elif self.acting is not None and type(event) is not CommandIssued:
+            raise LogError(
+                f"the host's act for {self.acting} is not followed by the command it marks", seq
+            )
         else:
             handler = _CHECKS.get(type(event))
             if handler is not None:
@@ -932,7 +989,17 @@ class _Checker:
         if not (self.batch and self.anchored):
             self.opener = entry.chain
             self.opened_at = self.dice_next
+        if self.acting is not None:
+            if actor != self.acting:
+                raise LogError(
+                    f"the host's act for {self.acting} marks a command of {actor}'s", entry.seq
+                )
+            self.acting = None
+            self._entered_by_host(actor)
+            return
         if not self.batch:
+            if actor in self.keys:
+                self._unsigned(entry, actor)
             return
         self.batch -= 1
         if not self.pending:  # inside a batch whose orders this run cannot look up
@@ -942,6 +1009,42 @@ class _Checker:
             raise LogError(
                 f"this command is not the one {ordered.actor}'s signed orders give", entry.seq
             )
+
+    def _unsigned(self, entry: Entry, actor: str) -> None:
+        """A keyed player's command none of their signed orders nor standing answers give,
+        and no HostActed marks: refused in a game of record version 2, counted as the
+        host's in an older log (before host acts were marked, the host entered them so)."""
+        if self.version < 2:
+            self._entered_by_host(actor)
+            return
+        name = entry.event.name  # type: ignore[attr-defined]
+        raise LogError(
+            f"`{name}` is recorded as {actor}'s command, but {actor} has a recorded key and "
+            f"it is none of {actor}'s signed orders, no standing answer of theirs, and not "
+            "marked as the host's act: a decision put in a player's mouth",
+            entry.seq,
+        )
+
+    def _entered_by_host(self, player: str) -> None:
+        counts = self.report.host_entered
+        counts[player] = counts.get(player, 0) + 1
+
+    def host_acted(self, entry: Entry) -> None:
+        """A host's act marks the next command, a player's, outside signed orders, with a
+        reason a host could have typed."""
+        event = entry.event
+        assert isinstance(event, HostActed) and self.created is not None
+        if self.batch or self.answering is not None:
+            raise LogError("a host's act inside signed orders or a standing answer", entry.seq)
+        if event.player not in self.created.players:
+            raise LogError(f"a host's act for {event.player}, who is no player here", entry.seq)
+        try:
+            kept = names.host_reason(event.reason)
+        except WarscribeError as exc:
+            raise LogError(exc.message, entry.seq) from None
+        if kept != event.reason:
+            raise LogError("the reason of the host's act is not as the host types it", entry.seq)
+        self.acting = event.player
 
     def revealed(self, entry: Entry) -> None:
         event = entry.event
@@ -1133,6 +1236,7 @@ _CHECKS: dict[type, Callable[[_Checker, Entry], None]] = {
     OrdersReceived: _Checker.orders,
     AnswerApplied: _Checker.answer,
     GameForked: _Checker.forked,
+    HostActed: _Checker.host_acted,
 }
 
 

@@ -46,10 +46,12 @@ from warscribe.engine.codec import frozen
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
 from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.events import (
+    AnswerApplied,
     Command,
     CommandIssued,
     GameCreated,
     GameForked,
+    HostActed,
     OrdersReceived,
 )
 from warscribe.engine.orders import Orders, new_key_pair
@@ -525,8 +527,11 @@ class Warscribe(Application[UUID], Reading):
         name = names.game_name(name)
         listing = self.find(str(game_id))
         head = self.head(game_id, version)
-        following = list(self.entries(game_id, version + 1, version + 1))
-        if following and not isinstance(following[0].event, CommandIssued | OrdersReceived):
+        at, *following = self.entries(game_id, version, version + 1)
+        if isinstance(at.event, AnswerApplied | HostActed) or (
+            following
+            and not isinstance(following[0].event, CommandIssued | OrdersReceived | HostActed)
+        ):
             raise StoreError(
                 f"#{version} is inside a decision: fork at a phase, or at the #SEQ just "
                 "before a command"
@@ -591,8 +596,15 @@ class Warscribe(Application[UUID], Reading):
         anchors.trigger_event(Anchors.Anchored, checkpoint=checkpoint)
         return anchors
 
-    def issue(self, game_id: UUID, command: Command, entered: Sequence[int] = ()) -> list[Entry]:
-        """Decide and record one command; all its entries or none. When another writer
+    def issue(
+        self,
+        game_id: UUID,
+        command: Command,
+        entered: Sequence[int] = (),
+        host_act: str | None = None,
+    ) -> list[Entry]:
+        """Decide and record one command (`record.record_typed`: a keyed player's only as the
+        host's act, `host_act` its reason); all its entries or none. When another writer
         recorded first, the command is decided again on the new head (rules, dice and all)
         and recorded if still legal, up to WRITE_ATTEMPTS decisions with a short random
         pause between them. (Signed orders are never retried: see `record_orders`.)
@@ -610,7 +622,7 @@ class Warscribe(Application[UUID], Reading):
                 with turn_of as turn, self._rolling(game_id, f"`{command.name}`"):
                     game = kept if kept is not None else self.load(game_id)
                     key = self._key(game_id, game.head)
-                    entries = record.record_command(game.head, command, key, entered)
+                    entries = record.record_typed(game.head, command, key, entered, host_act)
                     game.append(entries)
                     self._save(game, what=f"`{command.name}`", turn=turn)
             except WarscribeError as exc:
@@ -1311,9 +1323,8 @@ def _redecide(
     one, the whole log is audited to tell the difference from what a ruling or a hidden
     part excuses."""
     from warscribe.engine.audit import audit
-    from warscribe.engine.events import CommandIssued
 
-    continuing = base is not None and isinstance(log[0].event, CommandIssued)
+    continuing = base is not None and isinstance(log[0].event, CommandIssued | HostActed)
     if continuing and not audit(log, first=first, base=base).differences:
         return
     if base is not None:

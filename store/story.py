@@ -5,7 +5,9 @@ A decision is a command and the entries it brought (its dice, its outcome); the 
 no command brought (the set-up, the record's own) make a sentence of their own. A sentence
 reads `Turn 3, alice: Random Events Phase: events roll, 2d6=8 → random event: ...`: the
 turn, who decided, the rule the command is decided by (the rule set's `rule_of`) and the
-command, the dice thrown, then each outcome in words. What this copy does not show reads
+command, the dice thrown, then each outcome in words. A command the host entered in a
+keyed player's name (after a `HostActed`) says so: `Turn 2, the host for alice (no orders
+by the deadline): ...`, never as the player's own. What this copy does not show reads
 `hidden`, with how many of what when that is known (`hidden (1 card)`), never a value.
 """
 
@@ -17,14 +19,15 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from warscribe.engine import rulesets
-from warscribe.engine.events import CommandIssued, DiceRolled, Event, SecretDraw
+from warscribe.engine.events import CommandIssued, DiceRolled, Event, HostActed, SecretDraw
 from warscribe.engine.hidden import split
 from warscribe.engine.record import Entry, Head, fold
 
 from .views import describe, escaped, event_name, jsonable
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_QUIET = {"GameCreated", "CommandIssued", "DiceRolled", "SecretDraw"}
+_QUIET = {"GameCreated", "CommandIssued", "DiceRolled", "SecretDraw", "HostActed"}
+_DECISION = (CommandIssued, HostActed)  # what begins a decision: a command, or the host's act
 _AS_LOGGED = {"note", "disclosed", "orders received", "game forked", "keys recorded"}
 
 
@@ -35,13 +38,12 @@ def story(entries: Iterable[Entry], head: Head | None = None) -> Iterator[str]:
     told: list[Entry] = []
     position: str | None = None
     for entry in entries:
+        marked = len(told) == 1 and isinstance(told[0].event, HostActed)
         if (
             head is not None
             and told
-            and (
-                isinstance(entry.event, CommandIssued)
-                or not isinstance(told[0].event, CommandIssued)
-            )
+            and not (marked and isinstance(entry.event, CommandIssued))
+            and (isinstance(entry.event, _DECISION) or not isinstance(told[0].event, _DECISION))
         ):
             yield from _told(told, position, shown, head)
             shown, told = position or shown, []
@@ -65,8 +67,12 @@ def _told(told: list[Entry], position: str | None, shown: str | None, head: Head
 
 
 def sentence(told: list[Entry], position: str | None, ruleset: Any) -> str:
-    """One decision (a command and what it brought, or entries no command brought)."""
+    """One decision (a command and what it brought, the host's act marking it first, or
+    entries no command brought)."""
     first = told[0].event
+    acted = first if isinstance(first, HostActed) and len(told) > 1 else None
+    if acted is not None:
+        first = told[1].event
     turn = f"Turn {position.split('.')[0]}, " if position else ""
     dice = [_dice(e.event) for e in told if isinstance(e.event, DiceRolled | SecretDraw)]
     outcomes = [_outcome(e.event) for e in told if event_name(e.event) not in _QUIET]
@@ -74,7 +80,8 @@ def sentence(told: list[Entry], position: str | None, ruleset: Any) -> str:
         rule = getattr(ruleset, "rule_of", lambda _: None)(first.name)
         args = " ".join(f"{k}={_value(v)}" for k, v in first.args)
         what = f"{first.name} {args}".strip()
-        head = f"{turn}{first.actor}: " + (f"{rule}: {what}" if rule else what)
+        who = f"the host for {first.actor} ({acted.reason})" if acted else first.actor
+        head = f"{turn}{who}: " + (f"{rule}: {what}" if rule else what)
     elif event_name(first) == "GameCreated":
         head = f"set-up of {getattr(first, 'name', 'the game')}"
     else:

@@ -19,6 +19,7 @@ from warscribe.engine.events import (
     Disclosed,
     Event,
     GameForked,
+    HostActed,
     KeysRecorded,
     Note,
     OrdersReceived,
@@ -162,6 +163,7 @@ _RECORD_LINES: dict[type, Callable[[Any], str]] = {
     AnswerApplied: lambda e: (
         f"{e.player}'s standing answer (orders #{e.orders}, line {e.line + 1})"
     ),
+    HostActed: lambda e: f"the host enters the next command for {e.player}: {e.reason}",
     GameForked: lambda e: f"{e.name}: fork of {e.parent} at #{e.at_seq} ({e.at_position})",
     KeysRecorded: lambda e: "public keys of " + ", ".join(name for name, _ in e.keys),
 }

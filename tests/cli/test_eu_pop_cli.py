@@ -204,7 +204,7 @@ def test_every_engine_command_is_a_cli_command_with_its_arguments() -> None:
     for name, spec in COMMANDS.items():
         options = {opt for param in group.commands[name].params for opt in param.opts}
         expected = {f"--{arg.replace('_', '-')}" for arg in spec.arg_names}
-        assert options == expected | {"--as"}, name
+        assert options == expected | {"--as", "--host-act"}, name
         flags = {p.name for p in group.commands[name].params if getattr(p, "is_flag", False)}
         assert flags == {arg.name for arg in spec.args if arg.kind.flag}, name
 

@@ -79,7 +79,7 @@ def eu(run: Run) -> Run:
         "--start", "start.json", "--dice", "seeded:1", "--key", "alice=alice.pub",
         "--key", "bob=bob.pub",
     )  # fmt: skip
-    run("end-phase")
+    run("end-phase", "--as", "alice", "--host-act", "the set-up is done")
     return run
 
 

@@ -405,9 +405,10 @@ def test_fork_at_a_phase_and_both_lines_go_on(started: tuple[Callable[..., Resul
     assert child["parent"] == [parent, forked["at_seq"]]
     assert "fork of pbem" in run("games").stdout
     assert as_json(run("--game", "what-if", "status", "--json"))["position"] == phase
-    run("--game", "what-if", "diplomacy", "draw")
-    run("--game", "what-if", "diplomacy", "pass")
-    run("--game", "pbem", "roll", "2d6")
+    what_if = ("--as", player, "--host-act", "what if")  # the referee plays the line out
+    run("--game", "what-if", "diplomacy", "draw", *what_if)
+    run("--game", "what-if", "diplomacy", "pass", *what_if)
+    run("--game", "pbem", "roll", "2d6", "--as", "referee")
     for game in ("pbem", "what-if"):
         assert run("--game", game, "verify").exit_code == 0
     run("--game", "what-if", "export", "-o", "fork.wlog")
@@ -422,7 +423,7 @@ def test_notes_and_rulings_are_recorded_and_the_audit_names_rulings(
     run, steps = started
     player, commands = steps[0]
     assert send_orders(run, player, commands).exit_code == 0
-    run("note", "--at", "1.1.diplomacy", "nice draw", "--as", player)
+    run("note", "--at", "1.1.diplomacy", "nice draw", "--as", player, "--host-act", "by phone")
     banish = json.dumps({"player": player, "kingdom": TARGET, "until": 3, "why": "rude"})
     run(
         "note",

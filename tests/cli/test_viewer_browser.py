@@ -150,6 +150,29 @@ def test_an_eu_pop_page_draws_its_charts_without_errors(browser: Any, tmp_path: 
     assert "France" in (opened.page.text_content("#tables") or "")
 
 
+def test_a_host_act_reads_as_the_hosts_in_the_log(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host rolls the random events for a keyed player (issue 30): the page's log
+    line of that command, decoded from the carried bytes, names the host and its reason."""
+    monkeypatch.chdir(tmp_path)
+    club = Club(tmp_path)
+    keys = []
+    for player in ("alice", "bob"):
+        club.ok("keys", "new", player)
+        keys += ["--key", f"{player}={player}.pub"]
+    players = ["--player", "alice=Hothior", "--player", "bob=Mivior"]
+    club.ok("new", "divine-right", *players, "--dice", "seeded:view", *keys)
+    whose = club.json("status")["whose_turn"]
+    club.ok("events", "roll", "--as", whose, "--host-act", "no orders by the deadline")
+    club.ok("view", "-o", "bob.html", "--for", "bob")
+    opened = Opened(browser, tmp_path / "bob.html")
+    lines = opened.page.locator("#log div").all_text_contents()
+    marked = f"the host for {whose} (no orders by the deadline), not signed: CommandIssued"
+    assert sum(marked in line for line in lines) == 1, lines
+    assert (opened.verdict()[0], opened.errors) == ("intact", [])
+
+
 def test_a_screenshot_is_not_blank(browser: Any, pages: Path) -> None:
     opened = Opened(browser, pages / "game.html")
     shot = opened.page.screenshot(clip={"x": 0, "y": 80, "width": 400, "height": 300})

@@ -4,6 +4,7 @@ stores, keys and copies in a temporary folder, and the tools a forger would use.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -84,6 +85,20 @@ def new_game(table: Table, dice: str, *extra: str) -> None:
         keys += ["--key", f"{player}={player}.pub"]
     players = ["--player", "alice=Hothior", "--player", "bob=Mivior", "--player", "carol=Muetar"]
     table.run("new", "divine-right", *players, "--dice", dice, "--name", "g", *keys, *extra)
+
+
+def on_turn(table: Table) -> str:
+    """The player the rules ask to act now, at the referee's store."""
+    whose: str = json.loads(table.run("status", "--json").stdout)["whose_turn"]
+    return whose
+
+
+def host_enters(table: Table, *command: str, reason: str = "the test plays for them") -> str:
+    """The host enters `command` for the player on turn, as its act (every player of
+    `new_game` has a recorded key, so nobody else may); that player."""
+    whose = on_turn(table)
+    table.run(*command, "--as", whose, "--host-act", reason)
+    return whose
 
 
 def rebuilt(entries: list[Entry], seq: int, change: Callable[[Entry], Entry]) -> list[Entry]:

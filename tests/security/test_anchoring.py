@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.security.conftest import Table, new_game, rebuilt, rewrite
+from tests.security.conftest import Table, host_enters, new_game, rebuilt, rewrite
 from warscribe.engine.events import DiceRolled
 from warscribe.engine.record import Entry
 from warscribe.store import logfile
 
 
 def play_random_events(table: Table, *dice: str) -> None:
-    """The player on turn rolls for random events at the referee's store."""
-    table.run("events", "roll", *dice)
+    """The host rolls for random events for the player on turn, at the referee's store."""
+    host_enters(table, "events", "roll", *dice)
 
 
 def copy_for(table: Table, player: str) -> logfile.LogFile:

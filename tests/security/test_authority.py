@@ -93,6 +93,7 @@ def test_a_log_whose_ruling_a_player_gave_fails_import_and_audit(table: Table) -
 
 def test_a_ruling_typed_as_a_player_is_refused(table: Table) -> None:
     new_game(table, "seeded:authority")
-    error = table.refused("note", "--ruling", "--as", "alice", "--at", "#3", "mine")
+    alice = ("--as", "alice", "--host-act", "she asked by phone")  # she has a recorded key
+    error = table.refused("note", "--ruling", *alice, "--at", "#3", "mine")
     assert "`ruling` may be given by the referee only, not by 'alice'" in error
-    table.run("note", "--as", "alice", "--at", "#3", "a note is anyone's")
+    table.run("note", *alice, "--at", "#3", "a note is anyone's")

@@ -76,7 +76,7 @@ def test_what_the_host_records_before_the_orders_changes_none_of_their_dice(
     copy_store(table, "rolled")
     table.run("note", "--at", "#1", "orders received, thanks (i)", store="noted")
     for _ in range(3):
-        table.run("roll", "--purpose", "the host's own", store="rolled")
+        table.run("roll", "--as", "referee", "--purpose", "the host's own", store="rolled")
     table.run("note", "--at", "#1", "orders received, thanks (ii)", store="rolled")
     for store in ("referee", "noted", "rolled"):
         table.run("import-orders", "orders.txt", store=store)

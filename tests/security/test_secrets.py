@@ -124,7 +124,7 @@ def test_a_store_copied_without_its_secrets_file_verifies_but_cannot_roll_reveal
 ) -> None:
     # the referee sets up a game with host dice and rolls
     new_game(table, "host")
-    table.run("roll", "2d6")
+    table.run("roll", "2d6", "--as", "referee")
     # someone copies the store's file, but not its secrets file
     table.run("games")
     for part in table.folder.glob("referee.db*"):
@@ -138,7 +138,7 @@ def test_a_store_copied_without_its_secrets_file_verifies_but_cannot_roll_reveal
     assert "chain intact" in verified and "not revealed yet" in verified
     assert "NOT anchored" in verified and "copy.db.secrets" in verified
     # a command that rolls derived dice is refused, naming the missing secrets file
-    error = table.refused("roll", "2d6", store="copy")
+    error = table.refused("roll", "2d6", "--as", "referee", store="copy")
     assert "copy.db.secrets" in error and "is missing" in error
     # the copy cannot reveal the secret either, nor sign an export
     assert "copy.db.secrets" in table.refused("reveal", store="copy")
@@ -172,13 +172,13 @@ def test_the_secrets_file_is_private_and_one_others_may_read_is_refused(
     assert stat.S_IMODE((table.folder / "referee.db.secrets.lock").stat().st_mode) == 0o600
     # the file is made readable by everyone: the host's commands refuse it, like ssh does
     secrets.chmod(0o644)
-    error = table.refused("roll", "2d6")
+    error = table.refused("roll", "2d6", "--as", "referee")
     assert "mode 0644" in error and "chmod 600" in error
     secrets.chmod(0o640)
-    assert "mode 0640" in table.refused("roll", "2d6")
+    assert "mode 0640" in table.refused("roll", "2d6", "--as", "referee")
     # made private again, it is used
     secrets.chmod(0o600)
-    table.run("roll", "2d6")
+    table.run("roll", "2d6", "--as", "referee")
 
 
 def test_no_file_is_written_over_the_secrets_file(table: Table) -> None:
@@ -198,7 +198,7 @@ def test_a_passphrase_seals_the_secrets_file_and_a_wrong_one_is_refused(
     # the referee sets a passphrase, then sets up the game: the file is sealed with it
     monkeypatch.setenv("WARSCRIBE_PASSPHRASE", PASSPHRASE)
     new_game(table, "host")
-    table.run("roll", "2d6")
+    table.run("roll", "2d6", "--as", "referee")
     game_id = game_id_of(table)
     path = table.folder / "referee.db.secrets"
     secrets = kept(path, game_id, PASSPHRASE)
@@ -207,15 +207,15 @@ def test_a_passphrase_seals_the_secrets_file_and_a_wrong_one_is_refused(
     # without the passphrase, public commands still work; rolling asks for it
     monkeypatch.delenv("WARSCRIBE_PASSPHRASE")
     table.run("status")
-    assert "sealed with a passphrase" in table.refused("roll", "2d6")
+    assert "sealed with a passphrase" in table.refused("roll", "2d6", "--as", "referee")
     # a wrong passphrase is refused
     monkeypatch.setenv("WARSCRIBE_PASSPHRASE", "incorrect horse")
-    assert "wrong passphrase" in table.refused("roll", "2d6")
+    assert "wrong passphrase" in table.refused("roll", "2d6", "--as", "referee")
     # asked for at the terminal, the right one works
     monkeypatch.delenv("WARSCRIBE_PASSPHRASE")
     result = CliRunner().invoke(
         cli,
-        ["--store", "referee.db", "--ask-passphrase", "roll", "2d6"],
+        ["--store", "referee.db", "--ask-passphrase", "roll", "2d6", "--as", "referee"],
         input=PASSPHRASE + "\n",
     )
     assert result.exit_code == 0, result.output
