@@ -666,7 +666,7 @@ def export(
     import tempfile
 
     from warscribe.engine.anchor import fingerprint
-    from warscribe.store import logfile
+    from warscribe.store import heads, logfile
     from warscribe.store.mailbox import write_copy
 
     listing = ctx.game()
@@ -679,11 +679,13 @@ def export(
     with tempfile.TemporaryFile() as spool:  # the log is written an entry at a time
         last = write_copy(ctx.app, listing, player, start, spool)
         shown = fingerprint(last.seq, last.chain) if last else "nothing"
+        signed_heads = heads.armor(heads.latest(ctx.app, listing.game_id)) if armor else ""
 
         def payload(out: BinaryIO) -> None:
             spool.seek(0)
             if armor:
                 out.writelines(logfile.armored(spool, shown))
+                out.write(signed_heads.encode())
             else:
                 shutil.copyfileobj(spool, out)
 
@@ -755,14 +757,20 @@ def import_(ctx: Context, file: str) -> None:
 @pass_ctx
 def verify(ctx: Context, against: str | None, as_json: bool) -> None:
     """Check the chain, every hidden part, every signed order, the host's checkpoint,
-    every stored snapshot and (once the secret is known) every die.
+    every stored snapshot and (once the secret is known) every die. Fails when this store
+    kept evidence of a fork (the host showed another player another history; `audit`
+    shows it).
 
     \b
     Example:
       warscribe verify
       warscribe verify --against '#233 a3f9c1d27be01f44'
     """
-    checked = ctx.app.verify_game(ctx.game_id(), against)
+    from warscribe.store.forks import shown, summary
+
+    game_id = ctx.game_id()
+    checked = ctx.app.verify_game(game_id, against)
+    forks = ctx.app.forks(game_id)
     report = checked.report
     hidden = (
         f"; {report.private_checked} hidden parts and "
@@ -776,6 +784,7 @@ def verify(ctx: Context, against: str | None, as_json: bool) -> None:
         "head": checked.fingerprint,
         "anchor": checked.anchor,
         "snapshots_checked": checked.snapshots_checked,
+        "forks": [shown(fork) for fork in forks],
     }
     dice = (
         f"{report.rolls_checked} of {report.rolls} rolls re-derived from the dice secret"
@@ -790,6 +799,8 @@ def verify(ctx: Context, against: str | None, as_json: bool) -> None:
         f"ok: {report.entries} entries, chain intact, head {checked.fingerprint}; {dice}{hidden}"
         f"; {checked.snapshots_checked} snapshots checked; {checked.anchor}",
     )
+    if forks:
+        raise WarscribeError(summary(forks))
 
 
 @cli.command()

@@ -41,6 +41,8 @@ from warscribe.engine.record import Entry
 from . import armor, logfile, mail
 from .app import Warscribe
 from .backends import StoreError
+from .heads import KIND as HEADS_KIND
+from .heads import Heads, found_in
 from .orders import KEY_KINDS, ORDERS_KIND
 from .reading import GameListing
 
@@ -217,13 +219,19 @@ class Envelope:
 
 @frozen
 class Carried:
-    """The one block a mail carries for the record: ORDERS or LOG, and its bytes."""
+    """The one block a mail carries for the record: ORDERS or LOG, and its bytes; beside
+    a log, the players' signed heads."""
 
     kind: str
     data: bytes
+    heads: Heads = ()
+
+    def log(self) -> logfile.LogFile:
+        """The log it carries, with the signed heads beside it."""
+        return logfile.read(self.data, self.heads)
 
 
-_KINDS = (ORDERS_KIND, _LOG_KIND, *KEY_KINDS.values())
+_KINDS = (ORDERS_KIND, _LOG_KIND, HEADS_KIND, *KEY_KINDS.values())
 
 
 def opened(letter: Letter) -> tuple[Envelope, Carried | None]:
@@ -249,7 +257,8 @@ def opened(letter: Letter) -> tuple[Envelope, Carried | None]:
                 f"the mail holds {len(found)} different {kind.lower()} blocks: send one a mail"
             )
         if found:
-            return envelope, Carried(kind, found.pop())
+            beside = found_in(texts) if kind == _LOG_KIND else ()
+            return envelope, Carried(kind, found.pop(), beside)
     return envelope, None
 
 
