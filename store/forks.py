@@ -16,7 +16,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from warscribe.engine.anchor import Checkpoint, fingerprint
+from warscribe.engine.anchor import Checkpoint
 from warscribe.engine.codec import record
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.orders import SignedOrders
@@ -114,8 +114,8 @@ def told(fork: ForkFound) -> str:
     data = printable(shown(fork))
     checkpoint = fork.checkpoint
     host = (
-        f"\n    the host's checkpoint at {fingerprint(checkpoint.seq, checkpoint.chain)} covers "
-        f"it: chain {checkpoint.chain.hex()}, signature {checkpoint.signature.hex()}"
+        f"\n    covered by the host's checkpoint over #{checkpoint.seq} with chain "
+        f"{checkpoint.chain.hex()}, signature {checkpoint.signature.hex()}"
         if checkpoint is not None
         else "\n    (a game with no host key: no checkpoint covers it)"
     )

@@ -168,3 +168,46 @@ def test_a_forged_signed_head_is_refused_and_not_kept(game: Table, forge: str) -
     error = game.refused("import", "forged.txt", store="carol")
     assert f"{bob}'s signed head" in error and "fork" not in error, error
     assert json.loads(game.run("audit", "--json", store="carol").stdout)["forks"] == []
+
+
+def heads_block(text: str) -> tuple[int, int]:
+    """Where the heads block of an armored copy begins and ends (its last line included)."""
+    end = armor.end(heads.KIND)
+    return text.index(armor.begin(heads.KIND)), text.index(end) + len(end) + 1
+
+
+def test_a_head_beyond_the_copy_is_checked_against_the_log_it_came_with(game: Table) -> None:
+    """carol's copy ends before the fork; a copy of the original's entries since then
+    comes with bob's signed head from the copy: it names an entry carol does not hold
+    yet, so it is checked against the entries it came with, before any is written."""
+    bob, _, seq, _ = two_histories(game)
+    game.run("export", "--for", "carol", "--from", "15", "--armor", "-o", "tail.txt")
+    game.run("export", "--armor", "-o", "ruled.txt", store="ruled")
+    ruled = Path("ruled.txt").read_text()
+    start, stop = heads_block(ruled)
+    Path("spliced.txt").write_text(Path("tail.txt").read_text() + ruled[start:stop])
+    before = log_of(game, "carol")
+    said = game.run("import", "spliced.txt", store="carol", ok=False)
+    assert said.exit_code == 1 and "Traceback" not in said.output
+    assert "a fork" in said.stderr and "the log it came with" in said.stderr, said.stderr
+    assert log_of(game, "carol") == before
+    (fork,) = json.loads(game.run("audit", "--json", store="carol", ok=False).stdout)["forks"]
+    assert fork["player"] == bob and fork["seq"] == seq
+    assert fork["our_chain"] == chain_at(game, "referee", seq)
+
+
+def test_a_damaged_heads_block_is_refused_and_a_copy_without_one_imports(game: Table) -> None:
+    bob = whose_turn(game)
+    drop("referee-in", written(orders_text(game, bob, "events roll"), sender=f"{bob}@x.org"))
+    mails_from(game, "referee")
+    game.run("export", "--for", "carol", "--armor", "-o", "carol.txt")
+    text = Path("carol.txt").read_text()
+    start, stop = heads_block(text)
+    lines = text[start:stop].split("\n")
+    lines[3] = ("A" if lines[3][0] != "A" else "B") + lines[3][1:]
+    damaged = text[:start] + "\n".join(lines) + text[stop:]
+    Path("damaged.txt").write_text(damaged)
+    assert "damaged" in game.refused("import", "damaged.txt", store="carol")
+    Path("older.txt").write_text(text[:start] + text[stop:])
+    game.run("import", "older.txt", store="carol")
+    assert game.run("verify", store="carol").stdout.startswith("ok: ")
