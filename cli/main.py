@@ -655,6 +655,8 @@ def export(
     """Write the game's log (or its tail from --from) as a log file; with --for, the copy
     a player may see, which verifies against the same chain as the full log. The host's
     store signs the last entry (a checkpoint); a player's store passes on the host's.
+    With --armor, every player's latest signed orders (the heads they were written
+    against) go beside the log, for the importer to check against their own chain.
 
     \b
     Example:
@@ -709,7 +711,10 @@ def import_(ctx: Context, file: str) -> None:
 
     The file must continue the store's chain and, in a game with a host key, end at the
     entry the host signed; a file of another game, or a truncated or edited one, is refused
-    naming the first bad entry, and the store is left as it was.
+    naming the first bad entry, and the store is left as it was. The players' signed
+    heads a mail carries beside the log must be theirs and name this copy's chain: one
+    naming another chain hash is a fork (the host showed that player another history),
+    refused with its evidence kept for `audit`.
 
     \b
     Example:

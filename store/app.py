@@ -81,7 +81,7 @@ from .writing import Turn
 if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that use them
     from .aggregates import Game
     from .anchors import Anchors
-    from .forks import ForkFound, Forks
+    from .forks import ForkFound
     from .heads import Heads
     from .logfile import LogFile
     from .registry import Catalog, Settings
@@ -552,13 +552,17 @@ class Warscribe(Application[UUID], Reading):
 
     def latest_checkpoint(self, game_id: UUID) -> Checkpoint | None:
         """The newest checkpoint of the host's this store received (a player's store)."""
+        return self._anchors(game_id).latest
+
+    def _anchors(self, game_id: UUID) -> Anchors:
+        """The game's anchors (new and empty, unsaved, when nothing was kept yet)."""
         from .anchors import Anchors
 
         try:
             anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
         except AggregateNotFoundError:
-            return None
-        return anchors.latest
+            anchors = Anchors._create(Anchors.Created, id=Anchors.id_for(game_id))
+        return anchors
 
     def checkpoint(self, game_id: UUID, seq: int, chain: bytes) -> Checkpoint | None:
         """The host's signature over entry `seq`: made now by the host's store, else the one
@@ -572,10 +576,7 @@ class Warscribe(Application[UUID], Reading):
     def _anchored(self, game_id: UUID, checkpoint: Checkpoint) -> Anchors:
         from .anchors import Anchors
 
-        try:
-            anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
-        except AggregateNotFoundError:
-            anchors = Anchors._create(Anchors.Created, id=Anchors.id_for(game_id))
+        anchors = self._anchors(game_id)
         anchors.trigger_event(Anchors.Anchored, checkpoint=checkpoint)
         return anchors
 
@@ -983,27 +984,19 @@ class Warscribe(Application[UUID], Reading):
         self, game_id: UUID, signed: SignedOrders, ours: bytes, checkpoint: Checkpoint | None
     ) -> ForkFound:
         """Keep the evidence of a fork (once), alone in its own write."""
-        from .forks import ForkFound, Forks
+        from .anchors import Anchors
+        from .forks import ForkFound
 
         found = ForkFound(signed.orders.seq, signed.signed, signed.signature, ours, checkpoint)
-        kept = self._forks(game_id)
-        if found not in kept.found:
-            kept.trigger_event(Forks.Found, fork=found)
-            self._save(kept, what="the evidence of a fork")
+        anchors = self._anchors(game_id)
+        if found not in anchors.forks:
+            anchors.trigger_event(Anchors.Forked, fork=found)
+            self._save(anchors, what="the evidence of a fork")
         return found
-
-    def _forks(self, game_id: UUID) -> Forks:
-        from .forks import Forks
-
-        try:
-            kept: Forks = self.repository.get(Forks.id_for(game_id))
-        except AggregateNotFoundError:
-            kept = Forks._create(Forks.Created, id=Forks.id_for(game_id))
-        return kept
 
     def forks(self, game_id: UUID) -> tuple[ForkFound, ...]:
         """The evidence of forks of the game this store kept (see `forks`)."""
-        return self._forks(game_id).found
+        return self._anchors(game_id).forks
 
     @staticmethod
     def _check_anchor(

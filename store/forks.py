@@ -12,9 +12,6 @@ the checkpoints kept, `anchors`), defined only by the calls that keep or read on
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID, uuid5
-
-from eventsourcing.domain import Aggregate
 
 from warscribe.engine.anchor import Checkpoint
 from warscribe.engine.codec import record
@@ -43,30 +40,6 @@ class ForkFound:
 
     def signed(self) -> SignedOrders:
         return SignedOrders.of(self.orders, self.signature)
-
-
-class Forks(Aggregate):
-    """The forks of one game a store found, each kept once."""
-
-    TOPIC = "warscribe:Forks"
-
-    class Created(Aggregate.Created):
-        TOPIC = "warscribe:Forks.Created"
-
-    class Found(Aggregate.Event):
-        TOPIC = "warscribe:Forks.Found"
-        fork: ForkFound
-
-        def apply(self, aggregate: Aggregate) -> None:
-            forks: Forks = aggregate  # type: ignore[assignment]
-            forks.found = (*forks.found, self.fork)
-
-    def __init__(self) -> None:
-        self.found: tuple[ForkFound, ...] = ()
-
-    @staticmethod
-    def id_for(game_id: UUID) -> UUID:
-        return uuid5(game_id, "forks")
 
 
 def refusal(fork: ForkFound, where: str) -> ForkError:

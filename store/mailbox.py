@@ -1,11 +1,11 @@
 """The referee's mailbox: mail in from a Maildir, an mbox or a folder of `.eml` files, the
 players' addresses, replies out as RFC 5322 messages to an outbox Maildir and over SMTP.
 
-A mail carries at most one thing the record acts on: signed orders, or else a log (the
-block of the other kind, such as the referee's log quoted below a player's orders, is left
-alone). The same block found twice (the plain and the HTML alternative of one mail) counts
-once; two different blocks of the kind taken are refused, as is a mail over MAX_MAIL_BYTES,
-before it is parsed.
+A mail carries at most one thing the record acts on: signed orders, or else a log, with
+the players' signed heads beside it (`heads`; the block of the other kind, such as the
+referee's log quoted below a player's orders, is left alone). The same block found twice
+(the plain and the HTML alternative of one mail) counts once; two different blocks of the
+kind taken are refused, as is a mail over MAX_MAIL_BYTES, before it is parsed.
 
 Each game's `Mailroom` (an aggregate of the store, never part of the game's log) keeps the
 players' addresses, which only the store's operator sets (`address`; an incoming mail never

@@ -177,21 +177,23 @@ def heads_block(text: str) -> tuple[int, int]:
 
 
 def test_a_head_beyond_the_copy_is_checked_against_the_log_it_came_with(game: Table) -> None:
-    """carol's copy ends before the fork; a copy of the original's entries since then
-    comes with bob's signed head from the copy: it names an entry carol does not hold
-    yet, so it is checked against the entries it came with, before any is written."""
-    bob, _, seq, _ = two_histories(game)
-    game.run("export", "--for", "carol", "--from", "15", "--armor", "-o", "tail.txt")
+    """The third player's copy ends before the fork; a copy of the original's entries
+    since then comes with bob's signed head from the copy: it names an entry that player
+    does not hold yet, so it is checked against the entries it came with, before any is
+    written."""
+    bob, alice, seq, _ = two_histories(game)
+    (third,) = (p for p in PLAYERS if p not in (bob, alice))
+    game.run("export", "--for", third, "--from", "15", "--armor", "-o", "tail.txt")
     game.run("export", "--armor", "-o", "ruled.txt", store="ruled")
     ruled = Path("ruled.txt").read_text()
     start, stop = heads_block(ruled)
     Path("spliced.txt").write_text(Path("tail.txt").read_text() + ruled[start:stop])
-    before = log_of(game, "carol")
-    said = game.run("import", "spliced.txt", store="carol", ok=False)
+    before = log_of(game, third)
+    said = game.run("import", "spliced.txt", store=third, ok=False)
     assert said.exit_code == 1 and "Traceback" not in said.output
     assert "a fork" in said.stderr and "the log it came with" in said.stderr, said.stderr
-    assert log_of(game, "carol") == before
-    (fork,) = json.loads(game.run("audit", "--json", store="carol", ok=False).stdout)["forks"]
+    assert log_of(game, third) == before
+    (fork,) = json.loads(game.run("audit", "--json", store=third, ok=False).stdout)["forks"]
     assert fork["player"] == bob and fork["seq"] == seq
     assert fork["our_chain"] == chain_at(game, "referee", seq)
 
