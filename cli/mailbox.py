@@ -12,7 +12,7 @@ from warscribe.engine import rulesets
 from warscribe.engine.anchor import fingerprint
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import WarscribeError
-from warscribe.store import logfile
+from warscribe.store import heads, logfile
 from warscribe.store import mailbox as mb
 from warscribe.store import orders as orders_file
 from warscribe.store.app import Warscribe
@@ -171,7 +171,7 @@ def _take(
     done = Handled(letter.name, envelope.sender, True, "", message_id=envelope.message_id)
     try:
         if carried.kind == logfile.KIND:
-            log = logfile.read(carried.data)
+            log = carried.log()
             _for_this_game(listing, str(log.game_id), log.name)
             done.result = f"log: {app.import_log(log).added} new entries"
             return done
@@ -221,6 +221,7 @@ def _replies(
     }
     position = ruleset.position(head.state) or "the set-up"
     mailed = dict(mb.mailroom(app, listing.game_id).mailed)
+    signed_heads = heads.armor(heads.latest(app, listing.game_id))
     out = []
     for player in listing.players:
         theirs = [h for h in handled if h.player == player]
@@ -239,7 +240,7 @@ def _replies(
                 *story(entries, app.head(listing.game_id, since) if since else None),
             ]
             copy = mb.player_copy(app, listing, player, since + 1)
-            block = logfile.armor(copy, fingerprint(head.seq, head.chain))
+            block = logfile.armor(copy, fingerprint(head.seq, head.chain)) + signed_heads
         told += ["", f"Now {position}: {now}", "Import this mail with `warscribe import FILE`."]
         out.append(
             mb.Reply(
@@ -262,7 +263,7 @@ def import_mailbox(ctx: Context, path: str) -> None:
         try:
             _, carried = mb.opened(letter)
             if carried is not None and carried.kind == logfile.KIND:
-                logs.append((letter.name, logfile.read(carried.data)))
+                logs.append((letter.name, carried.log()))
         except WarscribeError as exc:
             say(f"{letter.name}: refused: {exc}")
             failed = True

@@ -657,6 +657,8 @@ def export(
     """Write the game's log (or its tail from --from) as a log file; with --for, the copy
     a player may see, which verifies against the same chain as the full log. The host's
     store signs the last entry (a checkpoint); a player's store passes on the host's.
+    With --armor, every player's latest signed orders (the heads they were written
+    against) go beside the log, for the importer to check against their own chain.
 
     \b
     Example:
@@ -668,7 +670,7 @@ def export(
     import tempfile
 
     from warscribe.engine.anchor import fingerprint
-    from warscribe.store import logfile
+    from warscribe.store import heads, logfile
     from warscribe.store.mailbox import write_copy
 
     listing = ctx.game()
@@ -681,11 +683,13 @@ def export(
     with tempfile.TemporaryFile() as spool:  # the log is written an entry at a time
         last = write_copy(ctx.app, listing, player, start, spool)
         shown = fingerprint(last.seq, last.chain) if last else "nothing"
+        signed_heads = heads.armor(heads.latest(ctx.app, listing.game_id)) if armor else ""
 
         def payload(out: BinaryIO) -> None:
             spool.seek(0)
             if armor:
                 out.writelines(logfile.armored(spool, shown))
+                out.write(signed_heads.encode())
             else:
                 shutil.copyfileobj(spool, out)
 
@@ -709,7 +713,10 @@ def import_(ctx: Context, file: str) -> None:
 
     The file must continue the store's chain and, in a game with a host key, end at the
     entry the host signed; a file of another game, or a truncated or edited one, is refused
-    naming the first bad entry, and the store is left as it was.
+    naming the first bad entry, and the store is left as it was. The players' signed
+    heads a mail carries beside the log must be theirs and name this copy's chain: one
+    naming another chain hash is a fork (the host showed that player another history),
+    refused with its evidence kept for `audit`.
 
     A game's first import pins it to its host key: a file of it, or of a game named alike
     to one of the store's, from another key is refused. A new game from a host key the
@@ -787,14 +794,20 @@ def arrived(arrival: Arrival) -> str:
 @pass_ctx
 def verify(ctx: Context, against: str | None, as_json: bool) -> None:
     """Check the chain, every hidden part, every signed order, the host's checkpoint,
-    every stored snapshot and (once the secret is known) every die.
+    every stored snapshot and (once the secret is known) every die. Fails when this store
+    kept evidence of a fork (the host showed another player another history; `audit`
+    shows it).
 
     \b
     Example:
       warscribe verify
       warscribe verify --against '#233 a3f9c1d27be01f44'
     """
-    checked = ctx.app.verify_game(ctx.game_id(), against)
+    from warscribe.store.forks import shown, summary
+
+    game_id = ctx.game_id()
+    checked = ctx.app.verify_game(game_id, against)
+    forks = ctx.app.forks(game_id)
     report = checked.report
     hidden = (
         f"; {report.private_checked} hidden parts and "
@@ -811,6 +824,7 @@ def verify(ctx: Context, against: str | None, as_json: bool) -> None:
         "head": checked.fingerprint,
         "anchor": checked.anchor,
         "snapshots_checked": checked.snapshots_checked,
+        "forks": [shown(fork) for fork in forks],
     }
     dice = (
         f"{report.rolls_checked} of {report.rolls} rolls re-derived from the dice secret"
@@ -825,6 +839,8 @@ def verify(ctx: Context, against: str | None, as_json: bool) -> None:
         f"ok: {report.entries} entries, chain intact, head {checked.fingerprint}; {dice}{hidden}"
         f"; {checked.snapshots_checked} snapshots checked; {checked.anchor}",
     )
+    if forks:
+        raise WarscribeError(summary(forks))
 
 
 @cli.command()

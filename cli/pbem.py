@@ -330,7 +330,8 @@ def audit_command(
     as_json: bool,
 ) -> None:
     """Re-decide every recorded command from the recorded state and dice, and show each
-    difference from the record with its entry and rule. Exit 1 when the rules disagree.
+    difference from the record with its entry and rule. Exit 1 when the rules disagree, or
+    when this store kept evidence of a fork (both signed heads are shown).
     `import` refuses a log whose outcomes differ; `--file` audits such a log as it came.
 
     \b
@@ -339,6 +340,8 @@ def audit_command(
       warscribe audit --from 120 --to 180 --json
       warscribe audit --file disputed.txt
     """
+    from warscribe.store.forks import ForkFound, shown, summary, told
+
     if turn is not None and (start != 1 or stop is not None):
         raise click.UsageError("give --turn or --from/--to, not both")
     problems: list[str] = []
@@ -348,10 +351,19 @@ def audit_command(
             raise click.UsageError("--file needs a whole log, from entry #1")
         problems = ctx.app.check_copy(parsed)
         entries: Iterable[Entry] = parsed.entries
+        found: tuple[ForkFound, ...] = ()
     else:
-        entries = ctx.app.stored_log(ctx.game_id())  # read a page at a time, twice: see `audit`
+        game_id = ctx.game_id()
+        entries = ctx.app.stored_log(game_id)  # read a page at a time, twice: see `audit`
+        found = ctx.app.forks(game_id)
     report = audit(entries, first=start, last=stop, turn=turn)
-    emit({**_audit_json(report), "problems": problems}, as_json, _audit_text(report))
+    emit(
+        {**_audit_json(report), "problems": problems, "forks": [shown(f) for f in found]},
+        as_json,
+        "\n".join([*map(told, found), _audit_text(report)]),
+    )
+    if found:
+        problems.append(summary(found))
     if problems:
         raise WarscribeError("; ".join(problems))
     if report.differences:

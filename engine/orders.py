@@ -160,3 +160,22 @@ class Orders:
         return tuple(
             (line, args) for line, (name, args) in enumerate(self.commands) if name == ANSWER
         )
+
+
+@dataclass(frozen=True)
+class SignedOrders:
+    """Orders as received: what they say, the exact bytes signed, and the signature. The
+    latest of a player's, as a log records them, is that player's signed head: the entry
+    and chain hash they were written against, vouched for by the player's key."""
+
+    orders: Orders
+    signed: bytes
+    signature: bytes
+
+    @classmethod
+    def of(cls, signed: bytes, signature: bytes) -> SignedOrders:
+        """Signed orders from their bytes (OrdersError unless they read as orders)."""
+        return cls(Orders.decode(signed), signed, signature)
+
+    def signed_by(self, public_key: bytes) -> bool:
+        return signature_ok(public_key, self.signed, self.signature)

@@ -54,7 +54,7 @@ from warscribe.engine.events import (
     HostActed,
     OrdersReceived,
 )
-from warscribe.engine.orders import Orders, new_key_pair
+from warscribe.engine.orders import Orders, SignedOrders, new_key_pair
 from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
@@ -84,6 +84,8 @@ from .writing import Turn
 if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that use them
     from .aggregates import Game
     from .anchors import Anchors
+    from .forks import ForkFound
+    from .heads import Heads
     from .logfile import LogFile
     from .registry import Catalog, Settings
 
@@ -569,13 +571,17 @@ class Warscribe(Application[UUID], Reading):
 
     def latest_checkpoint(self, game_id: UUID) -> Checkpoint | None:
         """The newest checkpoint of the host's this store received (a player's store)."""
+        return self._anchors(game_id).latest
+
+    def _anchors(self, game_id: UUID) -> Anchors:
+        """The game's anchors (new and empty, unsaved, when nothing was kept yet)."""
         from .anchors import Anchors
 
         try:
             anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
         except AggregateNotFoundError:
-            return None
-        return anchors.latest
+            anchors = Anchors._create(Anchors.Created, id=Anchors.id_for(game_id))
+        return anchors
 
     def checkpoint(self, game_id: UUID, seq: int, chain: bytes) -> Checkpoint | None:
         """The host's signature over entry `seq`: made now by the host's store, else the one
@@ -589,10 +595,7 @@ class Warscribe(Application[UUID], Reading):
     def _anchored(self, game_id: UUID, checkpoint: Checkpoint) -> Anchors:
         from .anchors import Anchors
 
-        try:
-            anchors: Anchors = self.repository.get(Anchors.id_for(game_id))
-        except AggregateNotFoundError:
-            anchors = Anchors._create(Anchors.Created, id=Anchors.id_for(game_id))
+        anchors = self._anchors(game_id)
         anchors.trigger_event(Anchors.Anchored, checkpoint=checkpoint)
         return anchors
 
@@ -931,15 +934,21 @@ class Warscribe(Application[UUID], Reading):
                     f"say {_header_text(chained)}: the header is not covered by the chain, "
                     "so the file is refused"
                 )
-        return self.import_entries(log.game_id, log.entries, log.checkpoint)
+        return self.import_entries(log.game_id, log.entries, log.checkpoint, log.heads)
 
     def import_entries(
-        self, game_id: UUID, entries: Sequence[Entry], checkpoint: Checkpoint | None = None
+        self,
+        game_id: UUID,
+        entries: Sequence[Entry],
+        checkpoint: Checkpoint | None = None,
+        heads: Heads = (),
     ) -> Imported:
         """Append a verified, re-decided run of entries (all or none); returns how many
         were new, and how a game new to the store arrived. A game with a host key takes
         only a run whose last entry the host signed (`checkpoint`), so a rebuilt chain or a
-        cut tail is refused.
+        cut tail is refused. The players' signed `heads` carried beside them are checked
+        against this copy's chain (see `_check_heads`): a fork refuses the run and keeps
+        the evidence.
 
         The store pins each game to the host key of its GameCreated: a file of a game it
         holds, or of a name alike to one of its games, from another host key is refused,
@@ -966,6 +975,7 @@ class Warscribe(Application[UUID], Reading):
                 self._check_pins(listing)
                 _redecide(entries, 1)
                 game = Game.start(entries, game_id=game_id)
+                self._check_heads(game.head, heads, _Carried(entries, checkpoint))
             arrival = Arrival(
                 name=listing.name,
                 host_key=host_key,
@@ -991,15 +1001,16 @@ class Warscribe(Application[UUID], Reading):
                 "the file is refused (whoever sent it is not that game's host)",
                 1,
             )
+        stored = game.head
+        beyond = self._check_heads(stored, heads, _Stored(self, stored))
         with _untrusted(entries):
-            self._verify_run(game_id, game.head, entries)
-            self._check_anchor(game_id, game.head.host_key, entries, checkpoint)
-            new = _continuation(self, game_id, game.head, entries)
+            self._verify_run(game_id, stored, entries)
+            self._check_anchor(game_id, stored.host_key, entries, checkpoint)
+            new = _continuation(self, game_id, stored, entries)
             if new:
-                _redecide(
-                    new, new[0].seq, game.head, lambda: self.entries(game_id, 1, new[0].seq - 1)
-                )
+                _redecide(new, new[0].seq, stored, lambda: self.entries(game_id, 1, new[0].seq - 1))
                 game.append(new)
+            self._check_heads(stored, beyond, _Carried(new, checkpoint))
         if new:
             self._save(game, *self._keep_checkpoint(game_id, checkpoint), what="the import")
         return Imported(len(new))
@@ -1030,6 +1041,57 @@ class Warscribe(Application[UUID], Reading):
         if arrival.first or self.settings().default is not None:
             return []
         return [self._chosen(self.find(None).game_id)]
+
+    def _check_heads(self, head: Head, heads: Heads, held: _Held) -> Heads:
+        """Check the players' signed heads a copy carries: each must be signed with its
+        player's key recorded in the game and name this game, or the copy is refused (a
+        relay or a stranger may add bytes to a mail); each naming an entry `held` holds
+        must name its chain hash, or the host showed that player another history: the
+        evidence is kept (nothing else is written) and a ForkError raised. The heads
+        naming entries `held` does not hold are returned, unchecked."""
+        from .forks import refusal
+        from .views import escaped
+
+        keys = dict(head.keys)
+        for signed in heads:
+            orders = signed.orders
+            whose = f"{escaped(orders.player)}'s signed head (orders written at #{orders.seq})"
+            if orders.game_id != head.game_id:
+                raise LogError(f"{whose} names game {orders.game_id}, not this one: refused")
+            key = keys.get(orders.player)
+            if key is None or not signed.signed_by(key):
+                raise LogError(
+                    f"{whose} is not signed with the key the game records for "
+                    f"{escaped(orders.player)}: refused (altered, or added by someone else)"
+                )
+        beyond = []
+        for signed in heads:
+            orders = signed.orders
+            ours = held.chain(orders.seq)
+            if ours is None:
+                beyond.append(signed)
+            elif ours != orders.chain:
+                found = self._keep_fork(head.game_id, signed, ours, held.checkpoint())
+                raise refusal(found, held.name)
+        return tuple(beyond)
+
+    def _keep_fork(
+        self, game_id: UUID, signed: SignedOrders, ours: bytes, checkpoint: Checkpoint | None
+    ) -> ForkFound:
+        """Keep the evidence of a fork (once), alone in its own write."""
+        from .anchors import Anchors
+        from .forks import ForkFound
+
+        found = ForkFound(signed.orders.seq, signed.signed, signed.signature, ours, checkpoint)
+        anchors = self._anchors(game_id)
+        if found not in anchors.forks:
+            anchors.trigger_event(Anchors.Forked, fork=found)
+            self._save(anchors, what="the evidence of a fork")
+        return found
+
+    def forks(self, game_id: UUID) -> tuple[ForkFound, ...]:
+        """The evidence of forks of the game this store kept (see `forks`)."""
+        return self._anchors(game_id).forks
 
     @staticmethod
     def _check_anchor(
@@ -1071,6 +1133,54 @@ class Warscribe(Application[UUID], Reading):
             key=self.secret(game_id),
             earlier=lambda seq: next(self.entries(game_id, seq, seq), None),
         )
+
+
+class _Held:
+    """Entries a check of signed heads compares them with: the chain hash of an entry
+    (None: not held here), the host's checkpoint covering them, and how an error says it."""
+
+    name = ""
+
+    def chain(self, seq: int) -> bytes | None:
+        raise NotImplementedError
+
+    def checkpoint(self) -> Checkpoint | None:
+        raise NotImplementedError
+
+
+class _Stored(_Held):
+    """The entries this store holds up to `head`."""
+
+    name = "this copy"
+
+    def __init__(self, app: Warscribe, head: Head) -> None:
+        self.app, self.head = app, head
+
+    def chain(self, seq: int) -> bytes | None:
+        found = self.app.entry(self.head.game_id, seq) if 1 <= seq <= self.head.seq else None
+        return None if found is None else found.chain
+
+    def checkpoint(self) -> Checkpoint | None:
+        game_id, head = self.head.game_id, self.head
+        return self.app.checkpoint(game_id, head.seq, head.chain) or self.app.latest_checkpoint(
+            game_id
+        )
+
+
+class _Carried(_Held):
+    """The entries a copy carries (checked, not yet written), and its checkpoint."""
+
+    name = "the log it came with"
+
+    def __init__(self, entries: Sequence[Entry], checkpoint: Checkpoint | None) -> None:
+        self.chains = {entry.seq: entry.chain for entry in entries}
+        self.covering = checkpoint
+
+    def chain(self, seq: int) -> bytes | None:
+        return self.chains.get(seq)
+
+    def checkpoint(self) -> Checkpoint | None:
+        return self.covering
 
 
 @frozen

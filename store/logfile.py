@@ -41,6 +41,7 @@ from warscribe.engine.record import Entry
 
 from . import armor as armoring
 from . import mail
+from .heads import Heads, found_in
 
 FORMAT = "warscribe-log"
 VERSION = 1
@@ -68,6 +69,9 @@ class LogFile:
     to_seq: int
     entries: tuple[Entry, ...]
     checkpoint: Checkpoint | None = None
+    heads: Heads = ()
+    """The players' signed heads the copy carries beside it (`heads`; none in a binary
+    file, or from a referee before them)."""
 
 
 def _entry_map(entry: Entry) -> dict[str, Any]:
@@ -170,22 +174,24 @@ def dearmor(text: str) -> bytes:
     return armoring.dearmor(text, KIND)
 
 
-def read(data: bytes) -> LogFile:
-    """Parse a log file (binary, armored, or a mail message carrying either); raise
-    LogError naming the first bad entry, whatever the bytes."""
+def read(data: bytes, heads: Heads = ()) -> LogFile:
+    """Parse a log file (binary, armored, or a mail message carrying either), with the
+    signed heads armored beside it (or `heads`, found beside the log by whoever took it
+    out of its mail); raise LogError naming the first bad entry, whatever the bytes."""
     if len(data) > MAX_BYTES:
         raise LogError(f"the file is larger than {MAX_BYTES} bytes: not a log file")
     try:
-        return _read(mail.unwrap(data, KIND))
+        return _read(mail.unwrap(data, KIND), heads)
     except WarscribeError:
         raise
     except Exception as exc:
         raise LogError(f"the file cannot be read: {type(exc).__name__}: {exc}") from None
 
 
-def _read(data: bytes) -> LogFile:
+def _read(data: bytes, heads: Heads) -> LogFile:
     if armoring.is_armored(data, KIND):
-        data = dearmor(data.decode("utf-8", errors="replace"))
+        text = data.decode("utf-8", errors="replace")
+        data, heads = dearmor(text), heads or found_in((text,))
     unpacker = codec.unpacker()
     unpacker.feed(data)
     try:
@@ -232,6 +238,7 @@ def _read(data: bytes) -> LogFile:
         to_seq=to_seq,
         entries=tuple(entries),
         checkpoint=checkpoint,
+        heads=heads,
     )
 
 

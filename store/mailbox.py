@@ -1,11 +1,11 @@
 """The referee's mailbox: mail in from a Maildir, an mbox or a folder of `.eml` files, the
 players' addresses, replies out as RFC 5322 messages to an outbox Maildir and over SMTP.
 
-A mail carries at most one thing the record acts on: signed orders, or else a log (the
-block of the other kind, such as the referee's log quoted below a player's orders, is left
-alone). The same block found twice (the plain and the HTML alternative of one mail) counts
-once; two different blocks of the kind taken are refused, as is a mail over MAX_MAIL_BYTES,
-before it is parsed.
+A mail carries at most one thing the record acts on: signed orders, or else a log, with
+the players' signed heads beside it (`heads`; the block of the other kind, such as the
+referee's log quoted below a player's orders, is left alone). The same block found twice
+(the plain and the HTML alternative of one mail) counts once; two different blocks of the
+kind taken are refused, as is a mail over MAX_MAIL_BYTES, before it is parsed.
 
 Each game's `Mailroom` (an aggregate of the store, never part of the game's log) keeps the
 players' addresses, which only the store's operator sets (`address`; an incoming mail never
@@ -41,6 +41,8 @@ from warscribe.engine.record import Entry
 from . import armor, logfile, mail
 from .app import Warscribe
 from .backends import StoreError
+from .heads import KIND as HEADS_KIND
+from .heads import Heads, found_in
 from .orders import KEY_KINDS, ORDERS_KIND
 from .reading import GameListing
 
@@ -217,13 +219,19 @@ class Envelope:
 
 @frozen
 class Carried:
-    """The one block a mail carries for the record: ORDERS or LOG, and its bytes."""
+    """The one block a mail carries for the record: ORDERS or LOG, and its bytes; beside
+    a log, the players' signed heads."""
 
     kind: str
     data: bytes
+    heads: Heads = ()
+
+    def log(self) -> logfile.LogFile:
+        """The log it carries, with the signed heads beside it."""
+        return logfile.read(self.data, self.heads)
 
 
-_KINDS = (ORDERS_KIND, _LOG_KIND, *KEY_KINDS.values())
+_KINDS = (ORDERS_KIND, _LOG_KIND, HEADS_KIND, *KEY_KINDS.values())
 
 
 def opened(letter: Letter) -> tuple[Envelope, Carried | None]:
@@ -249,7 +257,8 @@ def opened(letter: Letter) -> tuple[Envelope, Carried | None]:
                 f"the mail holds {len(found)} different {kind.lower()} blocks: send one a mail"
             )
         if found:
-            return envelope, Carried(kind, found.pop())
+            beside = found_in(texts) if kind == _LOG_KIND else ()
+            return envelope, Carried(kind, found.pop(), beside)
     return envelope, None
 
 

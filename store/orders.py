@@ -26,7 +26,7 @@ from warscribe.engine.anchor import fingerprint
 from warscribe.engine.codec import frozen
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.events import OrdersReceived
-from warscribe.engine.orders import Orders, OrdersError, sign, signature_ok
+from warscribe.engine.orders import Orders, OrdersError, SignedOrders, sign
 from warscribe.engine.record import Entry, Head, Refused, stale_reason
 
 from . import armor, mail
@@ -91,15 +91,6 @@ def _decoded(data: bytes, fmt: str) -> dict[str, Any]:
     return body
 
 
-@frozen
-class SignedOrders:
-    """Orders as received: what they say, the exact bytes signed, and the signature."""
-
-    orders: Orders
-    signed: bytes
-    signature: bytes
-
-
 def write_orders(orders: Orders, private: KeyFile) -> str:
     """The armored orders file, signed with the player's private key."""
     if private.player != orders.player:
@@ -121,7 +112,7 @@ def read_orders(raw: bytes) -> SignedOrders:
     signed, signature = body.get("orders"), body.get("signature")
     if type(signed) is not bytes or type(signature) is not bytes:
         raise OrdersError("the orders file lacks its orders or its signature")
-    return SignedOrders(Orders.decode(signed), signed, signature)
+    return SignedOrders.of(signed, signature)
 
 
 def receive(app: Warscribe, received: SignedOrders) -> tuple[list[Entry], Refused | None]:
@@ -146,7 +137,7 @@ def _check_signature(head: Head, received: SignedOrders) -> None:
             f"the game records no key for {player!r}: orders can be checked only for players "
             "whose public key was given to `new --key`"
         )
-    if not signature_ok(key, received.signed, received.signature):
+    if not received.signed_by(key):
         raise OrdersError(
             f"forged: the signature is not {player}'s (altered after signing, or signed "
             "with another key)"
