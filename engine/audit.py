@@ -177,6 +177,7 @@ def audit(
     answered: tuple[Head, Entry] | None = None  # the head before an AnswerApplied, and it
     acted: HostActed | None = None  # the HostActed just before, marking the next command
     decision: list[Entry] = []  # a CommandIssued and the entries it recorded so far
+    returned: Entry | None = None  # the OrdersReceived of a batch recorded in part
     for entry in entries:
         if decision:
             if not isinstance(entry.event, _BOUNDARIES):
@@ -184,6 +185,14 @@ def audit(
                 continue
             head = _redecided(head, decision, first, last, turn, report, rulings, acted)
             decision, acted = [], None
+        if returned is not None and head is not None and not head.batch:
+            if not isinstance(entry.event, AnswerApplied) and _in_range(
+                head, returned.seq, first, last, turn
+            ):
+                report.findings += _audit_returned(head, returned)
+            returned = None
+        if isinstance(entry.event, OrdersReceived):
+            returned = entry if _returns_some(head, entry.event) else None
         if head is None or not isinstance(entry.event, CommandIssued):
             if head is not None and isinstance(entry.event, AnswerApplied):
                 answered = (head, entry)
@@ -195,8 +204,64 @@ def audit(
         answered = None
         decision = [entry]
     if decision:
-        _redecided(head, decision, first, last, turn, report, rulings, acted)
+        head = _redecided(head, decision, first, last, turn, report, rulings, acted)
+    if (
+        returned is not None
+        and head is not None
+        and not head.batch
+        and _in_range(head, returned.seq, first, last, turn)
+    ):
+        report.findings += _audit_returned(head, returned)
     return report
+
+
+def _returns_some(head: Head | None, received: OrdersReceived) -> bool:
+    """Whether a batch of signed orders was recorded in part, in a game of record version
+    2 (earlier referees' reasons to return a command are not re-checked)."""
+    from .orders import Orders, OrdersError
+
+    if head is None or head.record_version < 2 or received.accepted is None:
+        return False
+    try:
+        return received.accepted < len(Orders.decode(received.orders).as_commands())
+    except OrdersError:
+        return False  # verify refuses such an entry
+
+
+def _audit_returned(head: Head, received: Entry) -> list[Finding]:
+    """The first command the referee returned of a batch recorded in part must be one the
+    rules refuse where the batch stopped (`record.record_orders`: recorded up to the first
+    command refused): a referee who returns a command the rules take makes the player sign
+    it again, and so roll it anew. Decided with no dice: a command that rolls before it is
+    refused cannot be told apart here, nor one that reads what this copy does not hold,
+    and neither is reported; the batch ended on no standing answer (an answer due at the
+    end may differ from the one due before the returned command)."""
+    from .orders import Orders
+
+    event = received.event
+    assert isinstance(event, OrdersReceived) and event.accepted is not None
+    command = Orders.decode(event.orders).as_commands()[event.accepted]
+    dice = Dice(key=None, game_id=head.game_id, chain=bytes(32), next_index=head.dice_next)
+    try:
+        with hidden_strictly():
+            decide(head, command, dice)
+    except WarscribeError:
+        return []
+    return [
+        Finding(
+            DIFFERENCE,
+            received.seq,
+            received.seq,
+            command,
+            _command_rule(head, command),
+            refusal=(
+                f"the referee returned command {event.accepted + 1} (`{command.name}`) of "
+                f"{event.player}'s orders (#{received.seq}), which the rules accept where "
+                "the batch stopped: a batch is recorded up to the first command the rules "
+                "refuse"
+            ),
+        )
+    ]
 
 
 def _redecided(

@@ -242,3 +242,29 @@ def test_hidden_draws_are_checked_by_a_players_copy_once_the_secret_is_revealed(
     )
     with pytest.raises(LogError):
         verify(wrong)
+
+
+def test_a_batch_cut_short_at_a_command_the_rules_accept_is_a_difference() -> None:
+    """The host records the first of bob's two notes and returns the second, which the
+    rules take there: bob would sign it again, and had it rolled, it would roll anew. The
+    audit (so every player's `import`) finds it; a batch returned at a command the rules
+    refuse (a second `events roll`) is no difference."""
+    from warscribe.engine.audit import audit
+    from warscribe.engine.record import _batch
+
+    start = keyed_game()
+    note = ("note", (("text", "hello"), ("first", 1), ("last", 1), ("position", None)))
+    head = fold(start)
+    player = get("divine-right").whose_turn(head.state)
+    assert player is not None
+    orders = Orders(GAME, player, None, head.seq, head.chain, (note, note))
+    signed = orders.encode()
+    cut, _ = _batch(head, orders, signed, sign(KEYS[player], signed), HOST_DICE, 1)
+    found = audit([*start, *cut]).differences
+    assert [f.command.name for f in found] == ["note"]
+    assert "returned command 2 (`note`)" in (found[0].refusal or "")
+    twice = written(start, "events-roll", "events-roll")
+    signed = twice.encode()
+    log, returned = record_orders(head, twice, signed, sign(KEYS[player], signed), HOST_DICE)
+    assert returned is not None and returned.index == 1
+    assert not audit([*start, *log]).differences
