@@ -2,12 +2,12 @@
 the host key of each game it imports (`GameCreated.host_key`).
 
 The attack: a stranger makes a game with the same players and public keys, names it `ɡ`
-(U+0261, a look-alike of `g`) or `G`, and mails it "from the referee". It used to be imported, by `import
-x.eml` and by `import MAILBOX`, and to become the player's default game, on which `status`
-and `orders` then act. Now a game from a host key the store has not seen is imported but
-never made the default without `use`, and `import` says so; one of the same id, or of a
-name alike to one the store holds (case, look-alike letters), from another key is refused
-naming both keys; the honest referee's next mail still imports.
+(U+0261, a look-alike of `g`) or `G`, and mails it "from the referee". It used to be
+imported, by `import x.eml` and by `import MAILBOX`, and to become the player's default
+game, on which `status` and `orders` then act. Now a game from a host key the store has
+not seen is imported but never made the default without `use`, and `import` says so; one
+of the same id, or of a name alike to one the store holds (case, look-alike letters), from
+another key is refused naming both keys; the honest referee's next mail still imports.
 """
 
 from __future__ import annotations
