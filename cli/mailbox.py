@@ -16,6 +16,7 @@ from warscribe.store import heads, logfile
 from warscribe.store import mailbox as mb
 from warscribe.store import orders as orders_file
 from warscribe.store.app import Warscribe
+from warscribe.store.backends import StoreUnavailable
 from warscribe.store.reading import GameListing
 from warscribe.store.story import story
 from warscribe.store.views import escaped
@@ -193,6 +194,8 @@ def _take(
                 f"; command {returned.index + 1} (`{returned.commands[0].name}`) and the rest "
                 f"returned: {returned.reason}. Returned unrecorded: {words}"
             )
+    except StoreUnavailable:  # the run ends, every mail left unseen: none is lost
+        raise
     except WarscribeError as exc:
         done.ok = False
         done.result = f"refused: {exc}"

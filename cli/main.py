@@ -96,6 +96,15 @@ class WarscribeGroup(click.Group):
             from warscribe.store.views import escaped_lines
 
             raise click.ClickException(escaped_lines(str(exc))) from exc
+        except Exception as exc:  # the database's own, through eventsourcing's paths
+            from warscribe.store.backends import driver_error, resolve, unavailable
+            from warscribe.store.views import escaped_lines
+
+            if not driver_error(exc):
+                raise
+            store = ctx.find_object(Context)
+            backend = resolve(store.store if store is not None else None)
+            raise click.ClickException(escaped_lines(str(unavailable(backend, exc)))) from exc
 
 
 class NewGroup(WarscribeGroup):

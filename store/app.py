@@ -20,7 +20,6 @@ import dataclasses
 import hashlib
 import os
 import random
-import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -30,7 +29,13 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent, Transcoder
+from eventsourcing.persistence import (
+    IntegrityError,
+    OperationalError,
+    PersistenceError,
+    StoredEvent,
+    Transcoder,
+)
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from warscribe.engine import names, record, rulesets
@@ -59,7 +64,15 @@ from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from . import reading, writing
-from .backends import SQLITE_LOCK_FILE, Backend, StoreError, resolve
+from .backends import (
+    SQLITE_LOCK_FILE,
+    Backend,
+    StoreError,
+    StoreUnavailable,
+    driver_error,
+    resolve,
+    unavailable,
+)
 from .index import Index, schema_of
 from .reading import (
     CATALOG_ID,
@@ -101,10 +114,6 @@ def _racing_table_creation(exc: Exception) -> bool:
     """PostgreSQL: two processes creating the same tables at once (the loser may retry)."""
     text = str(exc)
     return "concurrently updated" in text or "pg_type_typname_nsp_index" in text
-
-
-def _is_driver_error(exc: Exception) -> bool:
-    return type(exc).__module__.startswith(("psycopg", "eventsourcing"))
 
 
 def seeded_game_id(ruleset: str, seed: str, name: str) -> UUID:
@@ -217,8 +226,9 @@ class Warscribe(Application[UUID], Reading):
             if fd is not None:  # there from the first open on, not only from the first write
                 os.close(fd)
         except Exception as exc:
-            if isinstance(exc, OperationalError | sqlite3.Error) or _is_driver_error(exc):
-                raise StoreError(f"cannot open store {self.backend.describe()}: {exc}") from exc
+            cause = exc.__cause__ if isinstance(exc, StoreUnavailable) else exc
+            if cause is not None and driver_error(cause):
+                raise StoreError(f"cannot open store {self.backend.describe()}: {cause}") from exc
             raise
 
     def close(self) -> None:
@@ -401,9 +411,16 @@ class Warscribe(Application[UUID], Reading):
                 f"the game moved on while {what} was being decided (another writer recorded "
                 "first); nothing was written: reload with `status` and give the command again"
             ) from exc
+        except writing.OutcomeUnknown as exc:
+            raise StoreUnavailable(
+                f"the store {self.backend.describe()} stopped answering as {what} was "
+                f"committed, and whether it was recorded cannot be known yet ({exc}): look "
+                "with `log` once the store answers, before giving it again"
+            ) from exc
         except OperationalError as exc:
-            raise StoreError(
-                f"the store is busy or unavailable ({exc}); nothing was written"
+            raise StoreUnavailable(
+                f"the store {self.backend.describe()} is busy or unavailable ({exc}); "
+                "nothing was written"
             ) from exc
 
     def _write(self, aggregates: Sequence[Aggregate], turn: Turn | None = None) -> None:
@@ -428,12 +445,13 @@ class Warscribe(Application[UUID], Reading):
             table = self._snapshots_table
             snapshots = writing.Snapshots(table, taken) if taken and table else None
             writing.insert_postgres(self.recorder, rows, turn, snapshots)
-        for aggregate, version in earlier:
+        for aggregate, version in earlier:  # a cache: the write stands without them
             projector = self.snapshotting_projectors.get(type(aggregate))
-            if projector is None:
-                self.take_snapshot(aggregate.id, version)
-            else:
-                self.take_snapshot(aggregate.id, version, projector)
+            with contextlib.suppress(PersistenceError):
+                if projector is None:
+                    self.take_snapshot(aggregate.id, version)
+                else:
+                    self.take_snapshot(aggregate.id, version, projector)
 
     def _snapshots_due(
         self, written: Sequence[tuple[Aggregate, Any]]
@@ -629,6 +647,9 @@ class Warscribe(Application[UUID], Reading):
                     game.append(entries)
                     self._save(game, what=f"`{command.name}`", turn=turn)
             except WarscribeError as exc:
+                if isinstance(exc, StoreUnavailable):  # never retried: see `writing.settle`
+                    self._heads.pop(game_id, None)  # the next command reads the store's head
+                    raise
                 retry = kept is not None or isinstance(exc, ConcurrentWrite)
                 if not retry or attempt == WRITE_ATTEMPTS:
                     raise
@@ -637,6 +658,11 @@ class Warscribe(Application[UUID], Reading):
                 kept = None
                 attempt += 1
                 continue
+            except Exception as exc:  # taking or ending the turn, on a failing connection
+                if not driver_error(exc):
+                    raise
+                self._heads.pop(game_id, None)
+                raise unavailable(self.backend, exc) from exc
             self._remember(game)
             return entries
 
@@ -742,7 +768,16 @@ class Warscribe(Application[UUID], Reading):
         own cursors make a map of each row), outside any transaction: one statement reads
         one consistent state of the database (SQLite in auto-commit mode, PostgreSQL). On
         PostgreSQL the rows come in the binary format: a stored state arrives as its bytes,
-        not as hex text to decode (a third of a replay's fetch)."""
+        not as hex text to decode (a third of a replay's fetch). A failure of the database
+        is a `StoreUnavailable` naming the store."""
+        try:
+            return self._selected(query, params)
+        except Exception as exc:
+            if driver_error(exc):
+                raise unavailable(self.backend, exc) from exc
+            raise
+
+    def _selected(self, query: str, params: Sequence[Any]) -> list[Any]:
         datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
         rows: list[Any]
         if self.backend.kind == "sqlite":

@@ -20,6 +20,28 @@ class StoreError(WarscribeError):
     """The store cannot be opened, is busy, or refused a write."""
 
 
+class StoreUnavailable(StoreError):
+    """The store's database failed or stopped answering (busy, locked, down, damaged)."""
+
+
+# An error of the database or its driver, by a class of its own among the error's: no
+# driver is imported to tell (a SQLite store never imports psycopg).
+_DRIVER_ERRORS = frozenset(
+    ("eventsourcing.persistence.PersistenceError", "psycopg.Error", "sqlite3.Error")
+)
+
+
+def driver_error(exc: BaseException) -> bool:
+    """Whether `exc` is the database's or its driver's (eventsourcing's, psycopg's,
+    sqlite3's), not warscribe's."""
+    return any(f"{c.__module__}.{c.__qualname__}" in _DRIVER_ERRORS for c in type(exc).__mro__)
+
+
+def unavailable(backend: Backend, exc: BaseException) -> StoreUnavailable:
+    """A database failure as the clean error that names the store (`Error: ...`, exit 1)."""
+    return StoreUnavailable(f"the store {backend.describe()} failed: {exc}")
+
+
 class Backend(NamedTuple):
     """A resolved store location and the eventsourcing settings that open it (a named
     tuple: quicker to define than a dataclass, and `--help` reads it, issue 14)."""

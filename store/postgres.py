@@ -5,6 +5,7 @@ events go to the database directly: `writing`.) Imported only for a PostgreSQL s
 
 from __future__ import annotations
 
+import select
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -14,7 +15,12 @@ from typing import Any
 import psycopg
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore, PostgresFactory
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
 from psycopg.pq import TransactionStatus
 from psycopg.types.composite import register_composite
 
@@ -84,7 +90,20 @@ class _Datastore(PostgresDatastore):
     def get_connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection in auto-commit mode (the one this thread holds, if it holds one),
         given back afterwards; psycopg's errors are raised as eventsourcing's."""
-        held = getattr(self._held, "conn", None)
+        with self._connection(getattr(self._held, "conn", None)) as conn:
+            yield conn
+
+    @contextmanager
+    def apart(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection other than the one this thread holds: to find out what became of
+        a write whose connection failed (`writing.settle`)."""
+        with self._connection(None) as conn:
+            yield conn
+
+    @contextmanager
+    def _connection(
+        self, held: psycopg.Connection[Any] | None
+    ) -> Iterator[psycopg.Connection[Any]]:
         try:
             if held is not None:
                 yield held
@@ -109,7 +128,8 @@ class _Datastore(PostgresDatastore):
                     break
                 made, since, conn = self._idle.pop()
             now = time.monotonic()
-            if now - made < self.pool.max_lifetime and (now - since < CHECK_AFTER or _sound(conn)):
+            fresh = now - since < CHECK_AFTER and not _heard(conn)
+            if now - made < self.pool.max_lifetime and (fresh or _sound(conn)):
                 return made, conn
             conn.close()
         settings: Any = self.pool.kwargs  # the connection settings eventsourcing gave it
@@ -143,6 +163,18 @@ class _Datastore(PostgresDatastore):
             conn.close()
 
 
+def _heard(conn: psycopg.Connection[Any]) -> bool:
+    """Whether the server said something to a connection left idle, without a round trip:
+    an idle session in auto-commit mode is sent nothing unless the server ends it (a
+    restart, `pg_terminate_backend`, an idle timeout), which closes its socket. Such a
+    connection used as it was made the first write after it fail."""
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return True
+    return bool(readable)
+
+
 def _sound(conn: psycopg.Connection[Any]) -> bool:
     """Whether a connection left idle still answers (the server may have ended it)."""
     try:
@@ -156,14 +188,46 @@ class SnapshotRecorder(_LazyTypes, PostgresAggregateRecorder):
     """eventsourcing's PostgreSQL recorder of snapshots, with its type fetched lazily."""
 
 
+class EventsRecorder(_LazyTypes, PostgresApplicationRecorder):
+    """eventsourcing's PostgreSQL recorder of the store's events table, with its type
+    fetched lazily. The store's own writes bypass its insert (`writing`), so their
+    notification ids are not ordered as its inserts order them (see `Factory`)."""
+
+
 class Factory(PostgresFactory):
     """eventsourcing's PostgreSQL factory with the datastore and recorders above: opening
     a store runs no DDL and no type introspection (`app.Warscribe._open_tables` makes
-    missing tables) and connects once, in its own thread."""
+    missing tables) and connects once, in its own thread.
+
+    What it offers in eventsourcing's terms: the aggregate and application recorders,
+    which pass eventsourcing's own test cases (`tests/store/test_eventsourcing_cases.py`);
+    not the tracking and process recorders, which warscribe has no use for and does not
+    implement: asking for one is refused. A warscribe store's rows are written by the
+    store itself, in the engine's codec rather than eventsourcing's JSON transcoder, and
+    without the table lock that keeps eventsourcing's notification ids in commit order:
+    nothing should follow a warscribe store's notification log."""
 
     aggregate_recorder_class = SnapshotRecorder
+    application_recorder_class = EventsRecorder
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         self.datastore.__class__ = _Datastore
         self.datastore.keep_connections()  # type: ignore[attr-defined]
+
+    def tracking_recorder(self, tracking_recorder_class: Any = None) -> Any:
+        raise NotOffered("a tracking recorder")
+
+    def process_recorder(self) -> Any:
+        raise NotOffered("a process recorder")
+
+
+class NotOffered(NotImplementedError):
+    """A recorder warscribe's PostgreSQL factory does not offer."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"warscribe's PostgreSQL factory offers no {what}: it offers the aggregate and "
+            "application recorders a warscribe store needs (see docs/developing.md, "
+            '"The store in eventsourcing\'s terms")'
+        )

@@ -19,7 +19,9 @@ past it the writer goes on without its turn, and a lost race fails whole on the
 
 Driver errors become eventsourcing's `IntegrityError` (the versions were taken: another
 writer recorded first) and `OperationalError` (busy or unavailable), which the store
-reports (`Warscribe._save`).
+reports (`Warscribe._save`). A PostgreSQL write whose connection fails may have committed
+before the answer was lost: its outcome is found out before anything is reported
+(`settle`), and `OutcomeUnknown` when even that cannot be.
 """
 
 from __future__ import annotations
@@ -35,7 +37,12 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
+from eventsourcing.persistence import (
+    IntegrityError,
+    OperationalError,
+    PersistenceError,
+    StoredEvent,
+)
 
 from warscribe.engine import codec
 
@@ -43,6 +50,7 @@ from .index import INSERT_MARK, INSERT_ROW, SET_KEPT, index_changes, statement
 from .reading import ROW_START, STAMP_KEY
 
 TURN_POLL = 0.001  # seconds between two tries at a writer's turn
+SETTLE_WAIT_MS = 5000  # how long `settle` waits for a failed write's session to end
 RECORDED_TOPIC = "warscribe:Game.Recorded"
 COLUMNS = "(originator_id, originator_version, topic, state)"
 _ARRAYS = "unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[])"
@@ -61,6 +69,10 @@ PUT_SNAPSHOT = (
 )
 """A snapshot, in its write's transaction; one already at its version (a cache's entry,
 not a record) is replaced."""
+
+
+class OutcomeUnknown(OperationalError):
+    """A write's connection failed, and so did finding out whether it was committed."""
 
 
 @dataclass
@@ -313,6 +325,7 @@ def _insert_postgres(
         after += [(put, (*_values(r), *taken)) for r in snapshots.rows]
     after += [(statement(recorder, SET_KEPT), (1,))] if kept else []
     unlock = turn.lock if turn is not None and turn.held else None
+    pid = conn.info.backend_pid
     try:
         if after or unlock is not None:
             written = _pipelined(conn, insert, after, unlock)
@@ -321,11 +334,41 @@ def _insert_postgres(
     except psycopg.IntegrityError as exc:
         raise IntegrityError(str(exc)) from exc  # the turn's end rolls back and unlocks
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
-        raise OperationalError(str(exc)) from exc
+        conn.close()  # the session ends, and with it its transaction and its locks
+        settle(recorder.datastore, table, rows[0], pid, exc)
+        written = len(rows)
     if ahead and written != len(rows):  # nothing was written: the turn is taken
         raise IntegrityError("another writer holds the game's turn")
     if turn is not None:
         turn.held = False
+
+
+def settle(datastore: Any, table: str, row: StoredEvent, pid: int, failure: Exception) -> None:
+    """What became of a write whose connection failed (`failure`) after it was sent: its
+    COMMIT may have landed and only the answer been lost. On a connection of its own: the
+    failed session `pid`, if still in a transaction (a dropped network, not a dropped
+    server), is ended, so the write cannot land after the look; then the write's first
+    row, `row`, is looked for. Returns when the write landed; raises OperationalError
+    when nothing was written, IntegrityError when another writer's row holds its place,
+    OutcomeUnknown when the look fails too. A write is never guessed at: reported as
+    lost when it landed, a command was recorded twice by the retry that followed."""
+    try:
+        with datastore.apart() as conn:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid, %s) FROM pg_stat_activity "
+                "WHERE pid = %s AND state <> 'idle'",
+                (SETTLE_WAIT_MS, pid),
+            )
+            found = conn.execute(
+                f"SELECT state FROM {table} WHERE originator_id = %s AND originator_version = %s",
+                (row.originator_id, row.originator_version),
+            ).fetchone()
+    except PersistenceError as exc:  # the datastore raises psycopg's errors as these
+        raise OutcomeUnknown(f"{failure}; and then: {exc}") from failure
+    if found is None:
+        raise OperationalError(str(failure)) from failure
+    if bytes(found["state"]) != row.state:
+        raise IntegrityError(f"another writer recorded first ({failure})") from failure
 
 
 def _pipelined(
