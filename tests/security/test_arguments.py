@@ -165,6 +165,8 @@ def test_every_argument_of_every_command_is_checked_before_use(
 def test_an_environment_variable_of_another_encoding_is_refused(folder: Path) -> None:
     table = Table(folder)
     assert "'--game'" in refused(table, ["status"], env={"WARSCRIBE_GAME": LATIN_1})
+    error = refused(table, ["roll", "2d6"], env={"WARSCRIBE_PASSPHRASE": LATIN_1})
+    assert "WARSCRIBE_PASSPHRASE" in error
 
 
 def test_a_games_command_typed_at_top_level_is_checked_too(folder: Path) -> None:
