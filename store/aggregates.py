@@ -74,13 +74,11 @@ class SealedSecrets(Aggregate):
     (`SecretsFile.seal`): written with the game, in its transaction, and never changed."""
 
     TOPIC = "warscribe:SealedSecrets"
+    sealed: bytes  # its __init__ is made from its fields, as eventsourcing does
 
     class Created(Aggregate.Created):
         TOPIC = "warscribe:SealedSecrets.Created"
         sealed: bytes
-
-    def __init__(self, sealed: bytes) -> None:
-        self.sealed = sealed
 
 
 def project_game(game: Any, events: Iterable[Any]) -> Any:
