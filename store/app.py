@@ -4,9 +4,10 @@ A game's stream holds its log entries, one stored event each, at version == sequ
 number. A catalog aggregate lists the games of the store (from the chained GameCreated
 and GameForked entries, never from what a file's header says); a separate aggregate per
 game keeps, in a player's store, the newest checkpoint the host signed. The host's
-secrets (the dice secret and the host's signing key) are never in the store: they live in
-the store's secrets file (`warscribe.store.secrets`); a store made by an older version,
-which kept them in the store, has them moved out when it is first opened.
+secrets (the dice secret and the host's signing key) are never in the store in clear: each
+game's are sealed in a row of their own, under the store key that only the store's secrets
+file holds (`warscribe.store.secrets`); a store made by an older version, which kept them
+in the store in clear, has them sealed and the clear rows deleted when it is first opened.
 
 A stored snapshot is only ever a shortcut: it is served only when it has the current
 shape and ends at the chain hash of the stored entry of its version, and `verify` checks
