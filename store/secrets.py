@@ -289,7 +289,10 @@ class SecretsFile:
         return self._given
 
     def _write(self, content: dict[str, Any]) -> None:
-        data = _pack({"format": FORMAT, **content})
+        """Write `content`: of format 2 once it has a store key (a file of format 1
+        sealed with a passphrase before any new game keeps its format)."""
+        written = FORMAT if "store-key" in content else OLD_FORMAT
+        data = _pack({"format": written, **content})
         exists = os.path.lexists(self.path)
         passphrase = self._passphrase_for(new=not exists)
         if passphrase is not None:
@@ -297,9 +300,9 @@ class SecretsFile:
             key = _derive(passphrase, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
             from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-            sealed = ChaCha20Poly1305(key).encrypt(nonce, data, FORMAT.encode())
+            sealed = ChaCha20Poly1305(key).encrypt(nonce, data, written.encode())
             scrypt = {"salt": salt, "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P}
-            data = _pack({"format": FORMAT, "scrypt": scrypt, "nonce": nonce, "sealed": sealed})
+            data = _pack({"format": written, "scrypt": scrypt, "nonce": nonce, "sealed": sealed})
         try:
             write_atomically(self.path, data, 0o600, replace=exists)
         except OSError as exc:

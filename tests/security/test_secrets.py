@@ -270,6 +270,23 @@ def test_a_plain_secrets_file_is_sealed_when_read_with_a_passphrase(
     assert "sealed with a passphrase" in table.refused("roll", "2d6")
 
 
+def test_an_older_plain_file_is_sealed_in_its_own_format(tmp_path: Path) -> None:
+    """A file of format 1 read with a passphrase is sealed keeping its games and its
+    format: it holds no store key until the next game is made."""
+    import msgpack
+
+    path = tmp_path / "x.secrets"
+    entry = {"dice": b"d" * 32, "host-key": b"h" * 32}
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, msgpack.packb({"format": OLD_FORMAT, "games": {UUID(int=7).bytes: entry}}))
+    os.close(fd)
+    found = SecretsFile(str(path), lambda new: PASSPHRASE).old(UUID(int=7))
+    assert found == GameSecrets(dice=b"d" * 32, host_key=b"h" * 32)
+    assert msgpack.unpackb(path.read_bytes())["format"] == OLD_FORMAT
+    assert b"d" * 32 not in path.read_bytes()
+    assert SecretsFile(str(path), lambda new: PASSPHRASE).old(UUID(int=7)) == found
+
+
 def test_an_edited_sealed_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "x.secrets"
     SecretsFile(str(path), lambda new: PASSPHRASE)._store_key()
