@@ -2,10 +2,11 @@
 
 A fresh schema of the PostgreSQL store (common.PG_URL, WARSCRIBE_BENCH_PG to change it)
 gets --games games (10,000 by default), made as a host makes them: five players, host
-dice (a dice secret and a signing key each, in the store's secrets file, kept under a
-temporary XDG_DATA_HOME), and each game played on for a random number of entries, up
-to --entries (common.play: quiet turns of Divine Right, about 110 entries a game turn),
-so the store holds games at every stage of their first turns. Then --probes times, a
+dice (a dice secret and a signing key each, sealed in the store under the store key of
+its secrets file, kept under a temporary XDG_DATA_HOME), and each game played on for a
+random number of entries, up to --entries (common.play: quiet turns of Divine Right,
+about 110 entries a game turn; a new game holds 16, so --entries 16 plays none), so the
+store holds games at every stage of their first turns. Then --probes times, a
 random game is opened as a CLI call opens it (a fresh store object, no head cache),
 found by name, and one command recorded (a referee's roll).
 
@@ -13,6 +14,9 @@ Printed:
 
 * create: games created per second, in batches of --batch (so a rate that falls as the
   store grows shows), and the play that follows, in entries per second;
+* `corpus-create ratio=X target=1.2`: the time to create a game among the last thousand
+  over the time among the first thousand (the median of each; the first and last tenth
+  of a run under 2,000 games): creating the 10,000th game costs what the first did;
 * open+record: the p50 and p99 of opening a random game and recording one command;
 * size: the store's size on disk per game (tables, indexes and TOAST of the schema, and
   the secrets file), and per entry.
@@ -36,29 +40,42 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from common import HOUSE_ROLL, PG_URL, drop_pg, machine, new_game, pg_store, play
+from common import HOUSE_ROLL, PG_URL, drop_pg, machine, new_game, pg_store, play, report
 
 from warscribe.engine.events import Command
 from warscribe.store.app import Warscribe
 
+CREATE_TARGET = 1.2  # a game among the last thousand over one among the first
+
 
 def create(store: str, count: int, batch: int) -> list[tuple[str, UUID]]:
-    """Create `count` games, printing the rate of each batch; (name, id) of each."""
+    """Create `count` games, printing the rate of each batch and how the time of one
+    game at the end compares with one at the start; (name, id) of each."""
     made: list[tuple[str, UUID]] = []
+    times: list[float] = []
     app = Warscribe(store)
     started = time.perf_counter()
     lap = started
     for number in range(count):
         name = f"game-{number}"
+        before = time.perf_counter()
         made.append((name, new_game(app, name, dice="host").game_id))
+        now = time.perf_counter()
+        times.append(now - before)
         if (number + 1) % batch == 0 or number + 1 == count:
-            now = time.perf_counter()
             done = (number % batch) + 1
             print(f"#   games {number + 2 - done}..{number + 1}: {done / (now - lap):.1f}/s")
             lap = now
     app.close()
     elapsed = time.perf_counter() - started
     print(f"# created {count} games in {elapsed:.1f} s: {count / elapsed:.1f} games/s")
+    span = min(1000, max(1, count // 10)) if count < 2000 else 1000
+    first, last = statistics.median(times[:span]), statistics.median(times[-span:])
+    print(
+        f"# the first {span} games: {1 / first:.1f}/s, the last {span}: {1 / last:.1f}/s "
+        "(medians of each game's time)"
+    )
+    report("corpus-create", last / first, CREATE_TARGET)
     return made
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -62,6 +63,8 @@ class Context:
         """The secrets file's passphrase: WARSCRIBE_PASSPHRASE, else asked for with
         --ask-passphrase (twice when it seals a new file), else none."""
         given = os.environ.get("WARSCRIBE_PASSPHRASE")
+        if given is not None and not _is_text(given):
+            raise click.UsageError(f"WARSCRIBE_PASSPHRASE {_not_text(given)}")
         if given or not self.ask_passphrase:
             return given or None
         answer: str = click.prompt(
@@ -133,9 +136,75 @@ class Context:
             self._reader.close()
 
 
-pass_ctx = click.make_pass_decorator(Context)
-
 F = TypeVar("F", bound=Callable[..., Any])
+
+STORE_INT_MAX = 2**63 - 1
+"""The largest number a store holds (a signed 64-bit integer: SQLite's INTEGER,
+PostgreSQL's BIGINT); a number given on the command line must lie within +-this."""
+
+_pass_context = click.make_pass_decorator(Context)
+
+
+def pass_ctx(command: F) -> F:
+    """click's pass decorator for `Context`, which first checks every argument of the
+    command being run (`check_arguments`): every command of warscribe is passed its
+    context this way, so none uses an argument unchecked."""
+    passed = _pass_context(command)
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        check_arguments(click.get_current_context())
+        return passed(*args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+
+def check_arguments(ctx: click.Context) -> None:
+    """Refuse, as a usage error naming it (exit 2), an argument or option of `ctx`'s
+    command that is not text (bytes of another encoding than UTF-8 on the command line,
+    which Python hands over as lone surrogates: no store, file or terminal takes them) or
+    a number no store can hold."""
+    for param in ctx.command.params:
+        for value in _leaves(ctx.params.get(param.name or "")):
+            if isinstance(value, str) and not _is_text(value):
+                raise click.BadParameter(_not_text(value), ctx=ctx, param=param)
+            if isinstance(value, int) and not -STORE_INT_MAX - 1 <= value <= STORE_INT_MAX:
+                raise click.BadParameter(
+                    f"{value} is out of range: a store holds numbers up to {STORE_INT_MAX}",
+                    ctx=ctx,
+                    param=param,
+                )
+
+
+def _leaves(value: Any) -> Iterable[Any]:
+    """The values a parameter holds (a list's, a tuple's, one by one)."""
+    if isinstance(value, tuple | list):
+        for item in value:
+            yield from _leaves(item)
+    elif not isinstance(value, bool):
+        yield value
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_text(value: str) -> str:
+    """What is wrong with a value holding bytes that are not UTF-8, those bytes shown."""
+    try:
+        raw = value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "backslashreplace")
+    shown = repr(raw[:40])[1:] + ("..." if len(raw) > 40 else "")
+    return (
+        f"{shown} is not UTF-8 text (bytes of another encoding): give it in UTF-8, "
+        "the encoding warscribe reads arguments in"
+    )
+
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 

@@ -16,6 +16,7 @@ from warscribe.engine.errors import InvalidCommand, WarscribeError
 
 from .context import (
     Context,
+    check_arguments,
     emit,
     emit_json_list,
     host_act_option,
@@ -298,6 +299,7 @@ def cli(
       warscribe new divine-right --player alice --player bob --player carol --dice seeded:1
       warscribe status
     """
+    check_arguments(ctx)
     context = Context(
         store=store, game_ref=game_ref, secrets=secrets, ask_passphrase=ask_passphrase
     )
@@ -691,7 +693,12 @@ def export(
         )
     with tempfile.TemporaryFile() as spool:  # the log is written an entry at a time
         last = write_copy(ctx.app, listing, player, start, spool)
-        shown = fingerprint(last.seq, last.chain) if last else "nothing"
+        if last is None:
+            end = ctx.app.head(listing.game_id).seq
+            raise WarscribeError(
+                f"--from {start} is past the end of the log (#1..#{end}): nothing to export"
+            )
+        shown = fingerprint(last.seq, last.chain)
         signed_heads = heads.armor(heads.latest(ctx.app, listing.game_id)) if armor else ""
 
         def payload(out: BinaryIO) -> None:
@@ -707,7 +714,7 @@ def export(
             return
         write_file(Output(output, payload), force=force, store=ctx.store)
     click.echo(
-        f"exported entries #{start}..#{last.seq if last else start - 1} to {output}; head {shown}",
+        f"exported entries #{start}..#{last.seq} to {output}; head {shown}",
         err=True,
     )
 

@@ -68,7 +68,19 @@ def keys_new(ctx: Context, player: str, prefix: str | None) -> None:
     Example:
       warscribe keys new alice -o keys/alice
     """
-    base = Path(prefix or player)
+    from warscribe.engine import names
+
+    player = names.player_names((player,))[0]
+    if prefix is None and (player in (".", "..") or any(c in player for c in "/\\")):
+        raise click.BadParameter(
+            f"{player!r} names the key files {player}.key and {player}.pub, which stay in "
+            "this folder: a key's name has no / or \\ and is not . or .. (give -o PREFIX to "
+            "write them elsewhere)",
+            param_hint="PLAYER",
+        )
+    base = Path(player if prefix is None else prefix)
+    if base.name in ("", ".", ".."):
+        raise click.BadParameter(f"{prefix!r} names no file", param_hint="'-o' / '--output'")
     private, public = new_key_pair()
     secret_path, public_path = base.with_suffix(".key"), base.with_suffix(".pub")
     write_files(

@@ -55,13 +55,20 @@ class Kind(Generic[T]):
     joiner: str = ","
 
 
+INT_MAX = 2**63 - 1
+"""The largest whole number an argument may be: what a store holds (a signed 64-bit
+integer), and what the codec writes in one msgpack integer."""
+
+
 def to_int(value: Any) -> int | None:
-    """`value` as an int, or None when it is not a whole number."""
+    """`value` as an int, or None when it is not a whole number within +-INT_MAX."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and _INT.fullmatch(value.strip()):
-        return int(value)
-    return None
+        number = value
+    elif isinstance(value, str) and len(value) <= 40 and _INT.fullmatch(value.strip()):
+        number = int(value)
+    else:
+        return None
+    return number if -INT_MAX - 1 <= number <= INT_MAX else None
 
 
 def to_bool(value: Any) -> bool | None:

@@ -69,6 +69,18 @@ class Game(Aggregate):
             self._pending_events.append(event)
 
 
+class SealedSecrets(Aggregate):
+    """The host's secrets of one game, sealed under the store key the secrets file keeps
+    (`SecretsFile.seal`): written with the game, in its transaction, and never changed."""
+
+    TOPIC = "warscribe:SealedSecrets"
+    sealed: bytes  # its __init__ is made from its fields, as eventsourcing does
+
+    class Created(Aggregate.Created):
+        TOPIC = "warscribe:SealedSecrets.Created"
+        sealed: bytes
+
+
 def project_game(game: Any, events: Iterable[Any]) -> Any:
     """Fold stored events into a Game: the fast projector (no per-event protocol checks)."""
     advance = record.advance

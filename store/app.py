@@ -4,9 +4,10 @@ A game's stream holds its log entries, one stored event each, at version == sequ
 number. A catalog aggregate lists the games of the store (from the chained GameCreated
 and GameForked entries, never from what a file's header says); a separate aggregate per
 game keeps, in a player's store, the newest checkpoint the host signed. The host's
-secrets (the dice secret and the host's signing key) are never in the store: they live in
-the store's secrets file (`warscribe.store.secrets`); a store made by an older version,
-which kept them in the store, has them moved out when it is first opened.
+secrets (the dice secret and the host's signing key) are never in the store in clear: each
+game's are sealed in a row of their own, under the store key that only the store's secrets
+file holds (`warscribe.store.secrets`); a store made by an older version, which kept them
+in the store in clear, has them sealed and the clear rows deleted when it is first opened.
 
 A stored snapshot is only ever a shortcut: it is served only when it has the current
 shape and ends at the chain hash of the stored entry of its version, and `verify` checks
@@ -84,12 +85,13 @@ from .reading import (
     snapshot_state,
 )
 from .secrets import (
+    NO_SECRETS,
     GameSecrets,
     Passphrase,
-    SecretsError,
     SecretsFile,
     default_path,
     no_passphrase,
+    sealed_id,
 )
 from .transcoder import MsgpackTranscoder
 from .writing import Turn
@@ -195,6 +197,7 @@ class Warscribe(Application[UUID], Reading):
         if self.backend.kind == "postgresql":
             env["PERSISTENCE_MODULE"] = f"{__package__}.postgres:Factory"
         self._heads: OrderedDict[UUID, tuple[dict[str, Any], int]] = OrderedDict()
+        self._secrets: dict[UUID, GameSecrets] = {}
         self._cache = cache
         sqlite_file = env.get("SQLITE_DBNAME")
         self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
@@ -282,11 +285,12 @@ class Warscribe(Application[UUID], Reading):
                         raise
 
     def _move_old_secrets(self) -> None:
-        """Move the secrets an older version kept in the store (KeptSecret aggregates) out
-        to the secrets file, then delete their rows in one transaction (SQLite overwrites
-        the freed space and folds its write-ahead log back; PostgreSQL vacuums the table).
-        The file is written first: a failure between the two steps leaves both, and the
-        next open finishes the move. A store without such rows is not changed."""
+        """Move the secrets an older version kept in the store in clear (KeptSecret
+        aggregates) to sealed rows (`SealedSecrets`), then delete the clear rows in one
+        transaction (SQLite overwrites the freed space and folds its write-ahead log back;
+        PostgreSQL vacuums the table). The sealed rows are written first: a failure
+        between the two steps leaves both, and the next open finishes the move. A store
+        without such rows is not changed."""
         from .kept_secrets import DICE_SECRET, HOST_KEY, KeptSecret
 
         kept = {
@@ -302,12 +306,14 @@ class Warscribe(Application[UUID], Reading):
             found.setdefault(game_id, {})[what] = event.key
         if not found:
             return
-        self.secrets.add(
-            {
-                g: GameSecrets(dice=k.get(DICE_SECRET), host_key=k.get(HOST_KEY))
-                for g, k in found.items()
-            }
-        )
+        sealed = [
+            aggregate
+            for g, k in found.items()
+            if self._sealed_row(g) is None
+            for aggregate in self._sealed(g, GameSecrets(k.get(DICE_SECRET), k.get(HOST_KEY)))
+        ]
+        if sealed:
+            self._save(*sealed, what="the move of the secrets an older version kept")
         _delete_streams(self.recorder, [UUID(str(r.originator_id)) for r in rows])
 
     def construct_transcoder(self) -> Transcoder:
@@ -515,29 +521,49 @@ class Warscribe(Application[UUID], Reading):
         players_named = tuple(p.name for p in spec.players)
         listing = GameListing(game_id, spec.name, ruleset_name, players_named, None, host_public)
         catalog = self._listed(self._catalog_tip(), listing)
-        self._save_with_secrets(
-            game, catalog, self._chosen(game_id), kept=kept, what="the new game"
-        )
+        sealed = self._sealed(game_id, kept)
+        self._save(game, catalog, self._chosen(game_id), *sealed, what="the new game")
         return game.head
 
-    def _save_with_secrets(
-        self, game: Game, *others: Aggregate, kept: GameSecrets | None, what: str
-    ) -> None:
-        """Save a new game whose host's secrets are `kept`: they go to the secrets file
-        first (a game is never stored without them), and leave it again if the save fails."""
+    def _sealed(self, game_id: UUID, kept: GameSecrets | None) -> list[Aggregate]:
+        """The row to save with a new game whose host's secrets are `kept`: sealed under
+        the store key (`SecretsFile.seal`), written in the game's own transaction, so a
+        game is never stored without them, nor they without it."""
         if kept is None:
-            self._save(game, *others, what=what)
-            return
-        self.secrets.add({game.id: kept})
-        try:
-            self._save(game, *others, what=what)
-        except BaseException:
-            with contextlib.suppress(SecretsError):  # the save's error is the one to report
-                self.secrets.discard((game.id,))
-            raise
+            return []
+        from .aggregates import SealedSecrets
+
+        self._secrets[game_id] = kept
+        sealed = self.secrets.seal(game_id, kept)
+        return [SealedSecrets._create(SealedSecrets.Created, id=sealed_id(game_id), sealed=sealed)]
 
     def _kept(self, game_id: UUID) -> GameSecrets:
-        return self.secrets.get(game_id) or GameSecrets(dice=None, host_key=None)
+        """The host's secrets of a game: its sealed row opened with the secrets file's
+        store key, else its entry in a secrets file of format 1 (none: NO_SECRETS)."""
+        found = self._secrets.get(game_id)
+        if found is None:
+            sealed = self._sealed_row(game_id)
+            if sealed is None:
+                found = self.secrets.old(game_id)
+            else:
+                found = self.secrets.opened(game_id, sealed)
+            if found is None:
+                return NO_SECRETS
+            self._secrets[game_id] = found
+        return found
+
+    def _sealed_row(self, game_id: UUID) -> bytes | None:
+        """The sealed secrets the store holds for a game (`SealedSecrets`), if any."""
+        from warscribe.engine import codec
+
+        rows = self._select(
+            f"SELECT state FROM {self._events_table} WHERE originator_id = ?",
+            (self._key_of(sealed_id(game_id)),),
+        )
+        if not rows:
+            return None
+        sealed: bytes = codec.decode(bytes(rows[0][0]))["sealed"]
+        return sealed
 
     def fork(self, game_id: UUID, version: int, name: str) -> Head:
         """A new game: this game's log up to `version`, then GameForked; the original is
@@ -567,7 +593,7 @@ class Warscribe(Application[UUID], Reading):
         dice = self._key(game_id, head) if head.dice.seed is None else None
         host_key = self._kept(game_id).host_key
         kept = GameSecrets(dice, host_key) if dice is not None or host_key is not None else None
-        self._save_with_secrets(game, catalog, kept=kept, what="the fork")
+        self._save(game, catalog, *self._sealed(fork_id, kept), what="the fork")
         return game.head
 
     def secret(self, game_id: UUID) -> bytes | None:

@@ -99,6 +99,18 @@ def test_a_command_defines_the_games_aggregate_only(tmp_path: Path) -> None:
     assert "warscribe.store.registry" not in loaded
 
 
+def test_a_sqlite_store_never_imports_psycopg(tmp_path: Path) -> None:
+    """psycopg is imported only where a PostgreSQL store is used (its import is most of
+    what a PostgreSQL call pays beyond SQLite's): no command on a SQLite store imports
+    it, a host's creating, rolling, signing and checking included."""
+    store = str(tmp_path / "game.db")
+    players = ["--player", "a", "--player", "b"]
+    for args in (["new", "divine-right", *players], ["roll", "2d6"], ["export", "--armor"]):
+        loaded = loaded_by("--store", store, *args)
+        assert [m for m in loaded if m.startswith("psycopg")] == [], args
+    assert "DiceRolled" in CliRunner().invoke(main.cli, ["--store", store, "log"]).output
+
+
 def test_help_imports_neither_engine_nor_store() -> None:
     """`--help` lists the commands from the index and the rule sets from their registry: no
     rule set, no codec, no store, no eventsourcing."""

@@ -187,15 +187,20 @@ def test_games_are_listed_and_found_by_name_or_id_prefix(app: Warscribe) -> None
 
 
 def test_recording_writes_only_the_games_own_streams(app: Warscribe) -> None:
-    """Every stored event belongs to the game or the store's catalog and default game's
-    choices (the host's secrets are in the secrets file, never in the store)."""
+    """Every stored event belongs to the game, its host's secrets (sealed under the
+    secrets file's store key, written with the game) or the store's catalog and default
+    game's choices; recording writes the game's stream alone."""
     from warscribe.store.app import CATALOG_ID, DEFAULTS_ID
+    from warscribe.store.secrets import sealed_id
 
     head = app.create("divine-right", three_players(), "host")
+    created = app.recorder.max_notification_id() or 0
     roll(app, head.game_id)
     roll(app, head.game_id)
     owners = {n.originator_id for n in app.recorder.select_notifications(1, 1000)}
-    assert owners == {head.game_id, CATALOG_ID, DEFAULTS_ID}
+    assert owners == {head.game_id, sealed_id(head.game_id), CATALOG_ID, DEFAULTS_ID}
+    recorded = app.recorder.select_notifications(created + 1, 1000)
+    assert {n.originator_id for n in recorded} == {head.game_id}
 
 
 def test_a_cached_head_still_sees_what_another_writer_recorded(store_url: str) -> None:
