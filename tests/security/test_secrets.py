@@ -263,11 +263,11 @@ def test_a_plain_secrets_file_is_sealed_when_read_with_a_passphrase(
     path = table.folder / "referee.db.secrets"
     key = store_key(path)
     monkeypatch.setenv("WARSCRIBE_PASSPHRASE", PASSPHRASE)
-    table.run("roll", "2d6")
+    table.run("roll", "2d6", "--as", "referee")
     assert key not in path.read_bytes()
     assert store_key(path, PASSPHRASE) == key
     monkeypatch.delenv("WARSCRIBE_PASSPHRASE")
-    assert "sealed with a passphrase" in table.refused("roll", "2d6")
+    assert "sealed with a passphrase" in table.refused("roll", "2d6", "--as", "referee")
 
 
 def test_an_older_plain_file_is_sealed_in_its_own_format(tmp_path: Path) -> None:
