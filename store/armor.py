@@ -122,7 +122,7 @@ def _blocks(text: str, kind: str) -> list[list[str]]:
     for marker in (begin(kind), end(kind)):
         text = text.replace(marker, f"\n{marker}\n")
     lines = _unquoted(text)
-    found = []
+    found: list[list[str]] = []
     start = 0
     while True:  # each search from where the last ended: a mail of many blocks costs its length
         try:
