@@ -284,10 +284,11 @@ class _Run:
     def post(self, owed: dict[str, mb.Owed]) -> list[mb.Reply]:
         """The replies decided, written to the outbox (each one not there yet), then
         journalled as posted."""
+        if not owed:
+            return []
         replies = {key: self._reply(each) for key, each in owed.items()}
         mb.post(self.outbox, {key: mb.message(r, self.sender) for key, r in replies.items()})
-        if owed:
-            self._journal(mb.Mailroom.Posted, keys=tuple(owed))
+        self._journal(mb.Mailroom.Posted, keys=tuple(owed))
         return list(replies.values())
 
     def _reply(self, owed: mb.Owed) -> mb.Reply:
