@@ -136,7 +136,7 @@ class Mailroom(Aggregate):
 
         def apply(self, aggregate: Aggregate) -> None:
             room: Mailroom = aggregate  # type: ignore[assignment]
-            room.mailed = (*_without(room.mailed, self.player), (self.player, self.seq))
+            room.mailed_to(self.player, self.seq)
 
     class Taking(Aggregate.Event):
         """A mail's orders are about to be recorded (written before they are)."""
@@ -193,7 +193,7 @@ class Mailroom(Aggregate):
             for told in self.mails:
                 room.untold.pop(told, None)
             if self.player != REFEREE_NAME:
-                room.mailed = (*_without(room.mailed, self.player), (self.player, self.seq))
+                room.mailed_to(self.player, self.seq)
 
     class Posted(Aggregate.Event):
         """Replies known to be in the outbox."""
@@ -213,6 +213,9 @@ class Mailroom(Aggregate):
         self.taken: dict[str, Note] = {}
         self.untold: dict[str, None] = {}  # mails taken that no reply told of, in order
         self.owed: dict[str, Owed] = {}
+
+    def mailed_to(self, player: str, seq: int) -> None:
+        self.mailed = (*_without(self.mailed, player), (player, seq))
 
     @staticmethod
     def id_for(game_id: UUID) -> UUID:

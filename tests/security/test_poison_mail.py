@@ -26,7 +26,7 @@ from warscribe.store import mailbox as mb
 from warscribe.store import orders as orders_file
 from warscribe.store.app import Warscribe
 
-FUZZ_SECONDS = float(os.environ.get("FUZZ_SECONDS", "15"))
+FUZZ_SECONDS = float(os.environ.get("FUZZ_SECONDS", "10"))
 SEED = int(os.environ.get("FUZZ_SEED", "31"))
 
 
@@ -321,3 +321,25 @@ def test_a_mailbox_of_hostile_and_valid_mails_is_taken_with_one_reply_each(game:
     for message in outbox():
         message_from_bytes(bytes(message), policy=policy.default)  # every reply is sound
     assert game.run("referee", "inbox", "--outbox", "out").stdout.strip() == ""
+
+
+def test_one_referee_run_at_a_time_on_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On PostgreSQL the referee lock is a session advisory lock on a connection of its
+    own: a second run waits, then stops with a StoreError; the lock goes with the run."""
+    from tests.conftest import drop_pg_schema, fresh_pg_url, require_postgres
+    from warscribe.store.backends import StoreError
+
+    require_postgres()
+    monkeypatch.setenv("WARSCRIBE_LOCK_TIMEOUT", "1")
+    url = fresh_pg_url()
+    first, second = Warscribe(url), Warscribe(url)
+    try:
+        refused = pytest.raises(StoreError, match="another `referee` run")
+        with first.referee_run(), refused, second.referee_run():
+            pass
+        with second.referee_run():
+            pass
+    finally:
+        first.close()
+        second.close()
+        drop_pg_schema(url)
