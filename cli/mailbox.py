@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import click
+from eventsourcing.domain import Aggregate
 
 from warscribe.engine import rulesets
 from warscribe.engine.anchor import fingerprint
@@ -67,6 +68,7 @@ class Handled:
     result: str
     player: str | None = None
     message_id: str | None = None
+    set_aside: bool = False
 
 
 @click.command("referee")
@@ -100,7 +102,9 @@ def referee(
     folder of .eml files) at once, each like `import-orders` or `import` would, and write
     each player's reply (their copy of what is new, a turn summary above it) as a mail to
     the outbox; with --smtp, send it. A mail that is refused is reported and changes
-    nothing; the others go on. Exit 1 when a mail was refused.
+    nothing; one that cannot be read is moved to the Maildir INBOX.quarantine and told to
+    the referee's own address; the others go on. One run at a time per store; a run
+    stopped midway is finished by the next. Exit 1 when a mail was refused.
 
     \b
     Example:
@@ -116,14 +120,11 @@ def referee(
             "PLAYER ADDRESS` (no mail was read)"
         )
     sender = mb.checked_address(sender or book.get(REFEREE_NAME) or "")
-    handled = _take_all(ctx.app, listing, inbox)
-    replies = _replies(ctx.app, listing, book, handled)
-    mb.post(outbox, [mb.message(reply, sender) for reply in replies])
-    room = mb.mailroom(ctx.app, listing.game_id)
-    seq = ctx.app.head(listing.game_id).seq
-    for player in listing.players:
-        room.trigger_event(mb.Mailroom.Mailed, player=player, seq=seq)
-    ctx.app._save(room, what="`referee`")
+    with ctx.app.referee_run():
+        run = _Run(ctx.app, listing, book, sender, outbox)
+        replies = run.post(dict(run.room.owed))  # decided by a run that stopped
+        handled = run.take_all(inbox)
+        replies += run.reply()
     sent = mb.send(outbox, server) if server else []
     lines = [f"{h.mail} from {h.sender or '?'}: {h.result}" for h in handled]
     lines += [f"reply to {r.to}: {r.subject}" for r in replies] + sent
@@ -132,74 +133,179 @@ def referee(
         click.get_current_context().exit(1)
 
 
-def _take_all(app: Warscribe, listing: GameListing, inbox: str) -> list[Handled]:
-    """Every mail of the inbox read, then taken: logs first, orders in the order they were
-    written (the entry they were written against, then the mail's date)."""
-    handled: list[Handled] = []
-    queue: list[tuple[tuple[int, int, float], mb.Letter, mb.Envelope, mb.Carried]] = []
-    for letter in mb.letters(inbox, unseen=True):
-        try:
-            envelope, carried = mb.opened(letter)
-        except WarscribeError as exc:
-            handled.append(Handled(letter.name, "", False, f"refused: {exc}"))
-            continue
-        if carried is None:
-            handled.append(Handled(letter.name, envelope.sender, True, "no orders nor log"))
-            continue
-        written = 0
-        if carried.kind == orders_file.ORDERS_KIND:
-            try:
-                written = orders_file.read_orders(carried.data).orders.seq
-            except WarscribeError as exc:
-                handled.append(Handled(letter.name, envelope.sender, False, f"refused: {exc}"))
+class _Run:
+    """One run of `referee`, journalling in the game's mailroom what each step did before
+    the next (docs/security.md, The referee's mailbox): a mail's orders are journalled as
+    being taken before they are recorded, and what the mail led to before it is moved out
+    of new/; a reply is journalled as decided before it is written to the outbox, and as
+    posted after."""
+
+    def __init__(
+        self, app: Warscribe, listing: GameListing, book: dict[str, str], sender: str, outbox: str
+    ) -> None:
+        self.app = app
+        self.listing = listing
+        self.book = book
+        self.sender = sender
+        self.outbox = outbox
+        self.room = mb.mailroom(app, listing.game_id)
+
+    def _journal(self, event: type[Aggregate.Event], **fields: Any) -> None:
+        self.room.trigger_event(event, **fields)
+        self.app._save(self.room, what="`referee`")
+
+    def take_all(self, inbox: str) -> list[Handled]:
+        """Every mail of the inbox read, then taken: logs first, orders in the order they
+        were written (the entry they were written against, then the mail's date)."""
+        handled: list[Handled] = []
+        queue: list[tuple[tuple[int, int, float], mb.Letter, mb.Envelope, mb.Carried]] = []
+        for letter in mb.letters(inbox, unseen=True):
+            known = self.room.taken.get(mb.mail_id(letter))
+            if known is not None:  # taken by a run that stopped before it moved the mail
+                mb.put_away(letter, known.result if known.aside else None)
                 continue
-        order = (int(carried.kind == orders_file.ORDERS_KIND), written, envelope.date)
-        queue.append((order, letter, envelope, carried))
-    for _, letter, envelope, carried in sorted(queue, key=lambda item: item[0]):
-        handled.append(_take(app, listing, letter, envelope, carried))
-    mb.mark_seen(inbox, [h.mail for h in handled])
-    return handled
+            try:
+                envelope, carried = mb.opened(letter)
+            except mb.Unreadable as exc:
+                where = f" (set aside in {mb.quarantine_of(inbox)})" if letter.file else ""
+                done = Handled(letter.name, "", False, f"refused: {exc}{where}", REFEREE_NAME)
+                handled.append(self._done(letter, done, aside=str(exc)))
+                continue
+            except WarscribeError as exc:
+                handled.append(
+                    self._done(letter, Handled(letter.name, "", False, f"refused: {exc}"))
+                )
+                continue
+            if carried is None:
+                done = Handled(letter.name, envelope.sender, True, "no orders nor log")
+                handled.append(self._done(letter, done))
+                continue
+            written = 0
+            if carried.kind == orders_file.ORDERS_KIND:
+                try:
+                    written = orders_file.read_orders(carried.data).orders.seq
+                except WarscribeError as exc:
+                    done = Handled(letter.name, envelope.sender, False, f"refused: {exc}")
+                    handled.append(self._done(letter, done))
+                    continue
+            order = (int(carried.kind == orders_file.ORDERS_KIND), written, envelope.date)
+            queue.append((order, letter, envelope, carried))
+        for _, letter, envelope, carried in sorted(queue, key=lambda item: item[0]):
+            handled.append(self._done(letter, self._take(letter, envelope, carried)))
+        return handled
 
+    def _done(self, letter: mb.Letter, done: Handled, aside: str | None = None) -> Handled:
+        """Journal what the mail led to, then move it out of the inbox's new/."""
+        self._journal(
+            mb.Mailroom.Taken,
+            mail=mb.mail_id(letter),
+            name=done.mail,
+            sender=done.sender,
+            ok=done.ok,
+            result=done.result,
+            player=done.player,
+            message_id=done.message_id,
+            aside=aside is not None,
+        )
+        mb.put_away(letter, aside)
+        done.set_aside = aside is not None
+        return done
 
-def _take(
-    app: Warscribe,
-    listing: GameListing,
-    letter: mb.Letter,
-    envelope: mb.Envelope,
-    carried: mb.Carried,
-) -> Handled:
-    """One mail's orders or log, taken as `import-orders` or `import` would take them."""
-    done = Handled(letter.name, envelope.sender, True, "", message_id=envelope.message_id)
-    try:
-        if carried.kind == logfile.KIND:
-            log = carried.log()
-            _for_this_game(listing, str(log.game_id), log.name)
-            done.result = f"log: {app.import_log(log).added} new entries"
-            return done
-        received = orders_file.read_orders(carried.data)
-        player = received.orders.player
-        _for_this_game(listing, str(received.orders.game_id), "")
-        done.player = player if player in listing.players else None
-        entries, returned = orders_file.receive(app, received)
-        total = len(received.orders.commands)
-        recorded = total - (len(returned.commands) if returned else 0)
-        span = f" (#{entries[0].seq}..#{entries[-1].seq})" if entries else ""
-        done.result = f"{player}'s orders: {recorded} of {total} commands recorded{span}"
-        if returned is not None:
-            words = "; ".join(
-                f"{c.name} {' '.join(f'{k}={v}' for k, v in c.args)}".strip()
-                for c in returned.commands
+    def _take(self, letter: mb.Letter, envelope: mb.Envelope, carried: mb.Carried) -> Handled:
+        """One mail's orders or log, taken as `import-orders` or `import` would take them."""
+        app, listing = self.app, self.listing
+        done = Handled(letter.name, envelope.sender, True, "", message_id=envelope.message_id)
+        try:
+            if carried.kind == logfile.KIND:
+                log = carried.log()
+                _for_this_game(listing, str(log.game_id), log.name)
+                done.result = f"log: {app.import_log(log).added} new entries"
+                return done
+            received = orders_file.read_orders(carried.data)
+            player = received.orders.player
+            _for_this_game(listing, str(received.orders.game_id), "")
+            done.player = player if player in listing.players else None
+            key = mb.mail_id(letter)
+            if key in self.room.taking:  # a run stopped while it took this mail
+                seq = orders_file.recorded_at(app, listing.game_id, received)
+                if seq is not None:
+                    done.result = (
+                        f"{player}'s orders: recorded at #{seq} (by a run that stopped "
+                        "before it had finished)"
+                    )
+                    return done
+            self._journal(mb.Mailroom.Taking, mail=key, signature=received.signature)
+            entries, returned = orders_file.receive(app, received)
+            total = len(received.orders.commands)
+            recorded = total - (len(returned.commands) if returned else 0)
+            span = f" (#{entries[0].seq}..#{entries[-1].seq})" if entries else ""
+            done.result = f"{player}'s orders: {recorded} of {total} commands recorded{span}"
+            if returned is not None:
+                words = "; ".join(
+                    f"{c.name} {' '.join(f'{k}={v}' for k, v in c.args)}".strip()
+                    for c in returned.commands
+                )
+                done.result += (
+                    f"; command {returned.index + 1} (`{returned.commands[0].name}`) and the "
+                    f"rest returned: {returned.reason}. Returned unrecorded: {words}"
+                )
+        except StoreUnavailable:  # the run ends, this mail left unseen: none is lost
+            raise
+        except WarscribeError as exc:
+            done.ok = False
+            done.result = f"refused: {exc}"
+        return done
+
+    def reply(self) -> list[mb.Reply]:
+        """A reply to each player with something new (the entries after the last one
+        mailed to them, or mails of theirs no reply told of), and one to the referee's own
+        address telling of the mails set aside: journalled as decided, then posted."""
+        seq = self.app.head(self.listing.game_id).seq
+        mailed = dict(self.room.mailed)
+        untold: dict[str, list[str]] = {}
+        for key in self.room.untold:
+            untold.setdefault(self.room.taken[key].player or "", []).append(key)
+        owed: dict[str, mb.Owed] = {}
+        for player in (*self.listing.players, REFEREE_NAME):
+            since = mailed.get(player, 0) if player != REFEREE_NAME else seq
+            theirs = tuple(untold.get(player, ()))
+            if since < seq or theirs:
+                owed[mb.outbox_key(player)] = mb.Owed(player, since, seq, theirs)
+        for key, each in owed.items():
+            self.room.trigger_event(
+                mb.Mailroom.Replying,
+                key=key,
+                player=each.player,
+                since=each.since,
+                seq=each.seq,
+                mails=each.mails,
             )
-            done.result += (
-                f"; command {returned.index + 1} (`{returned.commands[0].name}`) and the rest "
-                f"returned: {returned.reason}. Returned unrecorded: {words}"
+        if owed:
+            self.app._save(self.room, what="`referee`")
+        return self.post(owed)
+
+    def post(self, owed: dict[str, mb.Owed]) -> list[mb.Reply]:
+        """The replies decided, written to the outbox (each one not there yet), then
+        journalled as posted."""
+        if not owed:
+            return []
+        replies = {key: self._reply(each) for key, each in owed.items()}
+        mb.post(self.outbox, {key: mb.message(r, self.sender) for key, r in replies.items()})
+        self._journal(mb.Mailroom.Posted, keys=tuple(owed))
+        return list(replies.values())
+
+    def _reply(self, owed: mb.Owed) -> mb.Reply:
+        notes = [self.room.taken[key] for key in owed.mails]
+        if owed.player == REFEREE_NAME:
+            return mb.Reply(
+                to=self.sender,
+                subject=f"[warscribe] {self.listing.name}: {len(notes)} mail(s) set aside",
+                summary="\n".join(
+                    f"Mail {n.name} from {n.sender or '?'}: {n.result}" for n in notes
+                ),
+                block="",
             )
-    except StoreUnavailable:  # the run ends, every mail left unseen: none is lost
-        raise
-    except WarscribeError as exc:
-        done.ok = False
-        done.result = f"refused: {exc}"
-    return done
+        return _reply_to(self.app, self.listing, self.book[owed.player], owed, notes)
 
 
 def _for_this_game(listing: GameListing, game_id: str, name: str) -> None:
@@ -210,12 +316,13 @@ def _for_this_game(listing: GameListing, game_id: str, name: str) -> None:
         )
 
 
-def _replies(
-    app: Warscribe, listing: GameListing, book: dict[str, str], handled: list[Handled]
-) -> list[mb.Reply]:
-    """A reply to each player with something new: the entries after the last one mailed
-    to them (their copy), what became of their mails, and who must act now."""
-    head = app.head(listing.game_id)
+def _reply_to(
+    app: Warscribe, listing: GameListing, to: str, owed: mb.Owed, theirs: list[mb.Note]
+) -> mb.Reply:
+    """A player's reply: the entries after the last one mailed to them up to `owed.seq`
+    (their copy), what became of their mails, and who must act at `owed.seq`."""
+    player, since = owed.player, owed.since
+    head = app.head(listing.game_id, owed.seq)
     ruleset = rulesets.get(head.ruleset)
     status: dict[str, Any] = {
         "whose_turn": ruleset.whose_turn(head.state),
@@ -223,38 +330,28 @@ def _replies(
         **ruleset.summary(head.state),
     }
     position = ruleset.position(head.state) or "the set-up"
-    mailed = dict(mb.mailroom(app, listing.game_id).mailed)
-    signed_heads = heads.armor(heads.latest(app, listing.game_id))
-    out = []
-    for player in listing.players:
-        theirs = [h for h in handled if h.player == player]
-        since = mailed.get(player, 0)
-        if since >= head.seq and not theirs:
-            continue
-        now = next_for(player, status)
-        told = [f"{listing.name} ({head.ruleset}), head {fingerprint(head.seq, head.chain)}"]
-        told += [f"Your mail {h.mail}: {h.result}" for h in theirs]
-        block = ""
-        if since < head.seq:
-            entries = logfile.redact_for(app.entries(listing.game_id, since + 1), player)
-            told += [
-                "",
-                "Since the last mail:",
-                *story(entries, app.head(listing.game_id, since) if since else None),
-            ]
-            copy = mb.player_copy(app, listing, player, since + 1)
-            block = logfile.armor(copy, fingerprint(head.seq, head.chain)) + signed_heads
-        told += ["", f"Now {position}: {now}", "Import this mail with `warscribe import FILE`."]
-        out.append(
-            mb.Reply(
-                to=book[player],
-                subject=f"[warscribe] {listing.name} {position}: {now.partition(':')[0]}",
-                summary="\n".join(told),
-                block=block,
-                in_reply_to=next((h.message_id for h in reversed(theirs) if h.message_id), None),
-            )
-        )
-    return out
+    now = next_for(player, status)
+    told = [f"{listing.name} ({head.ruleset}), head {fingerprint(head.seq, head.chain)}"]
+    told += [f"Your mail {n.name}: {n.result}" for n in theirs]
+    block = ""
+    if since < head.seq:
+        entries = logfile.redact_for(app.entries(listing.game_id, since + 1, head.seq), player)
+        told += [
+            "",
+            "Since the last mail:",
+            *story(entries, app.head(listing.game_id, since) if since else None),
+        ]
+        copy = mb.player_copy(app, listing, player, since + 1, head.seq)
+        signed_heads = heads.armor(heads.latest(app, listing.game_id, head.seq))
+        block = logfile.armor(copy, fingerprint(head.seq, head.chain)) + signed_heads
+    told += ["", f"Now {position}: {now}", "Import this mail with `warscribe import FILE`."]
+    return mb.Reply(
+        to=to,
+        subject=f"[warscribe] {listing.name} {position}: {now.partition(':')[0]}",
+        summary="\n".join(told),
+        block=block,
+        in_reply_to=next((n.message_id for n in reversed(theirs) if n.message_id), None),
+    )
 
 
 def import_mailbox(ctx: Context, path: str) -> None:

@@ -67,6 +67,7 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from . import reading, writing
 from .backends import (
     SQLITE_LOCK_FILE,
+    SQLITE_REFEREE_LOCK,
     Backend,
     StoreError,
     StoreUnavailable,
@@ -712,8 +713,7 @@ class Warscribe(Application[UUID], Reading):
         free (`writing.ahead_turn`): no round trip before deciding, and nothing written
         while another writer holds the turn. A write that finds the turn or its versions
         taken writes nothing and is decided again in a turn of its own."""
-        env = dict(self.backend.env)
-        timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or env.get("POSTGRES_LOCK_TIMEOUT") or 10)
+        timeout = self._lock_timeout()
         if self._lock_file is not None:
             with writing.file_turn(self._lock_file, timeout):
                 yield None
@@ -725,11 +725,39 @@ class Warscribe(Application[UUID], Reading):
         with writing.advisory_turn(datastore, self.turn_lock(game_id), timeout) as turn:
             yield turn
 
+    def _lock_timeout(self) -> float:
+        env = dict(self.backend.env)
+        return float(env.get("SQLITE_LOCK_TIMEOUT") or env.get("POSTGRES_LOCK_TIMEOUT") or 10)
+
     def turn_lock(self, game_id: UUID) -> int:
         """The PostgreSQL advisory lock the writers of a game take turns by."""
+        return self._advisory_key(str(game_id))
+
+    def _advisory_key(self, name: str) -> int:
         schema = dict(self.backend.env).get("POSTGRES_SCHEMA", "public")
-        digest = hashlib.sha256(f"warscribe:{schema}:{game_id}".encode()).digest()
+        digest = hashlib.sha256(f"warscribe:{schema}:{name}".encode()).digest()
         return int.from_bytes(digest[:8], "big", signed=True)
+
+    @contextmanager
+    def referee_run(self) -> Iterator[None]:
+        """Hold the store's referee lock while the block runs: one `referee` run at a time
+        takes a store's mail (a lock file beside a SQLite store, STORE-referee; a session
+        advisory lock on PostgreSQL). Another run holding it is waited for up to the
+        store's lock timeout (WARSCRIBE_LOCK_TIMEOUT), then StoreError, nothing done."""
+        timeout = self._lock_timeout()
+        if self._lock_file is not None:
+            path = self._lock_file.removesuffix(SQLITE_LOCK_FILE) + SQLITE_REFEREE_LOCK
+            held = writing.file_turn(path, timeout)
+        else:
+            datastore = self.recorder.datastore  # type: ignore[attr-defined]
+            held = writing.advisory_lock(datastore, self._advisory_key("referee"), timeout)
+        with held as taken:
+            if not taken:
+                raise StoreError(
+                    f"another `referee` run is taking the mail of {self.backend.describe()} "
+                    f"(waited {timeout:g} s): nothing was read; run it again when it ends"
+                )
+            yield
 
     def record_orders(
         self, game_id: UUID, orders: Orders, signed: bytes, signature: bytes

@@ -29,10 +29,16 @@ from warscribe.engine.errors import LogError
 
 WIDTH = 64
 _CHUNK = WIDTH * 3 // 4 * 1024  # bytes armored at a time: whole lines, no padding inside
-_QUOTING = re.compile(r"^(\s*>)+ ?")
-_QP_RUN = re.compile(r"(=[0-9A-Fa-f]{2})+")
+# Each pattern begins with a plain character, which the regex engine skips to: a whole text
+# is searched in the time of its length, never a call a line (a mail of millions of short
+# lines); `_at_line_starts` puts a "\n" before the first line.
+_QUOTING = re.compile(r"\n[^\S\n]*>(?:[^\S\n]*>)* ?")
+_LEADING = re.compile(r"\n(?=[^\S\n]|>)[^\S\n]*(?:>[^\S\n]*)*")  # quoting and spaces
+_SOFT_BREAK = re.compile(r"=[^\S\n]+\n")  # a soft line break with spaces after it
+_QP_RUN = re.compile(r"=[0-9A-Fa-f]{2}(?:=[0-9A-Fa-f]{2})*")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z-]*):\s*(\S*)")
 _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
+_NOTHING = re.compile(r"\n(?!)")
 _HTML_BREAK = re.compile(r"<\s*(br|/?p|/?div)\b[^<>]*>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"<[^<>]*>")
 _HTML_HINT = re.compile(r"<\s*/?[A-Za-z][^<>]*>|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z]+);")
@@ -78,19 +84,24 @@ def is_armored(data: bytes, kind: str) -> bool:
     return marker in data or marker in data.replace(b"=\r\n", b"").replace(b"=\n", b"")
 
 
+def _at_line_starts(pattern: re.Pattern[str], text: str) -> str:
+    """`text` with each line end (any of those `splitlines` knows) one "\n", and what
+    `pattern` (beginning with "\n") matches at the start of a line taken away."""
+    return pattern.sub("\n", "\n" + "\n".join(text.splitlines()))[1:]
+
+
 def _unquoted(text: str) -> list[str]:
-    """The lines of `text` without "> " quoting and surrounding spaces."""
-    return [_QUOTING.sub("", line).strip() for line in text.splitlines()]
+    """The lines of `text` without "> " quoting and leading spaces (a BEGIN or END line has
+    nothing after it, see `_blocks`; spaces in the other lines are no base64)."""
+    return _at_line_starts(_LEADING, text).split("\n")
 
 
 def _unmailed(text: str) -> str:
     """Undo quoted-printable: join soft line breaks (a line ending in "="), decode =XX
     escapes (runs of them as UTF-8). Plain text may have been quoted after it was encoded;
     in HTML a line may begin with a tag's ">", so it is not taken for quoting there."""
-    lines = [line.rstrip() for line in text.splitlines()]
-    if not _HTML_HINT.search(text):
-        lines = [_QUOTING.sub("", line) for line in lines]
-    joined = "".join(line[:-1] if line.endswith("=") else line + "\n" for line in lines)
+    pattern = _NOTHING if _HTML_HINT.search(text) else _QUOTING
+    joined = _SOFT_BREAK.sub("=\n", _at_line_starts(pattern, text) + "\n").replace("=\n", "")
     return _QP_RUN.sub(
         lambda m: bytes.fromhex(m.group(0).replace("=", "")).decode(errors="replace"), joined
     )
@@ -111,15 +122,15 @@ def _blocks(text: str, kind: str) -> list[list[str]]:
     for marker in (begin(kind), end(kind)):
         text = text.replace(marker, f"\n{marker}\n")
     lines = _unquoted(text)
-    found = []
+    found: list[list[str]] = []
     start = 0
-    while begin(kind) in lines[start:]:
-        first = lines.index(begin(kind), start) + 1
-        if end(kind) not in lines[first:]:
-            break
-        start = lines.index(end(kind), first)
+    while True:  # each search from where the last ended: a mail of many blocks costs its length
+        try:
+            first = lines.index(begin(kind), start) + 1
+            start = lines.index(end(kind), first)
+        except ValueError:
+            return found
         found.append(lines[first:start])
-    return found
 
 
 def blocks(text: str, kind: str) -> list[bytes]:

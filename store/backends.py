@@ -11,7 +11,8 @@ from warscribe.engine.errors import WarscribeError
 DEFAULT_STORE = "warscribe.db"
 SQLITE_LOCK_FILE = "-lock"  # beside a SQLite store: writers take turns by locking it
 # The files of a SQLite store: the database, SQLite's own, and the writers' lock file.
-SQLITE_FILES = ("", "-wal", "-shm", "-journal", SQLITE_LOCK_FILE)
+SQLITE_REFEREE_LOCK = "-referee"  # beside a SQLite store: one `referee` run at a time
+SQLITE_FILES = ("", "-wal", "-shm", "-journal", SQLITE_LOCK_FILE, SQLITE_REFEREE_LOCK)
 # A plain SQL identifier PostgreSQL takes without quoting (at most 63 bytes).
 _SCHEMA = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 

@@ -41,13 +41,14 @@ _KEYS = frozenset(("format", "version", "heads"))
 Heads = tuple[SignedOrders, ...]
 
 
-def latest(store: Reading, game_id: UUID) -> Heads:
+def latest(store: Reading, game_id: UUID, last: int | None = None) -> Heads:
     """The latest signed orders of each player with a recorded key that the game's log
-    records and that name this game (orders recorded before a fork name the parent game,
-    and are left out), read back from the head a page at a time until each is found."""
-    wanted = {player for player, _ in store.head(game_id).keys}
+    records up to entry `last` (None: its head) and that name this game (orders recorded
+    before a fork name the parent game, and are left out), read back a page at a time
+    until each is found."""
+    wanted = {player for player, _ in store.head(game_id, last).keys}
     found: dict[str, SignedOrders] = {}
-    entries = store.entries_backwards(game_id) if wanted else iter(())
+    entries = store.entries_backwards(game_id, last) if wanted else iter(())
     for entry in entries:
         event = entry.event
         if isinstance(event, OrdersReceived) and event.player in wanted:

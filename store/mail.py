@@ -22,6 +22,12 @@ from . import armor
 
 MAX_PARTS = 1000
 """The most MIME parts a message may have (a bound on hostile input)."""
+MAX_CONTAINERS = 64
+"""The most multipart or message parts a message may declare: Python's parser and its walk
+recurse into each, and 1,000 nested ones (60 KB) were a RecursionError, 400 nested ones
+one when the message was written again. Counted in the bytes, before parsing."""
+
+_CONTAINER = re.compile(rb"content-type:[ \t]*(?:\r?\n[ \t]+)?(?:multipart|message)/", re.I)
 
 _HEADER_LINE = re.compile(rb"[A-Za-z0-9-]+:[ \t]")
 _MESSAGE_FIELDS = (b"from:", b"to:", b"subject:", b"date:", b"mime-version:", b"content-type:")
@@ -56,8 +62,19 @@ def unwrap(data: bytes, kind: str) -> bytes:
 
 
 def parse(data: bytes) -> EmailMessage:
-    """A mail message as Python's `email` reads it (any MIME shape, CRLF or LF)."""
-    message = email.message_from_bytes(data.removeprefix(_BOM), policy=policy.default)
+    """A mail message as Python's `email` reads it (any MIME shape, CRLF or LF); LogError
+    for one declaring more than MAX_CONTAINERS multipart or message parts (so that no walk
+    recurses deeper), or that the parser fails on."""
+    containers = sum(1 for _ in _CONTAINER.finditer(data))
+    if containers > MAX_CONTAINERS:
+        raise LogError(
+            f"the mail message declares {containers} multipart or message parts, more than "
+            f"{MAX_CONTAINERS}: not read"
+        )
+    try:
+        message = email.message_from_bytes(data.removeprefix(_BOM), policy=policy.default)
+    except Exception as exc:  # whatever the parser raises on hostile bytes
+        raise LogError(f"the mail message cannot be parsed ({type(exc).__name__})") from None
     assert isinstance(message, EmailMessage)
     return message
 

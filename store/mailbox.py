@@ -11,35 +11,50 @@ Each game's `Mailroom` (an aggregate of the store, never part of the game's log)
 players' addresses, which only the store's operator sets (`address`; an incoming mail never
 changes them: replies, which carry a player's copy with their hidden cards, go to the
 recorded address whatever a mail's From says), and the last entry mailed to each player, so
-the next reply carries the entries after it.
+the next reply carries the entries after it. It is also the referee's journal: what each
+mail led to (keyed by `mail_id`), and each reply decided and whether it is in the outbox,
+so that a run stopped at any point is finished by the next one (see docs/security.md, The
+referee's mailbox).
+
+Mail is hostile input: a mail that cannot be read (too large, MIME nested past
+`mail.MAX_CONTAINERS`, bytes the parser fails on) is `Unreadable` and is set aside in the
+quarantine Maildir beside the mailbox; a header is used only once checked (a plain address,
+a plain msg-id), never as the mail library decodes it; a mail is moved between a Maildir's
+folders by renaming its file, never by writing it again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import mailbox
 import os
+import re
 import smtplib
 import ssl
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping
 from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr, parsedate_to_datetime
+from glob import escape
 from ipaddress import ip_address
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 from urllib.parse import urlsplit
-from uuid import UUID, uuid5
+from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from warscribe.engine.anchor import fingerprint
+from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.codec import frozen
-from warscribe.engine.errors import WarscribeError
+from warscribe.engine.errors import LogError, WarscribeError
 from warscribe.engine.record import Entry
 
 from . import armor, logfile, mail
 from .app import Warscribe
+from .atomic import write_atomically
 from .backends import StoreError
 from .heads import KIND as HEADS_KIND
 from .heads import Heads, found_in
@@ -53,17 +68,52 @@ SMTP_USER = "WARSCRIBE_SMTP_USER"
 SMTP_PASSWORD = "WARSCRIBE_SMTP_PASSWORD"
 _LOG_KIND = logfile.KIND
 _SEEN = "S"
+QUARANTINE = ".quarantine"
+"""The Maildir beside a Maildir INBOX that its unreadable mails are moved to:
+INBOX.quarantine, each mail with a file KEY.reason at its top saying why."""
 
 
 class MailError(WarscribeError):
     """A mail cannot be read or taken, a mailbox opened, or a reply sent."""
 
 
+class Unreadable(MailError):
+    """A mail that cannot be read at all: it is set aside, not taken."""
+
+
 # -- the mailroom of a game ------------------------------------------------------------------
 
 
+@frozen
+class Note:
+    """What the journal holds of a mail taken: its name, sender, whether it went well,
+    what became of it, whose reply tells it (`referee` for a mail set aside; None:
+    nobody's), its checked Message-ID, and whether it was set aside."""
+
+    name: str
+    sender: str
+    ok: bool
+    result: str
+    player: str | None
+    message_id: str | None
+    aside: bool
+
+
+@frozen
+class Owed:
+    """A reply decided (journalled before it is written to the outbox): to whom, the
+    entries after `since` up to `seq`, and the mails it tells of."""
+
+    player: str
+    since: int
+    seq: int
+    mails: tuple[str, ...]
+
+
 class Mailroom(Aggregate):
-    """A game's players' addresses, and the last entry mailed to each of them."""
+    """A game's players' addresses, the last entry mailed to each of them, and the
+    referee's journal: orders being taken, what each mail led to, the mails no reply has
+    told of yet, and the replies decided but not known to be in the outbox."""
 
     TOPIC = "warscribe:Mailroom"
 
@@ -80,17 +130,94 @@ class Mailroom(Aggregate):
             room.addresses = (*_without(room.addresses, self.player), (self.player, self.address))
 
     class Mailed(Aggregate.Event):
+        """The last entry mailed to a player (as runs before the journal recorded it)."""
+
         TOPIC = "warscribe:Mailroom.Mailed"
         player: str
         seq: int
 
         def apply(self, aggregate: Aggregate) -> None:
             room: Mailroom = aggregate  # type: ignore[assignment]
-            room.mailed = (*_without(room.mailed, self.player), (self.player, self.seq))
+            room.mailed_to(self.player, self.seq)
+
+    class Taking(Aggregate.Event):
+        """A mail's orders are about to be recorded (written before they are)."""
+
+        TOPIC = "warscribe:Mailroom.Taking"
+        mail: str
+        signature: bytes
+
+        def apply(self, aggregate: Aggregate) -> None:
+            room: Mailroom = aggregate  # type: ignore[assignment]
+            room.taking[self.mail] = self.signature
+
+    class Taken(Aggregate.Event):
+        """What a mail led to; a reply is owed to tell of it."""
+
+        TOPIC = "warscribe:Mailroom.Taken"
+        mail: str
+        name: str
+        sender: str
+        ok: bool
+        result: str
+        player: str | None
+        message_id: str | None
+        aside: bool
+
+        def apply(self, aggregate: Aggregate) -> None:
+            room: Mailroom = aggregate  # type: ignore[assignment]
+            room.taking.pop(self.mail, None)
+            room.taken[self.mail] = Note(
+                self.name,
+                self.sender,
+                self.ok,
+                self.result,
+                self.player,
+                self.message_id,
+                self.aside,
+            )
+            if self.player is not None:
+                room.untold[self.mail] = None
+
+    class Replying(Aggregate.Event):
+        """A reply decided, before it is written to the outbox as mail `key`."""
+
+        TOPIC = "warscribe:Mailroom.Replying"
+        key: str
+        player: str
+        since: int
+        seq: int
+        mails: tuple[str, ...]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            room: Mailroom = aggregate  # type: ignore[assignment]
+            room.owed[self.key] = Owed(self.player, self.since, self.seq, self.mails)
+            for told in self.mails:
+                room.untold.pop(told, None)
+            if self.player != REFEREE_NAME:
+                room.mailed_to(self.player, self.seq)
+
+    class Posted(Aggregate.Event):
+        """Replies known to be in the outbox."""
+
+        TOPIC = "warscribe:Mailroom.Posted"
+        keys: tuple[str, ...]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            room: Mailroom = aggregate  # type: ignore[assignment]
+            for key in self.keys:
+                room.owed.pop(key, None)
 
     def __init__(self) -> None:
         self.addresses: tuple[tuple[str, str], ...] = ()
         self.mailed: tuple[tuple[str, int], ...] = ()
+        self.taking: dict[str, bytes] = {}
+        self.taken: dict[str, Note] = {}
+        self.untold: dict[str, None] = {}  # mails taken that no reply told of, in order
+        self.owed: dict[str, Owed] = {}
+
+    def mailed_to(self, player: str, seq: int) -> None:
+        self.mailed = (*_without(self.mailed, player), (player, seq))
 
     @staticmethod
     def id_for(game_id: UUID) -> UUID:
@@ -136,10 +263,20 @@ def set_address(app: Warscribe, game_id: UUID, player: str, address: str) -> Non
 
 @frozen
 class Letter:
-    """One mail of a mailbox: how the report names it, and its bytes (None: too large)."""
+    """One mail of a mailbox: how the report names it, its bytes (None: too large), and
+    its file in a Maildir's new/ ("": a mail of an mbox or a folder, never moved)."""
 
     name: str
     data: bytes | None
+    file: str = ""
+
+
+def mail_id(letter: Letter) -> str:
+    """The journal's key of a mail: its name and bytes (a mail delivered again is another
+    mail; a run that stopped leaves the same one)."""
+    digest = hashlib.sha256(letter.name.encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(b"\1too large" if letter.data is None else letter.data)
+    return digest.hexdigest()
 
 
 def is_mailbox(path: str) -> bool:
@@ -169,11 +306,19 @@ def letters(path: str, *, unseen: bool = False) -> Iterator[Letter]:
     if place.is_file() and not is_mailbox(path):
         yield Letter(place.name, _bounded_read(place.open("rb")))
         return
+    if unseen and place.is_dir():
+        for key, name in _new(place):
+            file = place / "new" / name
+            try:
+                yield Letter(key, _bounded_read(file.open("rb")), str(file))
+            except FileNotFoundError:  # moved meanwhile by a mail client
+                continue
+        return
     box: mailbox.Mailbox[mailbox.Message] = (
         mailbox.Maildir(place, create=False) if place.is_dir() else mailbox.mbox(place)
     )
     try:
-        keys = _new(place) if unseen and place.is_dir() else sorted(box.iterkeys())
+        keys = sorted(box.iterkeys())
         for number, key in enumerate(keys, start=1):
             name = key if isinstance(box, mailbox.Maildir) else f"{place.name} #{number}"
             yield Letter(name, _bounded_read(box.get_file(key)))
@@ -181,10 +326,11 @@ def letters(path: str, *, unseen: bool = False) -> Iterator[Letter]:
         box.close()
 
 
-def _new(place: Path) -> list[str]:
-    """The keys of a Maildir's new mails (those in new/: not seen, or not sent, yet)."""
-    names = (name.partition(":")[0] for name in os.listdir(place / "new"))
-    return sorted(name for name in names if not name.startswith("."))
+def _new(place: Path) -> list[tuple[str, str]]:
+    """The key and file name of each of a Maildir's new mails (those in new/: not seen,
+    or not sent, yet), by key."""
+    names = (name for name in os.listdir(place / "new") if not name.startswith("."))
+    return sorted((name.partition(":")[0], name) for name in names)
 
 
 def _bounded_read(file: object) -> bytes | None:
@@ -193,19 +339,39 @@ def _bounded_read(file: object) -> bytes | None:
     return None if len(data) > MAX_MAIL_BYTES else data
 
 
-def mark_seen(path: str, names: Sequence[str]) -> None:
-    """Mark these mails of a Maildir seen (moved to cur/ with the S flag), so the next run
-    of `referee` does not read them again; an mbox or a folder is left as it is."""
-    place = Path(path)
-    if not (place.is_dir() and _is_maildir(place)):
+def quarantine_of(inbox: str) -> Path:
+    """The quarantine Maildir beside a Maildir INBOX: INBOX.quarantine."""
+    place = Path(inbox).resolve()
+    return place.with_name(place.name + QUARANTINE)
+
+
+def put_away(letter: Letter, aside: str | None = None) -> None:
+    """Move a Maildir's mail out of new/, so that no later run reads it: to cur/ marked
+    seen, or (`aside`: why it cannot be read) to new/ of the quarantine Maildir beside the
+    mailbox, with the reason in the file KEY.reason at its top. The file is renamed, never
+    written again (a message the mail library cannot write is moved as it came); one
+    moved already is left. A mail of an mbox or a folder stays where it is."""
+    if not letter.file:
         return
-    box = mailbox.Maildir(place, create=False)
-    for key in names:
-        if key in box:
-            message = box[key]
-            message.set_subdir("cur")
-            message.add_flag(_SEEN)
-            box[key] = message
+    source = Path(letter.file)
+    if aside is None:
+        target = source.parent.parent / "cur" / f"{letter.name}:2,{_SEEN}"
+    else:
+        place = quarantine_of(str(source.parent.parent))
+        for sub in ("cur", "new", "tmp"):
+            (place / sub).mkdir(parents=True, exist_ok=True)
+        reason = str(place / f"{letter.name}.reason")
+        write_atomically(reason, f"{aside}\n".encode(), 0o644, replace=True)
+        target = place / "new" / letter.name
+    _move(source, target)
+
+
+def _move(source: Path, target: Path) -> None:
+    try:
+        os.rename(source, target)
+    except FileNotFoundError:
+        if not target.exists():
+            raise
 
 
 @frozen
@@ -236,20 +402,22 @@ _KINDS = (ORDERS_KIND, _LOG_KIND, HEADS_KIND, *KEY_KINDS.values())
 
 def opened(letter: Letter) -> tuple[Envelope, Carried | None]:
     """The mail's envelope and the block it carries for the record (None: no orders nor
-    log in it); MailError for a mail too large or with two different blocks of a kind."""
+    log in it). Unreadable for a mail too large, nested too deep, or that the mail library
+    fails on in any way; MailError for two different blocks of a kind."""
     if letter.data is None:
-        raise MailError(f"the mail is larger than {MAX_MAIL_BYTES} bytes: not read")
-    message = mail.parse(letter.data)
-    texts = [
-        c if isinstance(c, str) else c.decode("utf-8", "replace")
-        for c in mail.leaves(message)
-        if isinstance(c, str) or any(armor.is_armored(c, kind) for kind in _KINDS)
-    ]
-    envelope = Envelope(
-        sender=parseaddr(str(message.get("From", "")))[1],
-        message_id=message.get("Message-ID"),
-        date=_timestamp(message.get("Date")),
-    )
+        raise Unreadable(f"the mail is larger than {MAX_MAIL_BYTES} bytes: not read")
+    try:
+        message = mail.parse(letter.data)
+        texts = [
+            c if isinstance(c, str) else c.decode("utf-8", "replace")
+            for c in mail.leaves(message)
+            if isinstance(c, str) or any(armor.is_armored(c, kind) for kind in _KINDS)
+        ]
+        envelope = _envelope(message)
+    except LogError as exc:
+        raise Unreadable(str(exc)) from None
+    except Exception as exc:  # whatever the mail library raises on hostile bytes
+        raise Unreadable(f"the mail cannot be read ({type(exc).__name__})") from None
     for kind in (ORDERS_KIND, _LOG_KIND):
         found = {block for text in texts for block in armor.blocks(text, kind)}
         if len(found) > 1:
@@ -262,31 +430,68 @@ def opened(letter: Letter) -> tuple[Envelope, Carried | None]:
     return envelope, None
 
 
-def _timestamp(value: object) -> float:
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+_MSG_ID = re.compile(rf"<{_ATEXT}@(?:{_ATEXT}|\[[!-Z^-~]*\])>")
+_ADDRESS = re.compile(rf"{_ATEXT}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_FOLD = re.compile(r"\r?\n(?=[ \t])")
+
+
+def _envelope(message: EmailMessage) -> Envelope:
+    """The sender, id and date from the header's raw text (the first of each field), each
+    kept only in its plainest form: the mail library's decoding of a header (encoded
+    words, which may hold CR LF) is never used, so nothing a mail says reaches a reply's
+    header or the report but a plain address and a plain msg-id."""
+    raw: dict[str, str] = {}
+    for name, value in message.raw_items():
+        raw.setdefault(name.lower(), _FOLD.sub("", str(value)).strip())
+    address = parseaddr(raw.get("from", ""))[1]
+    message_id = raw.get("message-id", "")
+    return Envelope(
+        sender=address if _ADDRESS.fullmatch(address) and len(address) <= 254 else "",
+        message_id=message_id if plain_message_id(message_id) else None,
+        date=_timestamp(raw.get("date")),
+    )
+
+
+def plain_message_id(text: str) -> bool:
+    """Whether `text` is one plain msg-id (`<local@domain>`, RFC 5322 dot-atoms, at most
+    250 characters, no encoded word): the only form a reply's In-Reply-To takes."""
+    return len(text) <= 250 and "=?" not in text and _MSG_ID.fullmatch(text) is not None
+
+
+def _timestamp(value: str | None) -> float:
     try:
-        return parsedate_to_datetime(str(value)).timestamp() if value else 0.0
-    except (TypeError, ValueError):
+        return parsedate_to_datetime(value).timestamp() if value else 0.0
+    except Exception:  # whatever a hostile date makes the library raise
         return 0.0
 
 
 # -- mail out --------------------------------------------------------------------------------
 
 
-def player_copy(app: Warscribe, listing: GameListing, player: str | None, start: int) -> bytes:
+def player_copy(
+    app: Warscribe, listing: GameListing, player: str | None, start: int, stop: int | None = None
+) -> bytes:
     """The log file `write_copy` writes, as bytes."""
     out = io.BytesIO()
-    write_copy(app, listing, player, start, out)
+    write_copy(app, listing, player, start, out, stop)
     return out.getvalue()
 
 
 def write_copy(
-    app: Warscribe, listing: GameListing, player: str | None, start: int, out: BinaryIO
+    app: Warscribe,
+    listing: GameListing,
+    player: str | None,
+    start: int,
+    out: BinaryIO,
+    stop: int | None = None,
 ) -> Entry | None:
-    """Write the log file of the game from entry `start` to `out`, an entry at a time: the
-    copy `player` may see (None: the whole log), with the host's checkpoint over its last
-    entry (refused without one in a game with a host key). The last entry written."""
+    """Write the log file of the game from entry `start` to `stop` (default: its head) to
+    `out`, an entry at a time: the copy `player` may see (None: the whole log), with the
+    host's checkpoint over its last entry (refused without one in a game with a host
+    key). The last entry written."""
     game_id = listing.game_id
-    head = app.head(game_id)
+    head = app.head(game_id, stop)
     checkpoint = None
     if start <= head.seq:
         checkpoint = app.checkpoint(game_id, head.seq, head.chain)
@@ -332,11 +537,26 @@ def message(reply: Reply, sender: str) -> EmailMessage:
     return out
 
 
-def post(outbox: str, messages: Sequence[EmailMessage]) -> None:
-    """Put the messages in the outbox Maildir (made if missing), each file whole or none."""
-    box = mailbox.Maildir(outbox, create=True)
-    for each in messages:
-        box.add(each)
+def post(outbox: str, messages: Mapping[str, EmailMessage]) -> None:
+    """Put each message in the outbox Maildir (made if missing) as the mail of its key,
+    unless a mail of that key is there (new/, or cur/ once sent): written by a run that
+    stopped before it could journal it. Each file is whole or none: written to tmp/, then
+    linked into new/."""
+    place = Path(outbox)
+    for sub in ("cur", "new", "tmp"):
+        (place / sub).mkdir(parents=True, exist_ok=True)
+    for key, each in messages.items():
+        if (place / "new" / key).exists() or any((place / "cur").glob(f"{escape(key)}:*")):
+            continue
+        temporary = place / "tmp" / key
+        write_atomically(str(temporary), each.as_bytes(), 0o600, replace=True)
+        os.link(temporary, place / "new" / key)
+        os.unlink(temporary)
+
+
+def outbox_key(player: str) -> str:
+    """A new name for a reply in the outbox (a Maildir key)."""
+    return f"{time.time_ns()}.{uuid4().hex}.{hashlib.sha256(player.encode()).hexdigest()[:8]}"
 
 
 @frozen
@@ -386,7 +606,7 @@ def send(outbox: str, server: SmtpServer, environ: Mapping[str, str] = os.enviro
                 _start_tls(connection, server.host, context, user is not None)
             if user is not None:
                 connection.login(user, password)
-            return [_send_one(connection, box, key) for key in pending]
+            return [_send_one(connection, box, Path(outbox), mail) for mail in pending]
     except (OSError, smtplib.SMTPException) as exc:
         raise MailError(f"sending through {server.host}:{server.port} failed: {exc}") from None
 
@@ -413,14 +633,15 @@ def _local(host: str) -> bool:
         return False
 
 
-def _send_one(server: smtplib.SMTP, box: mailbox.Maildir, key: str) -> str:
+def _send_one(
+    server: smtplib.SMTP, box: mailbox.Maildir, place: Path, mail: tuple[str, str]
+) -> str:
+    key, name = mail
     message = box[key]
     to = str(message.get("To", ""))
     try:
         server.send_message(message)
     except smtplib.SMTPException as exc:
         return f"not sent to {to}: {exc} (left in the outbox)"
-    message.set_subdir("cur")
-    message.add_flag(_SEEN)
-    box[key] = message
+    _move(place / "new" / name, place / "cur" / f"{key}:2,{_SEEN}")
     return f"sent to {to}: {message.get('Subject', '')}"

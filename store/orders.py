@@ -147,10 +147,18 @@ def _check_signature(head: Head, received: SignedOrders) -> None:
 def _check_not_replayed(app: Warscribe, game_id: UUID, head: Head, received: SignedOrders) -> None:
     if received.orders.seq >= head.seq:
         return
+    seq = recorded_at(app, game_id, received)
+    if seq is not None:
+        raise OrdersError(f"replayed: these orders were already recorded at #{seq}")
+
+
+def recorded_at(app: Warscribe, game_id: UUID, received: SignedOrders) -> int | None:
+    """The entry that recorded these signed orders (None: the game has not recorded them)."""
     for entry in app.entries(game_id, received.orders.seq + 1):
         event = entry.event
         if isinstance(event, OrdersReceived) and event.signature == received.signature:
-            raise OrdersError(f"replayed: these orders were already recorded at #{entry.seq}")
+            return entry.seq
+    return None
 
 
 def _check_position(app: Warscribe, game_id: UUID, head: Head, orders: Orders) -> None:

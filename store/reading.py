@@ -413,15 +413,15 @@ class Reading:
                 return
             after = page[-1][0]
 
-    def entries_backwards(self, game_id: UUID) -> Iterator[Entry]:
-        """The log entries from the last to the first, read a page at a time (a search for
-        the latest entries of a kind reads the few pages it needs)."""
+    def entries_backwards(self, game_id: UUID, last: int | None = None) -> Iterator[Entry]:
+        """The log entries from the last (or entry `last`) to the first, read a page at a
+        time (a search for the latest entries of a kind reads the few pages it needs)."""
         query = (
             f"SELECT originator_version, state FROM {self._events_table} "
             "WHERE originator_id = ? AND originator_version < ? "
             "ORDER BY originator_version DESC LIMIT ?"
         )
-        key, before = self._key_of(game_id), _NO_LIMIT
+        key, before = self._key_of(game_id), _NO_LIMIT if last is None else last + 1
         while before > 1:
             page = self._select(query, (key, before, PAGE))
             for version, state in page:

@@ -133,11 +133,12 @@ def lock_fd(path: str) -> int | None:
 
 
 @contextmanager
-def file_turn(path: str, timeout: float) -> Iterator[None]:
-    """Hold an exclusive lock on the lock file `path` (none if it cannot be opened)."""
+def file_turn(path: str, timeout: float) -> Iterator[bool]:
+    """Hold an exclusive lock on the lock file `path`: whether it was taken within
+    `timeout` seconds (False too if the file cannot be opened)."""
     fd = lock_fd(path)
     if fd is None:
-        yield
+        yield False
         return
 
     def take() -> bool:
@@ -148,8 +149,7 @@ def file_turn(path: str, timeout: float) -> Iterator[None]:
         return True
 
     try:
-        wait_for(take, timeout)
-        yield
+        yield wait_for(take, timeout)
     finally:
         os.close(fd)  # releases the lock
 
@@ -160,16 +160,30 @@ def advisory_turn(datastore: Any, lock: int, timeout: float) -> Iterator[Turn]:
     other uses in this thread share meanwhile (`postgres._Datastore.holding`); the write
     made in the turn uses that connection and releases the lock with its COMMIT."""
     with datastore.holding() as conn:
-
-        def take() -> bool:
-            row = conn.execute("SELECT pg_try_advisory_lock(%s) AS taken", (lock,)).fetchone()
-            return bool(row and row["taken"])
-
-        turn = Turn(conn, lock, wait_for(take, timeout))
+        turn = Turn(conn, lock, wait_for(lambda: _try_lock(conn, lock), timeout))
         try:
             yield turn
         finally:
             _end_turn(turn)
+
+
+@contextmanager
+def advisory_lock(datastore: Any, lock: int, timeout: float) -> Iterator[bool]:
+    """Hold PostgreSQL's session advisory lock `lock` on a connection of its own, taken
+    from the datastore for the block (the block's writes take their own turns): whether
+    it was taken within `timeout` seconds."""
+    with datastore.get_connection() as conn:
+        taken = wait_for(lambda: _try_lock(conn, lock), timeout)
+        try:
+            yield taken
+        finally:
+            if taken and not conn.closed:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (lock,))
+
+
+def _try_lock(conn: Any, lock: int) -> bool:
+    row = conn.execute("SELECT pg_try_advisory_lock(%s) AS taken", (lock,)).fetchone()
+    return bool(row and row["taken"])
 
 
 def _end_turn(turn: Turn) -> None:

@@ -6,7 +6,9 @@ truncations, appended garbage, a wrong-typed value in a field of the header or o
 entry (raw, or with every chain hash after it rebuilt as a forger would), malformed
 msgpack and bad extension payloads, deep nesting, and mail mangling (quoted-printable,
 quoting, CRLF, HTML, a byte-order mark, whole messages in every MIME shape written by
-Python's `email` package), alone (the file must import) or with damage on top.
+Python's `email` package), alone (the file must import) or with damage on top, and
+hostile mail (MIME nested as deep as once stopped the referee, header encodings the mail
+library fails on: `hostile_mail`, which the referee's fuzzer feeds to `mailbox.opened`).
 """
 
 from __future__ import annotations
@@ -139,6 +141,7 @@ class Generator:
             self.mangled,
             self.mangled,
             self.mailed,
+            self.hostile,
         ]
         for _ in range(count):
             yield self.rng.choice(makers)()
@@ -244,6 +247,10 @@ class Generator:
             data = bytes(data)
         names = "+".join(s.__name__ for s in steps)
         return Case(f"mangled {names}{' and damaged' if damaged else ''}", data, not damaged)
+
+    def hostile(self) -> Case:
+        """The armored log in a hostile mail (nested MIME, header encodings)."""
+        return hostile_mail(self.rng, self.armored)
 
     def mailed(self) -> Case:
         """The log as a whole mail message, in one of the MIME shapes mail clients send."""
@@ -360,3 +367,82 @@ MESSAGES: dict[str, Callable[[str, bytes], bytes]] = {
     "armored attachment": _attached,
     "binary attachment": _binary_attached,
 }
+
+
+# -- hostile mail: MIME nested deep, header encodings the mail library fails on ----------------
+
+NESTINGS = (1, 3, 20, 63, 65, 400, 1000, 1200)
+"""How deep a hostile mail nests its parts: within the bound, just past it, and as deep as
+once stopped the referee (400: written again by mark_seen; 1,000 and 1,200: parsing)."""
+
+HOSTILE_HEADERS: tuple[bytes, ...] = (
+    b"From: =?utf-8?q?x=0D=0Ay?= <m@evil.test>",
+    b"From: =?utf-8?b?eA0KQmNjOiBtQGV2aWwudGVzdA==?=",
+    b"From: =?x-unknown?q?x?= <m@evil.test>",
+    b"From: <>",
+    b'From: "\\" <m@evil.test',
+    b"From: a\xff\xfe@evil.test",
+    b"Message-ID: <>",
+    b"Message-ID: <=?utf-8?q?a=0D=0Ab?=@evil.test>",
+    b"Message-ID: =?utf-8?q?=0D=0ABcc:_m@evil.test?=",
+    b"Message-ID: <a@b> <c@d>",
+    b"Message-ID: " + b"<" * 2000,
+    b"Message-ID: <a\x00b@evil.test>",
+    b"Date: Mon, 99 Foo 99999 99:99:99 +9999",
+    b"Date: =?utf-8?q?=0D=0A?=",
+    b"Subject: =?utf-8?q?a=0D=0AFrom:_m@evil.test?=",
+    b"Subject: =?utf-8?b?####?=",
+    b"In-Reply-To: <>",
+    b"References: <<<<",
+)
+"""Header lines that made Python's mail library raise, or decode to CR LF."""
+
+CONTENT_TYPES: tuple[bytes, ...] = (
+    b"text/plain; charset*=x-unknown''%FF%FE",
+    b'text/plain; charset="=?utf-8?q?x=0D=0A?="',
+    b"text/plain; charset=x-no-such-charset",
+    b"text/plain; charset*0*=utf-8''a; charset*1=%",
+    b'multipart/mixed; boundary=""',
+    b"message/rfc822",
+)
+"""A part's Content-Type the library may fail on (the part holding the block is then
+unreadable: the mail need not import)."""
+
+
+def nested_mime(body: bytes, depth: int, style: str) -> bytes:
+    """`body` as a text part inside `depth` levels of `style`: `message` (a mail forwarded
+    as an attachment, message/rfc822), or a multipart subtype (mixed, digest)."""
+    part = b"Content-Type: text/plain; charset=utf-8\n\n" + body
+    for level in range(depth):
+        if style == "message":
+            part = b"Content-Type: message/rfc822\n\nSubject: fwd\n" + part
+        else:
+            mark = b"b%d" % level
+            head = b"Content-Type: multipart/%s; boundary=%s\n\n--%s\n" % (
+                style.encode(),
+                mark,
+                mark,
+            )
+            part = head + part + b"\n--%s--\n" % mark
+    return part
+
+
+def hostile_mail(rng: random.Random, armored: str) -> Case:
+    """A mail carrying `armored` that tries to stop whoever reads it: MIME nested to a
+    depth of NESTINGS, hostile header lines, a hostile Content-Type, or all three. It
+    must import (`must_import`) when it nests within the bound and its parts are sound."""
+    depth = rng.choice(NESTINGS)
+    style = rng.choice(["message", "mixed", "digest"])
+    headers = rng.sample(HOSTILE_HEADERS, rng.randint(0, 3))
+    body = armored.encode()
+    sound = depth <= 20
+    if rng.random() < 0.2:
+        kind = rng.choice(CONTENT_TYPES)
+        body = b"Content-Type: " + kind + b"\n\n" + body
+        sound = False
+    top = [b"To: referee@example.org", b"Subject: my turn", b"MIME-Version: 1.0", *headers]
+    if not any(h.startswith(b"From:") for h in headers):
+        top.insert(0, b"From: alice@example.org")
+    data = b"\n".join(top) + b"\n" + nested_mime(body, depth, style)
+    names = ", ".join(h.split(b":")[0].decode() for h in headers) or "no hostile header"
+    return Case(f"hostile mail nested {depth} ({style}), {names}", data, sound)
