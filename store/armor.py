@@ -35,6 +35,7 @@ _CHUNK = WIDTH * 3 // 4 * 1024  # bytes armored at a time: whole lines, no paddi
 _QUOTING = re.compile(r"\n[^\S\n]*>(?:[^\S\n]*>)* ?")
 _LEADING = re.compile(r"\n(?=[^\S\n]|>)[^\S\n]*(?:>[^\S\n]*)*")  # quoting and spaces
 _SOFT_BREAK = re.compile(r"=[^\S\n]+\n")  # a soft line break with spaces after it
+_ANY_SOFT_BREAK = re.compile(r"=[^\S\n]*\n")  # a soft line break, with spaces after it or not
 _QP_RUN = re.compile(r"=[0-9A-Fa-f]{2}(?:=[0-9A-Fa-f]{2})*")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z-]*):\s*(\S*)")
 _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
@@ -117,8 +118,12 @@ def _unhtml(text: str) -> str:
 def _blocks(text: str, kind: str) -> list[list[str]]:
     """The lines between each BEGIN and the next END line of `kind`, once what mail did to
     the text is undone (in the reverse order of mail: transfer encoding, then HTML, then
-    quoting)."""
-    text = _unhtml(_unmailed(text.translate(_INVISIBLE))).translate(_INVISIBLE)
+    quoting). A text without "BEGIN", once invisible characters and soft line breaks are
+    taken out, holds none (no mail client escapes those letters): it is not undone."""
+    text = text.translate(_INVISIBLE)
+    if "BEGIN" not in text and "BEGIN" not in _ANY_SOFT_BREAK.sub("", text):
+        return []
+    text = _unhtml(_unmailed(text)).translate(_INVISIBLE)
     for marker in (begin(kind), end(kind)):
         text = text.replace(marker, f"\n{marker}\n")
     lines = _unquoted(text)

@@ -63,6 +63,10 @@ from .reading import GameListing
 
 MAX_MAIL_BYTES = 8 * 1024 * 1024
 """The largest mail read (a bound on hostile input; a game's whole armored log is far less)."""
+MAX_MAIL_LINES = 250_000
+"""The most lines a mail read may hold: a mail of the largest size in armored lines (76
+characters) holds about 110,000, twice that with an HTML alternative; 2.8 million short
+lines of quoting cost Python's mail parser seconds. Counted in the bytes, before parsing."""
 
 SMTP_USER = "WARSCRIBE_SMTP_USER"
 SMTP_PASSWORD = "WARSCRIBE_SMTP_PASSWORD"
@@ -406,6 +410,9 @@ def opened(letter: Letter) -> tuple[Envelope, Carried | None]:
     fails on in any way; MailError for two different blocks of a kind."""
     if letter.data is None:
         raise Unreadable(f"the mail is larger than {MAX_MAIL_BYTES} bytes: not read")
+    lines = letter.data.count(b"\n")
+    if lines > MAX_MAIL_LINES:
+        raise Unreadable(f"the mail holds {lines} lines, more than {MAX_MAIL_LINES}: not read")
     try:
         message = mail.parse(letter.data)
         texts = [

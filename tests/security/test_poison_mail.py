@@ -148,13 +148,22 @@ def test_armor_is_scanned_in_time_linear_in_the_mails_size() -> None:
     """1 MB of empty BEGIN/END pairs took 5 to 14 s (the scan sliced the rest of the line
     list for each block): an 8 MiB mail was minutes of the referee's CPU."""
     pair = f"{armor.begin('ORDERS')}\n{armor.end('ORDERS')}\n"
-    body = pair * ((mb.MAX_MAIL_BYTES - 200) // len(pair))
+    body = pair * min((mb.MAX_MAIL_BYTES - 200) // len(pair), mb.MAX_MAIL_LINES // 2 - 10)
     letter = mb.Letter("big", headed(b"", body))
     assert letter.data is not None and len(letter.data) <= mb.MAX_MAIL_BYTES
     started = time.process_time()
     with pytest.raises(armor.ArmorError, match="no Checksum line"):
         mb.opened(letter)
     assert time.process_time() - started < 2.0
+
+
+def test_a_mail_of_too_many_lines_is_set_aside_unparsed() -> None:
+    """2.8 million lines of quoting (8 MiB) cost Python's mail parser seconds before
+    anything was scanned: a mail of more lines than a mail of armored lines at the largest
+    size holds is unreadable, counted before it is parsed."""
+    letter = mb.Letter("quoted", headed(b"", "> \n" * (mb.MAX_MAIL_LINES + 1)))
+    with pytest.raises(mb.Unreadable, match="lines, more than"):
+        mb.opened(letter)
 
 
 def test_a_second_run_at_once_waits_or_is_refused_cleanly(
