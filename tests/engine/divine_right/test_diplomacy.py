@@ -118,6 +118,36 @@ def test_a_failed_plus_1_threat_banishes_for_two_full_turns() -> None:
     assert of(table.do("diplomacy-activate", 6, kingdom="Neuth"), KingdomActivated)
 
 
+def test_turns_left_counts_the_full_game_turns_still_banished() -> None:
+    """Diplomacy Phase › Banishing Ambassadors: "While banished, the ambassador may not
+    attempt any of the diplomatic functions upon the offended monarch or kingdom", "for
+    two full game turns" after a failed +1 Threat. Issue 32: carol, banished from Hothior
+    on turn 2 until turn 5, was told `turns_left: 0` on turn 4 while her activation was
+    refused; turn 4 is still a turn of her banishment."""
+    table = Table({"alice": "Muetar", "bob": "Mivior", "carol": "Shucassam"})
+    at_diplomacy(table, 2, "carol")
+    give(table, "carol", "threats+1#1")
+    table.do("diplomacy-activate", 2, kingdom="Hothior", card="threats+1#1")
+    left = {}
+    for turn in (2, 3, 4):
+        if turn > 2:
+            at_diplomacy(table, turn, "carol")
+        [banished] = banishments(table.state)["carol"]
+        assert banished["until_turn"] == 5
+        left[turn] = banished["turns_left"]
+    assert left == {2: 2, 3: 2, 4: 1}, "turns 3 and 4 banished, 4 the last of them"
+    table.refuse(
+        IllegalCommand,
+        "banished from Hothior until turn 5",
+        "diplomacy-activate",
+        6,
+        kingdom="Hothior",
+    )
+    at_diplomacy(table, 5, "carol")
+    assert banishments(table.state)["carol"] == []
+    assert of(table.do("diplomacy-activate", 6, kingdom="Hothior"), KingdomActivated)
+
+
 def test_personality_banishment_adds_to_the_cards() -> None:
     """Diplomacy Phase › Banishing Ambassadors: both kinds at once are added together."""
     table = Table()
