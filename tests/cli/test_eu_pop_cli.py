@@ -400,6 +400,8 @@ def test_queries_at_an_earlier_position(game: Run) -> None:
     assert data(game("income-statement", "--at", "1.income-upkeep", "--json")) == {}
     assert data(game("treasury", "--at", "1.action", "--json"))["realms"]["France"]["ducats"] == 12
     refused(game("treasury", "--at", "5.action"), "not reached")
+    phases = "its phases are draw, action, peace, income-upkeep"
+    refused(game("treasury", "--at", "1.banana"), "eu-pop has no phase 'banana'", phases)
     assert "treasury at 1.income-upkeep" in ok(game("treasury", "--at", "1.income-upkeep")).stdout
 
 
