@@ -14,7 +14,7 @@ from warscribe.engine.rulesets.divine_right import RULESET
 from warscribe.engine.rulesets.divine_right.projections import hand as hand_of
 from warscribe.store.views import escaped, printable
 
-from .context import Context, emit, json_option, pass_ctx
+from .context import Context, columns, emit, json_option, pass_ctx
 from .divine_right_text import stacks_text
 from .positions import resolve_position
 
@@ -64,19 +64,24 @@ def _banishments_text(data: dict[str, list[dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+_KINGDOM_COLUMNS = ("kingdom", "status", "player/ally", "monarch", "notes")
+
+
 def _kingdoms_text(rows: list[dict[str, Any]]) -> str:
-    out = []
+    """A row per kingdom under a header: status, its player or ally, where its monarch
+    is, then Confusion or Forced Peace and its personality card when face up."""
+    table = [list(_KINGDOM_COLUMNS)]
     for k in rows:
-        whose = k["player"] or k["ally"] or "-"
-        until = ""
+        notes = []
         if k["confusion_until"]:
-            until = f", Confusion until turn {k['confusion_until']}"
+            notes.append(f"Confusion until turn {k['confusion_until']}")
         elif k["forced_peace_until"]:
-            until = f", Forced Peace until turn {k['forced_peace_until']}"
+            notes.append(f"Forced Peace until turn {k['forced_peace_until']}")
         if k["personality_name"]:
-            until += f", personality {k['personality']} {k['personality_name']}"
-        out.append(f"{k['kingdom']:<10} {k['status']:<12} {whose:<8} monarch {k['monarch']}{until}")
-    return "\n".join(out)
+            notes.append(f"personality {k['personality']} {k['personality_name']}")
+        whose = k["player"] or k["ally"] or "-"
+        table.append([k["kingdom"], k["status"], whose, k["monarch"], ", ".join(notes)])
+    return "\n".join(columns(table, right_from=len(_KINGDOM_COLUMNS)))
 
 
 @click.command()

@@ -7,7 +7,7 @@ player reads (or JSON), now or `--at` a position. They act on eu-pop games only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -21,6 +21,7 @@ from warscribe.store.views import printable
 
 from .context import (
     Context,
+    columns,
     emit,
     json_option,
     pass_ctx,
@@ -50,18 +51,6 @@ def signed(amount: float) -> str:
     return f"+{text}" if amount > 0 else text
 
 
-def _columns(rows: Sequence[Sequence[str]], right_from: int = 1) -> list[str]:
-    """Rows aligned in columns; columns from `right_from` on are right-aligned."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.rjust(width) if i >= right_from else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
-
-
 _TREASURY_COLUMNS = (
     "realm", "player", "ducats", "interest", *POWER_TYPES,
     "manpower", "exhausted", "stability", "prestige",
@@ -86,7 +75,7 @@ def _resources_row(realm: str, r: JSON) -> list[str]:
 def treasury_text(data: JSON) -> str:
     rows = [list(_TREASURY_COLUMNS)]
     rows += [_resources_row(realm, r) for realm, r in data["realms"].items()]
-    return "\n".join([f"treasury at {data['position']}", *_columns(rows, right_from=2)])
+    return "\n".join([f"treasury at {data['position']}", *columns(rows, right_from=2)])
 
 
 def _power_cells(amounts: Mapping[str, int]) -> list[str]:
@@ -102,7 +91,7 @@ def _statement_text(realm: str, s: JSON) -> list[str]:
     ]
     if s["shortfall"]:
         rows.append(["shortfall (bankrupt)", ducats_text(Fraction(s["shortfall"]))])
-    return [realm, *(f"  {line}" for line in _columns(rows))]
+    return [realm, *(f"  {line}" for line in columns(rows))]
 
 
 def income_statement_text(data: Mapping[str, JSON]) -> str:
@@ -122,7 +111,7 @@ def monarch_power_text(data: Mapping[str, JSON]) -> str:
             rows = [[realm, *POWER_TYPES]]
             rows += [[f"  {label}", *_power_cells(power)] for label, power in c["lines"]]
             rows.append(["  total", *_power_cells(c["total"])])
-            lines += [*_columns(rows), ""]
+            lines += [*columns(rows), ""]
     return "\n".join(lines).rstrip() or "no monarch power collected yet"
 
 

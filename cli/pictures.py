@@ -159,9 +159,17 @@ def per_turn(state: State) -> dict[str, list[int]]:
 
 
 def chart_text(points: dict[str, list[int]]) -> str:
-    """One block chart per player, a column per game turn, scaled to the highest total."""
-    top = max((abs(v) for series in points.values() for v in series), default=0) or 1
+    """One block chart per player, a column per game turn, scaled to the highest total;
+    while nobody has scored, each player's total on a line under a sentence saying so
+    (a chart of nothing would be empty boxes)."""
+    turns = len(next(iter(points.values()), []))
     width = max((len(name) for name in points), default=0)
+    if not any(v > 0 for series in points.values() for v in series):
+        totals = [
+            f"{name:>{width}}: {series[-1] if series else 0} VP" for name, series in points.items()
+        ]
+        return "\n".join([f"nobody has victory points yet (turns 1..{turns})", *totals])
+    top = max(abs(v) for series in points.values() for v in series)
     lines = []
     for name, series in points.items():
         levels = [round(max(v, 0) * CHART_ROWS * 8 / top) for v in series]
@@ -170,7 +178,6 @@ def chart_text(points: dict[str, list[int]]) -> str:
             label = name if row == CHART_ROWS - 1 else ""
             lines.append(f"{label:>{width}} │{cells}│")
         lines.append(f"{'':>{width}} └{'─' * len(series)}┘ {series[-1] if series else 0} VP")
-    turns = len(next(iter(points.values()), []))
     lines.append(f"{'':>{width}}  turns 1..{turns}")
     return "\n".join(lines)
 

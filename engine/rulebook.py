@@ -93,6 +93,8 @@ class RuleBook(Generic[S]):
     projections: Mapping[str, Projection] = {}
     groups: Mapping[str, str] = {}
     """The help of each command-line group its commands form (`CommandSpec.group`)."""
+    phases: tuple[str, ...] = ()
+    """The phases a position names last (`position`); empty when it names none."""
     new: NewSpec
 
     def spec(self, name: str) -> CommandSpec[S]:

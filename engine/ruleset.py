@@ -137,6 +137,7 @@ class RuleSet(Protocol):
       but GameCreated) leave the state as it is (a replay folds a CommandIssued without
       asking, `record.fold`);
     * `position(state)` labels where the game stands (`TURN.PLAYER-TURN.PHASE`);
+      `phases` are the names the label's last part may take (empty: it names no phase);
     * `whose_turn(state)` names the player who may act now (None when nobody can);
     * `legal(state)` is every command the player(s) who may act now can give, with its
       argument domains filled from the state (`LegalCommand`; `draw` picks one at random);
@@ -155,6 +156,7 @@ class RuleSet(Protocol):
 
     name: str
     projections: Mapping[str, Projection]
+    phases: tuple[str, ...]
 
     def validate_spec(self, spec: GameSpec) -> tuple[DataRef, ...]: ...
 

@@ -462,9 +462,17 @@ class Reading:
         label = text.lower()
         if label in head.marks:
             return head.marks[label]
-        current = rulesets.get(head.ruleset).position(head.state)
+        ruleset = rulesets.get(head.ruleset)
+        current = ruleset.position(head.state)
         if current is not None and label == current.lower():
             return head.seq
+        phase = label.rpartition(".")[2]
+        if ruleset.phases and phase not in ruleset.phases:
+            raise InvalidCommand(
+                f"bad position {position!r}: {ruleset.name} has no phase {phase!r}; "
+                f"its phases are {', '.join(ruleset.phases)}",
+                "--at",
+            )
         reached = ", ".join(list(head.marks)[-5:])
         raise InvalidCommand(
             f"the game has not reached position {position!r} "

@@ -151,6 +151,21 @@ def test_log_and_positions(run) -> None:  # type: ignore[no-untyped-def]
     assert run("show", "--at", "#99999").exit_code == 1
 
 
+def test_an_unknown_phase_is_an_error_naming_it_and_the_phases(run) -> None:  # type: ignore[no-untyped-def]
+    """Issue 32: `show --at 2.2.banana` said the game had not reached the position; a
+    phase the game does not have is a bad position, named with the phases it has."""
+    run("new", "divine-right", *PLAYERS, "--dice", "seeded:3")
+    for query in ("show", "kingdoms", "vp"):
+        bad = run(query, "--at", "2.2.banana")
+        assert bad.exit_code == 1 and bad.stderr.startswith("Error: "), bad.stderr
+        assert "has not reached" not in bad.stderr
+        assert (
+            "bad position '2.2.banana': divine-right has no phase 'banana'; its phases are "
+            "random-events, diplomacy, siege, movement, combat"
+        ) in bad.stderr
+    assert "has not reached" in run("show", "--at", "9.1.Combat").stderr
+
+
 def test_armored_export_survives_mail_quoting(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     run("new", "divine-right", *PLAYERS, "--dice", "seeded:4")
     run("roll", "2d6")

@@ -43,6 +43,26 @@ def test_twenty_turns_of_random_events_and_diplomacy(tmp_path: Path) -> None:
     assert activations
 
 
+def test_kingdoms_text_has_a_header_row_and_the_json_is_unchanged(story: Club) -> None:
+    """Issue 32: `kingdoms` printed its rows with no header; its text now opens with one
+    naming the columns, a row under it per kingdom, and `--json` keeps its fields."""
+    rows = story.json("kingdoms")
+    assert [set(row) for row in rows] == [
+        {
+            "kingdom", "status", "player", "ally", "monarch", "personality",
+            "personality_name", "confusion_until", "forced_peace_until", "activated_on",
+            "units",
+        }
+    ] * len(rows)  # fmt: skip
+    header, *lines = story.ok("kingdoms").splitlines()
+    assert header.split() == ["kingdom", "status", "player/ally", "monarch", "notes"]
+    assert [line.split()[0] for line in lines] == [row["kingdom"] for row in rows]
+    hothior = lines[[row["kingdom"] for row in rows].index("Hothior")]
+    assert hothior.split()[1:3] == ["player", "alice"]
+    assert hothior.index("alice") == header.index("player/ally")
+    assert hothior.index("on the map") == header.index("monarch")
+
+
 def test_queries_refuse_a_game_of_another_rule_set(tmp_path: Path) -> None:
     club = Club(tmp_path)
     start = (

@@ -189,6 +189,19 @@ def test_a_refused_loan_names_the_interest_tokens_held_now(run: Run, start: Path
     assert "holds 5" not in run("take-loan", "--count", "2").output
 
 
+def test_repaying_more_loans_than_held_says_how_many_there_are(run: Run, start: Path) -> None:
+    """5.2 Take/Repay Loan (issue 32): France, holding 2 loans, asks to repay 3 and is told
+    it has 2 and cannot repay 3, not that it has no loan; the store is unchanged."""
+    position = json.loads(start.read_text(encoding="utf-8"))
+    position["realms"]["France"]["loans"] = 2
+    start.write_text(json.dumps(position), encoding="utf-8")
+    ok(run("new", "eu-pop", *PLAYERS, "--start", str(start), "--dice", "seeded:1"))
+    ok(run("end-phase"))
+    before = snapshot(run)
+    refused(run("repay-loan", "--count", "3"), "France has 2 loans: it cannot repay 3")
+    assert snapshot(run) == before
+
+
 def test_usage_errors_exit_2(game: Run) -> None:
     before = snapshot(game)
     assert game("take-loan", "--bogus", "1").exit_code == 2
@@ -387,6 +400,8 @@ def test_queries_at_an_earlier_position(game: Run) -> None:
     assert data(game("income-statement", "--at", "1.income-upkeep", "--json")) == {}
     assert data(game("treasury", "--at", "1.action", "--json"))["realms"]["France"]["ducats"] == 12
     refused(game("treasury", "--at", "5.action"), "not reached")
+    phases = "its phases are draw, action, peace, income-upkeep"
+    refused(game("treasury", "--at", "1.banana"), "eu-pop has no phase 'banana'", phases)
     assert "treasury at 1.income-upkeep" in ok(game("treasury", "--at", "1.income-upkeep")).stdout
 
 

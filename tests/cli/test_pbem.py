@@ -179,13 +179,19 @@ def started(run: Callable[..., Result]) -> tuple[Callable[..., Result], Plan]:
     return run, steps
 
 
-def test_a_game_by_email_between_three_stores(started: tuple[Callable[..., Result], Plan]) -> None:
-    run, steps = started
+def up_to_the_card(run: Callable[..., Result], steps: Plan) -> tuple[str, str]:
+    """Every player's orders but the last (the holder's, which play the card he holds),
+    each copy synced after each: the holder, in his Diplomacy Phase, and another player."""
     holder = steps[0][0]
-    other = next(n for n, _ in PLAYERS if n != holder)
     for player, commands in steps[:-1]:
         assert send_orders(run, player, commands).exit_code == 0
         sync(run)
+    return holder, next(n for n, _ in PLAYERS if n != holder)
+
+
+def test_a_game_by_email_between_three_stores(started: tuple[Callable[..., Result], Plan]) -> None:
+    run, steps = started
+    holder, other = up_to_the_card(run, steps)
     held = as_json(run("hand", "--as", holder, "--json", store=f"{holder}.db"))["cards"]
     card = held[0]
     seen = as_json(run("hand", "--as", holder, "--json", store=f"{other}.db"))["cards"]
@@ -207,6 +213,26 @@ def test_a_game_by_email_between_three_stores(started: tuple[Callable[..., Resul
         report = as_json(run("verify", "--json", store=store))
         assert report["disclosures_checked"] >= 1 and report["orders_checked"] == len(steps)
     assert as_json(run("audit", "--json"))["ok"]
+
+
+def test_status_in_a_players_store_while_another_holds_hidden_cards(
+    started: tuple[Callable[..., Result], Plan],
+) -> None:
+    """Issue 32: `status --json` in a player's store ended in a StopIteration traceback
+    while another player, in his Diplomacy Phase, held cards that copy hides: the
+    commands offered to him were tried with the card `hidden`, which names no card of
+    the deck. The status answers, offering him no card it cannot see."""
+    run, steps = started
+    holder, other = up_to_the_card(run, steps)
+    status = as_json(run("status", "--json", store=f"{other}.db"))
+    assert (status["whose_turn"], status["phase"]) == (holder, "Diplomacy Phase")
+    seen = as_json(run("hand", "--as", holder, "--json", store=f"{other}.db"))["cards"]
+    assert seen and set(seen) == {"hidden"}
+    assert "diplomacy activate" in status["commands"]
+    assert "hidden" not in json.dumps(status["may_type"])
+    # his own store, which shows his cards, offers them too (to play or to discard)
+    theirs = as_json(run("status", "--json", store=f"{holder}.db"))
+    assert set(status["commands"]) < set(theirs["commands"])
 
 
 def test_a_players_copy_hides_the_others_cards_and_verifies(

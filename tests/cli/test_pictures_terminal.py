@@ -25,9 +25,9 @@ def test_vp_chart_has_a_column_per_game_turn(club: Club) -> None:
     assert set(points) == {"alice", "bob", "carol"}
     assert {name: series[-1] for name, series in points.items()} == totals
     assert all(len(series) == 3 for series in points.values())
-    text = club.ok("vp", "--chart")
-    assert "turns 1..3" in text and "alice │" in text
-    assert all(f"{totals[name]} VP" in text for name in totals)
+    text = club.ok("vp", "--chart")  # nobody has scored in this game: no bars drawn
+    assert "turns 1..3" in text
+    assert all(f"{name}: {totals[name]} VP" in text for name in totals)
 
 
 def test_chart_blocks_scale_to_the_highest_total() -> None:
@@ -35,6 +35,19 @@ def test_chart_blocks_scale_to_the_highest_total() -> None:
     ann = [line for line in text.splitlines() if "│" in line][:4]
     assert ann[0].endswith("  █│") and ann[-1].endswith(" ██│")
     assert "8 VP" in text and "2 VP" in text
+
+
+def test_vp_chart_with_no_points_yet_says_so(club: Club) -> None:
+    """Issue 32: with every player at 0 the chart drew empty boxes; it says nobody has
+    victory points yet and gives each player's 0. The JSON is the series, as ever."""
+    at = ("--at", "1.1.random-events")
+    assert club.json("vp", "--chart", *at) == {name: [0] for name in ("alice", "bob", "carol")}
+    assert club.ok("vp", "--chart", *at).splitlines() == [
+        "nobody has victory points yet (turns 1..1)",
+        "alice: 0 VP",
+        "  bob: 0 VP",
+        "carol: 0 VP",
+    ]
 
 
 def test_the_text_map_numbers_rows_and_columns(club: Club) -> None:

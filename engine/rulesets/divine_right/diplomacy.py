@@ -118,9 +118,11 @@ def _card_list(value: object) -> tuple[str, ...]:
 def _card(state: State, data: DRData, player: str, card_id: str | None) -> Card | None:
     if card_id is None:
         return None
-    if card_id not in state.player(player).hand:
+    found = next((c for c in data.deck if c.id == card_id), None)
+    if found is None or card_id not in state.player(player).hand:
+        # a card this copy hides reads `hidden` (HIDDEN_CARD), which names no card
         raise InvalidCommand(f"{player} holds no diplomacy card {card_id!r}", DIPLOMACY_CARDS)
-    return next(c for c in data.deck if c.id == card_id)
+    return found
 
 
 # -- the ambassador's task -------------------------------------------------------------------

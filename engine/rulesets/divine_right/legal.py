@@ -30,6 +30,7 @@ from warscribe.engine.ruleset import Deferred, LegalCommand
 from .arguments import hex_arg
 from .combat.fight import fight_now
 from .data import DRData
+from .diplomacy import HIDDEN_CARD
 from .evolving import scratch_dice
 from .movement.move import destinations
 from .movement.terrain import all_sea
@@ -138,7 +139,7 @@ def _diplomacy(state: State, data: DRData, player: str) -> Candidates:
     """Draw; then one diplomatic action, Forced Peace, discards (Diplomacy Phase)."""
     yield _command(player, "diplomacy-draw")
     yield _command(player, "diplomacy-pass")
-    hand = state.player(player).hand
+    hand = [card for card in state.player(player).hand if card != HIDDEN_CARD]  # as seen here
     for kingdom in sorted(state.kingdoms):
         for name in ("diplomacy-activate", "diplomacy-deactivate"):
             yield _command(player, name, kingdom=kingdom)

@@ -72,7 +72,12 @@ def vp(state: State) -> dict[str, Any]:
 
 def banishments(state: State) -> dict[str, list[dict[str, Any]]]:
     """Each player's banishments in force: kingdom, turns left (None: until the monarch
-    dies) and why (Diplomacy Phase › Banishing Ambassadors)."""
+    dies) and why (Diplomacy Phase › Banishing Ambassadors).
+
+    The turns left are the full game turns still to pass under the banishment, the
+    current one included once it is not the turn the banishment was incurred on: a +1
+    Threat failed on turn 1 banishes for turns 2 and 3, so 2 turns are left on turns 1
+    and 2 and 1 on turn 3."""
     now = state.number
     out: dict[str, list[dict[str, Any]]] = {p.name: [] for p in state.players}
     for b in state.banishments:
@@ -82,7 +87,7 @@ def banishments(state: State) -> dict[str, list[dict[str, Any]]]:
             {
                 "kingdom": b.kingdom,
                 "until_turn": b.until,
-                "turns_left": None if b.until is None else b.until - now - 1,
+                "turns_left": None if b.until is None else b.until - max(now, b.since + 1),
                 "why": b.why,
                 "since_turn": b.since,
             }

@@ -20,7 +20,7 @@ from .rulebook import RULEBOOK
 from .sections import GAME_TURN
 from .setup import check_players, setup_events
 from .specs import COMMANDS, GROUPS, data_of
-from .state import KingdomState, State
+from .state import PHASES, KingdomState, State
 from .tables import Rulebook
 
 if TYPE_CHECKING:  # signed orders: imported where they are read, not with the rules
@@ -72,6 +72,7 @@ class DivineRight(RuleBook[State]):
     hooks = (Hook("settle", _settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
     groups = GROUPS
+    phases = PHASES
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",

@@ -23,7 +23,7 @@ from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
 from .rules import INCOME, ROUND, START
-from .state import EuState
+from .state import PHASES, EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
 COMMANDS = table(*(spec for module in _MODULES for spec in module.COMMANDS))
@@ -71,6 +71,7 @@ class EuPop(RuleBook[EuState]):
     evolvers = EVOLVERS
     hooks = (Hook("Phase 4 steps with no choice close themselves", _close_steps),)
     projections = PROJECTIONS
+    phases = PHASES
     new = NewSpec(
         "Set up an EU: The Price of Power economy from a starting-position file: the realms, "
         "the papacy and the empire are recorded; the file is not needed again.",

@@ -82,19 +82,24 @@ def cover_cost(
 
 
 def repayments(realm: Realm, count: int) -> list[LoanRepaid]:
-    events, ducats, tokens = [], realm.ducats, realm.loans
-    for _ in range(count):
-        if tokens < 1:
-            raise IllegalCommand(f"{realm.name} has no loan to repay", LOAN)
-        if ducats < REPAY_DUCATS:
-            raise IllegalCommand(
-                f"repaying a loan costs {REPAY_DUCATS} ducats; "
-                f"{realm.name} has {ducats_text(ducats)}",
-                LOAN,
-            )
-        ducats, tokens = ducats - REPAY_DUCATS, tokens - 1
-        events.append(LoanRepaid(realm.name, REPAY_DUCATS, tokens))
-    return events
+    """`count` loans repaid, 6 ducats and an interest token each (5.2 Take/Repay Loan),
+    refused naming the loans the realm holds, or the ducats it has, against all of them."""
+    if count > realm.loans:
+        held = f"has {_loans_text(realm.loans)}" if realm.loans else "has no loan"
+        more = f": it cannot repay {count}" if realm.loans else " to repay"
+        raise IllegalCommand(f"{realm.name} {held}{more}", LOAN)
+    cost = REPAY_DUCATS * count
+    if realm.ducats < cost:
+        raise IllegalCommand(
+            f"repaying {_loans_text(count)} costs {cost} ducats; "
+            f"{realm.name} has {ducats_text(realm.ducats)}",
+            LOAN,
+        )
+    return [LoanRepaid(realm.name, REPAY_DUCATS, realm.loans - n) for n in range(1, count + 1)]
+
+
+def _loans_text(count: int) -> str:
+    return f"{count} loan{'' if count == 1 else 's'}"
 
 
 def repay_loan(state: EuState, call: Call) -> list[LoanRepaid]:

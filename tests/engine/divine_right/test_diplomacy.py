@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from warscribe.engine.events import Command
 from warscribe.engine.record import fold
+from warscribe.engine.rulesets.divine_right import RULESET
 from warscribe.engine.rulesets.divine_right.diplomacy import HIDDEN_CARD
 from warscribe.engine.rulesets.divine_right.events import (
     AmbassadorBanished,
@@ -22,6 +24,7 @@ from warscribe.engine.rulesets.divine_right.events import (
     MonarchDied,
     PersonalityRevealed,
 )
+from warscribe.engine.rulesets.divine_right.evolving import scratch_dice
 from warscribe.engine.rulesets.divine_right.projections import banishments, kingdoms
 from warscribe.store.logfile import redact_for
 
@@ -116,6 +119,36 @@ def test_a_failed_plus_1_threat_banishes_for_two_full_turns() -> None:
     )
     at_diplomacy(table, 4, player)
     assert of(table.do("diplomacy-activate", 6, kingdom="Neuth"), KingdomActivated)
+
+
+def test_turns_left_counts_the_full_game_turns_still_banished() -> None:
+    """Diplomacy Phase › Banishing Ambassadors: "While banished, the ambassador may not
+    attempt any of the diplomatic functions upon the offended monarch or kingdom", "for
+    two full game turns" after a failed +1 Threat. Issue 32: carol, banished from Hothior
+    on turn 2 until turn 5, was told `turns_left: 0` on turn 4 while her activation was
+    refused; turn 4 is still a turn of her banishment."""
+    table = Table({"alice": "Muetar", "bob": "Mivior", "carol": "Shucassam"})
+    at_diplomacy(table, 2, "carol")
+    give(table, "carol", "threats+1#1")
+    table.do("diplomacy-activate", 2, kingdom="Hothior", card="threats+1#1")
+    left = {}
+    for turn in (2, 3, 4):
+        if turn > 2:
+            at_diplomacy(table, turn, "carol")
+        [banished] = banishments(table.state)["carol"]
+        assert banished["until_turn"] == 5
+        left[turn] = banished["turns_left"]
+    assert left == {2: 2, 3: 2, 4: 1}, "turns 3 and 4 banished, 4 the last of them"
+    table.refuse(
+        IllegalCommand,
+        "banished from Hothior until turn 5",
+        "diplomacy-activate",
+        6,
+        kingdom="Hothior",
+    )
+    at_diplomacy(table, 5, "carol")
+    assert banishments(table.state)["carol"] == []
+    assert of(table.do("diplomacy-activate", 6, kingdom="Hothior"), KingdomActivated)
 
 
 def test_personality_banishment_adds_to_the_cards() -> None:
@@ -413,3 +446,20 @@ def test_a_copy_that_hides_a_hand_still_counts_its_cards() -> None:
     # the card is discarded: the hidden one leaves the other player's count too
     table.do("discard", cards=drawn[0])
     assert fold(redact_for(table.log, other)).state.player(first).hand == ()
+
+
+def test_a_card_a_copy_hides_is_never_offered_nor_played() -> None:
+    """Diplomacy Phase › Diplomacy Cards, in another player's copy (issue 32: `status` in
+    a player's store ended in StopIteration): the copy offers the drawing player no card
+    it reads as `hidden`, and a command naming `hidden` is refused as naming no card."""
+    table = Table()
+    first = at_diplomacy(table)
+    other = next(p.name for p in table.state.players if p.name != first)
+    copy = fold(redact_for(table.log, other)).state
+    assert copy.player(first).hand == (HIDDEN_CARD,)
+    offered = [o for o in RULESET.legal(copy) if o.actor == first]
+    assert {o.name for o in offered} >= {"diplomacy-activate", "diplomacy-pass"}
+    assert HIDDEN_CARD not in repr(offered)
+    play = Command(first, "diplomacy-activate", (("kingdom", "Neuth"), ("card", HIDDEN_CARD)))
+    with pytest.raises(InvalidCommand, match=f"{first} holds no diplomacy card 'hidden'"):
+        RULESET.decide(copy, play, scratch_dice())

@@ -41,6 +41,35 @@ def test_5_2_repay_loan_needs_a_loan() -> None:
     assert "no loan" in table.refuse("alice", "repay-loan").message
 
 
+def test_5_2_repaying_more_loans_than_held_names_the_loans_held() -> None:
+    """5.2 › Take/Repay Loan: "To repay a Loan, pay 6D from your Treasury and return the
+    Interest token": a realm repays only the loans it holds. Issue 32: `--count 3` with 2
+    loans said France had no loan to repay."""
+    table = Table(position(france={"ducats": 30, "loans": 2}))
+    error = table.refuse("alice", "repay-loan", count=3)
+    assert error.rule == rules.LOAN
+    assert error.message == "France has 2 loans: it cannot repay 3"
+    table = Table(position(france={"ducats": 30, "loans": 1}))
+    assert table.refuse("alice", "repay-loan", count=2).message == (
+        "France has 1 loan: it cannot repay 2"
+    )
+    assert table.do("alice", "repay-loan") == [LoanRepaid("France", 6, 0)]
+
+
+def test_5_2_repaying_several_loans_costs_6_ducats_each() -> None:
+    """5.2 › Take/Repay Loan: 6D each; the refusal names the cost of all the loans asked
+    and the ducats the realm has, not what one repayment would leave."""
+    table = Table(position(france={"ducats": 13, "loans": 3}))
+    error = table.refuse("alice", "repay-loan", count=3)
+    assert error.rule == rules.LOAN
+    assert error.message == "repaying 3 loans costs 18 ducats; France has 13"
+    assert table.do("alice", "repay-loan", count=2) == [
+        LoanRepaid("France", 6, 2),
+        LoanRepaid("France", 6, 1),
+    ]
+    assert (table.realm("France").ducats, table.realm("France").loans) == (Fraction(1), 1)
+
+
 def test_5_2_repaying_is_no_reaction() -> None:
     """5.2 › Take/Repay Loan: only taking a loan is allowed as a Reaction."""
     table = Table(position(france={"loans": 1}))
