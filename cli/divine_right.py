@@ -144,16 +144,20 @@ def reach(ctx: Context, units: tuple[str, ...], position: str | None, as_json: b
     game_id = ctx.game_of(NAME, "reach").game_id
     state = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position)).state
     found = reach_of(state, data_of(state), ",".join(units))
+    typed = [command_line(NAME, r.command) for r in found]
     rows = [
         {
             "space": list(r.space),
             "cost": r.route.cost,
             "path": [list(h) for h in r.route.path],
-            "command": command_line(NAME, r.command),
+            "command": line,
         }
-        for r in found
+        for r, line in zip(found, typed, strict=True)
     ]
-    lines = [f"{r['space'][0]},{r['space'][1]}  cost {r['cost']}  {r['command']}" for r in rows]
+    lines = [
+        f"{r.space[0]},{r.space[1]}  cost {r.route.cost}  {line}"
+        for r, line in zip(found, typed, strict=True)
+    ]
     none = f"{' '.join(units)} can reach no space this phase: every step is refused"
     emit(rows, as_json, "\n".join(escaped(line) for line in lines or [none]))
 

@@ -15,8 +15,8 @@ from warscribe.engine.events import Command
 from ..data import DRData
 from ..placement.deployment import monarch_id
 from ..sections import MOVEMENT_PHASE
-from ..state import Hex, State, Unit
-from ..turn import PHASE_TITLES, current
+from ..state import PHASE_TITLES, Hex, State, Unit
+from ..turn import current
 from ..units import is_fleet
 from . import PHASE
 from .move import Route, routes
