@@ -7,21 +7,32 @@ from __future__ import annotations
 import shlex
 import shutil
 from pathlib import Path
+from typing import Any
 
 from .club import Club, new_three
 from .test_divine_right_movement_cli import FIRST_MOVES, to_movement
 
 
-def test_reach_lists_each_space_with_its_cost_and_the_move_to_type(tmp_path: Path) -> None:
-    """Movement Phase › Movement and Terrain: each line is `SPACE  cost N  COMMAND`, and
-    the commands printed are accepted by `move` as typed."""
+def moving(tmp_path: Path) -> tuple[Club, dict[str, Any], str]:
+    """A game of three at its first Movement Phase: the club, its status, and the
+    kingdom of the player who moves."""
     club = Club(tmp_path)
     new_three(club, "seeded:1")
     status = to_movement(club)
+    return (
+        club,
+        status,
+        next(p["kingdom"] for p in status["players"] if p["player"] == status["player"]),
+    )
+
+
+def test_reach_lists_each_space_with_its_cost_and_the_move_to_type(tmp_path: Path) -> None:
+    """Movement Phase › Movement and Terrain: each line is `SPACE  cost N  COMMAND`, and
+    the commands printed are accepted by `move` as typed."""
+    club, status, kingdom = moving(tmp_path)
     assert "where can a stack go: warscribe reach STACK" in club.ok("status")
     move = next(h for h in status["may_type"] if h["command"].startswith("move STACK"))
     assert move["ask"] == "where can a stack go: warscribe reach STACK"
-    kingdom = next(p["kingdom"] for p in status["players"] if p["player"] == status["player"])
     space, _, unit = FIRST_MOVES[kingdom]
     lines = club.ok("reach", space).splitlines()
     assert lines and all("  cost " in line for line in lines)
@@ -44,10 +55,7 @@ def test_reach_lists_each_space_with_its_cost_and_the_move_to_type(tmp_path: Pat
 def test_reach_is_refused_outside_the_movement_phase(tmp_path: Path) -> None:
     """Movement Phase: stacks move only in their player's Movement Phase; `reach --at` an
     earlier phase says so (exit 1, the rule)."""
-    club = Club(tmp_path)
-    new_three(club, "seeded:1")
-    status = to_movement(club)
-    kingdom = next(p["kingdom"] for p in status["players"] if p["player"] == status["player"])
+    club, _, kingdom = moving(tmp_path)
     _, _, unit = FIRST_MOVES[kingdom]
     refused = club.run("reach", unit, "--at", "1.1.diplomacy")
     assert refused.exit_code == 1
