@@ -117,6 +117,51 @@ def hand(ctx: Context, actor: str | None, position: str | None, as_json: bool) -
     )
 
 
+@click.command()
+@click.argument("units", nargs=-1, required=True, metavar="STACK...")
+@at_option
+@json_option
+@pass_ctx
+def reach(ctx: Context, units: tuple[str, ...], position: str | None, as_json: bool) -> None:
+    """Where a stack can go this Movement Phase: each space, its movement cost, and the
+    command moving the stack there.
+
+    One line per space it can reach, cheapest first: the movement points it costs and the
+    `move` (or `ferry`) to type, by one legal path: alone, led by a monarch among its
+    units, or ferried over a friendly fleet on the river; a stack of fleets carries the
+    units aboard. STACK: its units, or the space it stands in.
+
+    \b
+    Example:
+      warscribe reach Muetar-A1 Muetar-A2
+      warscribe reach "Port Lork" --json
+    """
+    from warscribe.engine.rulesets.divine_right.movement.reach import reach as reach_of
+    from warscribe.engine.rulesets.divine_right.specs import data_of
+
+    from .generated import command_line
+
+    game_id = ctx.game_of(NAME, "reach").game_id
+    state = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position)).state
+    found = reach_of(state, data_of(state), ",".join(units))
+    typed = [command_line(NAME, r.command) for r in found]
+    rows = [
+        {
+            "space": list(r.space),
+            "cost": r.route.cost,
+            "path": [list(h) for h in r.route.path],
+            "command": line,
+        }
+        for r, line in zip(found, typed, strict=True)
+    ]
+    lines = [
+        f"{r.space[0]},{r.space[1]}  cost {r.route.cost}  {line}"
+        for r, line in zip(found, typed, strict=True)
+    ]
+    none = f"{' '.join(units)} can reach no space this phase: every step is refused"
+    emit(rows, as_json, "\n".join(escaped(line) for line in lines or [none]))
+
+
 def register(cli: click.Group) -> None:
     """Add the Divine Right queries, each with its text form, to its group (its commands
     come from the rule set's specs: cli/generated.py)."""
@@ -131,6 +176,7 @@ def register(cli: click.Group) -> None:
             sieges_text,
         ),
         hand,
+        reach,
         pictures.vp,
         _query(
             "banishments",

@@ -459,7 +459,7 @@ def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
         where = _cli_path(ruleset, name)
         path, command = where if where is not None else ([name], None)
         bound = _bound(command, keys)
-        words, choices, listed = list(path), {}, []
+        words, choices, listed, asks = list(path), {}, [], []
         for key in [*bound, *(k for k in keys if k not in bound)]:
             values, deferred = _values(same, key)
             param = bound.get(key)
@@ -468,6 +468,7 @@ def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
                     words.append(_written(param, key, values[0]))
                 continue
             words.append(_written(param, key, None))
+            asks += [ask for ask in [_listed_by(ruleset, name, key)] if deferred and ask]
             if not deferred and not (isinstance(param, click.Option) and param.is_flag):
                 choices[_label(param, key)] = values
                 listed.append(f"{_label(param, key)}: {_choices(param, values)}")
@@ -476,8 +477,20 @@ def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
             text += "  (one of: " + listed[0].split(": ", 1)[1] + ")"
         elif listed:
             text += "  (" + "; ".join(listed) + ")"
-        found.append({"command": " ".join(words), "choices": choices, "text": text})
+        hint = {"command": " ".join(words), "choices": choices, "text": text}
+        found.append({**hint, "ask": asks[0]} if asks else hint)
     return found
+
+
+def _listed_by(ruleset: str, name: str, key: str) -> str | None:
+    """How to ask for the values of the argument `key` of the rule set's command `name`
+    (`Arg.listed_by`), if it says."""
+    from warscribe.engine import rulesets
+
+    book = rulesets.get(ruleset)
+    spec = book.commands.get(name) if isinstance(book, RuleBook) else None
+    arg = spec.arg(key) if spec is not None and key in spec.arg_names else None
+    return arg.listed_by if arg is not None else None
 
 
 def command_line(ruleset: str, command: Command) -> str:

@@ -375,7 +375,9 @@ def _status_text(rs: Any, state: Any, player: str | None = None) -> str:
     if not typed:
         return "\n".join(lines)
     lines.append(escaped(f"{player} may type:"))
-    return "\n".join([*lines, *(escaped(f"  {hint['text']}") for hint in typed)])
+    lines += [escaped(f"  {hint['text']}") for hint in typed]
+    asks = {hint["ask"]: None for hint in typed if "ask" in hint}  # each once, in order
+    return "\n".join([*lines, *(escaped(ask) for ask in asks)])
 
 
 def may_type(rs: Any, state: Any, player: str) -> list[dict[str, Any]]:

@@ -171,6 +171,9 @@ class Arg:
     """The rule a bad value is refused under, when not the command's."""
     option: str | None = None
     """Its option on the command line, when not `--NAME` (`--group` for `groups`)."""
+    listed_by: str | None = None
+    """How to ask for its values when `legal` leaves them to be searched (a path), as
+    `status` shows it: `where can a stack go: warscribe reach STACK`."""
 
     @property
     def shown(self) -> str:

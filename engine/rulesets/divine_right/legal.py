@@ -33,6 +33,7 @@ from .data import DRData
 from .diplomacy import HIDDEN_CARD
 from .evolving import scratch_dice
 from .movement.move import destinations
+from .movement.reach import ferries
 from .movement.terrain import all_sea
 from .placement.choice import ANYWHERE, option_units
 from .placement.deployment import monarch_id
@@ -45,7 +46,6 @@ from .units import enemies, is_fleet, is_hero, lone_heroes
 Decide = Callable[[State, Command, Dice], object]
 Candidates = Iterator[Command]
 MOST_COMBINATIONS = 40  # choices of several units among many: the first ones in order
-FERRY_REACH = 3  # land stacks nearer than this to a fleet on a river are offered a ferry over it
 GROUPS = ("advance", "attack", "castaway", "diplomacy", "events", "prisoner", "retreat", "siege")
 
 
@@ -184,9 +184,9 @@ def _movement(state: State, data: DRData, player: str) -> Candidates:
 def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
     """Each unit alone, and each space's stack, that can take a step; each monarch with
     the units of his space he may lead (Movement Phase › Leading); each land stack over
-    each of the player's fleets on a navigable river (Ferrying), to the spaces only the
-    ferry reaches. Their domain: the paths to every space reached, searched when asked
-    for (`Deferred`)."""
+    each of the player's fleets on a navigable river near it (Ferrying, `reach.ferries`),
+    to the spaces only the ferry reaches. Their domain: the paths to every space
+    reached, searched when asked for (`Deferred`)."""
     units = [u for u in _mine(state, player) if u.aboard is None]
     stacks: set[tuple[str, ...]] = {(u.id,) for u in units}
     for space in {u.hex for u in units}:
@@ -198,25 +198,16 @@ def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
     for monarch in (u for u in units if u.id == monarch_id(u.kingdom)):
         led = tuple(u.id for u in units if u.hex == monarch.hex and _led(monarch, u))
         offers.append(_move(state, data, player, led, leader=monarch.id))
-    ferries = [u for u in units if is_fleet(u) and _on_river(data, u.hex)]
     for ids in sorted(stacks):
-        start = state.units[ids[0]].hex
-        for fleet in ferries:
-            if (
-                not is_fleet(state.units[ids[0]])
-                and data.map.distance(start, fleet.hex) < FERRY_REACH
-            ):
-                offers.append(_ferry(state, data, player, ids, fleet.id))
+        first = state.units[ids[0]]
+        for fleet in [] if is_fleet(first) else ferries(state, data, player, first.hex):
+            offers.append(_ferry(state, data, player, ids, fleet.id))
     return [offer for offer in offers if offer is not None]
 
 
 def _led(monarch: Unit, unit: Unit) -> bool:
     """A unit the monarch may lead: his own regulars, common mercenaries, other heroes."""
     return not is_fleet(unit) and (is_hero(unit) or unit.kingdom in (monarch.kingdom, MERCENARY))
-
-
-def _on_river(data: DRData, hex_: Hex) -> bool:
-    return any(data.map.is_river_side(hex_, near) for near in data.map.neighbours(*hex_))
 
 
 def _move(

@@ -152,9 +152,11 @@ STACK = _units("The units moved, by id, or the space they stand in.", True, "STA
 PATH_ARG = Arg(
     "path",
     PATH,
-    "The spaces entered in turn: names or COL,ROW (e.g. 12,7,13,7,Pennol).",
+    "The spaces entered in turn: names or COL,ROW (e.g. 12,7,13,7,Pennol); `reach STACK` "
+    "lists the spaces a stack can reach and a path to each.",
     required=True,
     metavar="HEX,HEX,...",
+    listed_by="where can a stack go: warscribe reach STACK",
 )
 LEADER = Arg("leader", TEXT, "The monarch leading the stack.", metavar="MONARCH")
 FLEETS = Arg("fleets", FLAG, "The fleets, not the land units.")

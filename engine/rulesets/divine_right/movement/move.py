@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import heapq
 
-from warscribe.engine.codec import replace
+from warscribe.engine.codec import frozen, replace
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, RuleError
 from warscribe.engine.events import Command, Event
@@ -255,6 +255,15 @@ def move(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     return out
 
 
+@frozen
+class Route:
+    """One way to a space: the path `move` accepts, and the movement points it costs (the
+    most any unit of the stack pays; a led stack pays the leader's)."""
+
+    path: tuple[Hex, ...]
+    cost: int
+
+
 def destinations(
     state: State,
     data: DRData,
@@ -264,21 +273,33 @@ def destinations(
     leader: str | None = None,
     fleet: str | None = None,
 ) -> dict[Hex, tuple[Hex, ...]]:
-    """The path finder: each space the stack may end its move in now, with one path there
-    that `move` accepts (the one leaving it the most movement points found). Every step
-    is checked as `move` checks it, by a dry walk; the search goes on past neither a
-    hostile castle (entering it declares a siege, which stops the stack) nor a space
-    where an enemy stands in the way. `most`: stop once that many spaces are found;
-    `leader`: the monarch leading the stack; `fleet`: the fleet ferrying it (`ferry`)."""
+    """Each space the stack may end its move in now, with one path there that `move`
+    accepts (`routes`; none for a stack that may not move). `leader`: the monarch leading
+    the stack; `fleet`: the fleet ferrying it (`ferry`)."""
     given = (("leader", leader), ("fleet", fleet))
     args = (("units", units), *((key, value) for key, value in given if value is not None))
     command = Command(player, "move" if fleet is None else "ferry", args)
     try:
-        moving = _stack(state, data, command, player)
+        found = routes(state, data, command, most)
     except RuleError:
         return {}
+    return {space: route.path for space, route in found.items()}
+
+
+def routes(
+    state: State, data: DRData, command: Command, most: int | None = None
+) -> dict[Hex, Route]:
+    """The path finder: each space the stack of `command` (a `move` or a `ferry`, its
+    `units`, `leader` and `fleet`, no path) may end its move in now, with one route there
+    (the one leaving it the most movement points found). A stack that may not move at all
+    is refused (RuleError, citing the rule). Every step is checked as `move` checks it, by
+    a dry walk; the search goes on past neither a hostile castle (entering it declares a
+    siege, which stops the stack) nor a space where an enemy stands in the way. `most`:
+    stop once that many spaces are found."""
+    player = command.actor
+    moving = _stack(state, data, command, player)
     start = Walk(Outcome(state), data, scratch_dice(), moving, dry=True)
-    found: dict[Hex, tuple[Hex, ...]] = {}
+    found: dict[Hex, Route] = {}
     best: dict[Hex, int] = {moving.start: _left(start)}
     queue: list[tuple[int, tuple[Hex, ...], Walk]] = [(-best[moving.start], (), start)]
     while queue:
@@ -291,7 +312,7 @@ def destinations(
             if step is None:
                 continue
             if b not in found and b != moving.start and _ends(state, data, moving, route):
-                found[b] = route
+                found[b] = Route(route, max(step.paid.values(), default=0))
                 if most is not None and len(found) >= most:
                     return found
             if moving.fleets:  # a fleet stops where a hostile fleet controls a river side

@@ -1,0 +1,101 @@
+"""Where a stack can go this Movement Phase (the `reach` query): each space it may end
+its move in, the movement points that costs and one path `move` accepts, found by the
+path finder `legal` offers moves from (`move.routes`). A stack moves alone; led by a
+monarch among its units (Heroes › Hero Movement Bonus); or, a land stack, over one of
+its player's fleets on the navigable river nearby (Movement Phase › Ferrying), to the
+spaces only the ferry reaches. A stack of fleets carries the units aboard it
+(Transporting Troops)."""
+
+from __future__ import annotations
+
+from warscribe.engine.codec import frozen
+from warscribe.engine.errors import IllegalCommand, RuleError
+from warscribe.engine.events import Command
+
+from ..data import DRData
+from ..placement.deployment import monarch_id
+from ..sections import MOVEMENT_PHASE
+from ..state import PHASE_TITLES, Hex, State, Unit
+from ..turn import current
+from ..units import is_fleet
+from . import PHASE
+from .move import Route, routes
+from .stacks import stack
+
+FERRY_REACH = 3  # land stacks nearer than this to a fleet on a river may be ferried over it
+
+
+@frozen
+class Reached:
+    """A space the stack can reach: its route, and the command moving it there."""
+
+    space: Hex
+    route: Route
+    command: Command
+
+
+def ferries(state: State, data: DRData, player: str, start: Hex) -> list[Unit]:
+    """The player's fleets on the navigable river near enough to `start` to ferry a land
+    stack standing there (in the order of their ids)."""
+    return sorted(
+        (
+            u
+            for u in state.units.values()
+            if is_fleet(u)
+            and state.controller(u) == player
+            and _on_river(data, u.hex)
+            and data.map.distance(start, u.hex) < FERRY_REACH
+        ),
+        key=lambda u: u.id,
+    )
+
+
+def _on_river(data: DRData, hex_: Hex) -> bool:
+    return any(data.map.is_river_side(hex_, near) for near in data.map.neighbours(*hex_))
+
+
+def reach(state: State, data: DRData, units: object) -> list[Reached]:
+    """Every space the stack named by `units` (its units' ids, or its space) can reach
+    now, cheapest first. Refused (RuleError, citing the rule) outside its player's
+    Movement Phase, while a decision is asked, and for a stack its player may not move;
+    empty when it may move but can take no step."""
+    turn = state.turn
+    if turn is not None and turn.phase != PHASE:
+        raise IllegalCommand(
+            f"stacks move only in their player's Movement Phase; {turn.player} is in the "
+            f"{PHASE_TITLES[turn.phase]} ({turn.label})",
+            MOVEMENT_PHASE,
+        )
+    player = turn.player if turn is not None else ""
+    current(state, Command(player, "reach"), PHASE)
+    ids = tuple(u.id for u in stack(state, data, units, player))
+    found = _reached(state, data, Command(player, "move", (("units", ids),)), strict=True)
+    ways = [("leader", u) for u in ids if u == monarch_id(state.units[u].kingdom)]
+    if not any(is_fleet(state.units[u]) for u in ids):
+        start = state.units[ids[0]].hex
+        ways += [("fleet", f.id) for f in ferries(state, data, player, start)]
+    for key, value in ways:
+        name = "ferry" if key == "fleet" else "move"
+        command = Command(player, name, (("units", ids), (key, value)))
+        for space, reached in _reached(state, data, command, strict=False).items():
+            found.setdefault(space, reached)
+    return sorted(found.values(), key=lambda r: (r.route.cost, r.space))
+
+
+def _reached(state: State, data: DRData, command: Command, strict: bool) -> dict[Hex, Reached]:
+    """The spaces `command`'s stack reaches, each with its command; a way the rules
+    refuse is an error when `strict`, else reaches nothing."""
+    try:
+        found = routes(state, data, command)
+    except RuleError:
+        if strict:
+            raise
+        return {}
+    return {
+        space: Reached(
+            space,
+            route,
+            Command(command.actor, command.name, (*command.args, ("path", route.path))),
+        )
+        for space, route in found.items()
+    }
