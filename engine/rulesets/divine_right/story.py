@@ -4,6 +4,7 @@ their counters' ids, hexes as `col,row`. Each is told on the state before it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -114,9 +115,14 @@ def _moved(e: ev.StackMoved, state: State) -> str:
     return f"{moved} to {end}{inside}{steps}{carried}"
 
 
+_HOW = re.compile(r"\s*\([^()]*(?:=|[A-Z]{4,}|\.\.\.)[^()]*\)")
+"""The command line a question shows how to answer with (`(events lose units=A,B,...)`):
+the story tells what was asked, not what to type."""
+
+
 def _asked(player: str, options: tuple[str, ...], why: str) -> str:
     among = f" (among {listed(options, 4)})" if options else ""
-    return f"{player} is asked: {why}{among}"
+    return f"{player} is asked: {_HOW.sub('', why)}{among}"
 
 
 SENTENCES: Mapping[type, Sentence] = {

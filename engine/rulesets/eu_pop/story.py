@@ -15,10 +15,13 @@ from .state import EuState, Power
 Sentence = Callable[[Any, EuState], str | None]
 
 
-def _ducats(value: Fraction | int) -> str:
+def _number(value: Fraction | int) -> str:
     number = Fraction(value)
-    shown = str(number.numerator) if number.denominator == 1 else f"{float(number):.2f}"
-    return f"{shown} ducats"
+    return str(number.numerator) if number.denominator == 1 else f"{float(number):.2f}"
+
+
+def _ducats(value: Fraction | int) -> str:
+    return f"{_number(value)} ducats"
 
 
 def _power(power: Power) -> str:
@@ -52,7 +55,9 @@ SENTENCES: Mapping[type, Sentence] = {
     ),
     ev.RealmAdjusted: lambda e, s: (
         f"{e.realm} was adjusted ({e.reason}): "
-        + ", ".join(f"{name} {value:+}" for name, value in e.deltas)
+        + ", ".join(
+            f"{name} {'+' if value >= 0 else ''}{_number(value)}" for name, value in e.deltas
+        )
     ),
     ev.CardDiscarded: lambda e, s: f"{e.realm} discarded the {e.kind} {e.name} ({e.reason})",
     ev.IdeasSet: lambda e, s: f"{e.realm}'s ideas are now {listed(e.ideas)} ({e.reason})",
