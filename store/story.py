@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from warscribe.engine import rulesets
@@ -133,7 +133,7 @@ def _lines(decision: list[Told]) -> list[str]:
 def _sentence(event: Event, state: Any, ruleset: Any) -> str:
     told = _RECORD.get(type(event))
     if told is not None:
-        return told(event)
+        return str(told(event))
     if event_name(event) == "GameCreated":
         players = listed(str(p) for p in getattr(event, "players", ()))
         return f"the game {getattr(event, 'name', '')} of {ruleset.name} began, played by {players}"
@@ -190,7 +190,7 @@ def _disclosed(event: Disclosed) -> str:
     return f"the {fields} hidden at #{event.seq} were shown, proved against their commitment"
 
 
-_RECORD: dict[type, Any] = {
+_RECORD: dict[type, Callable[[Any], str]] = {
     CommandIssued: _command,
     DiceRolled: _rolled,
     SecretDraw: lambda e: (

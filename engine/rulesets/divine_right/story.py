@@ -58,8 +58,8 @@ def _phase(phase: str) -> str:
 
 def _battle(e: ev.BattleFought, state: State) -> str:
     """`carol attacked alice at 9,3 with 4 against 2 (2 to 1): 3+2=5 against 5+1=6; carol
-    loses 1` (Combat Phase › Resolving a Battle)."""
-    fight = state.turn.progress.fight
+    loses 1` (Combat Phase › Making Attacks)."""
+    fight = state.turn.progress.fight if state.turn is not None else None
     where = f" at {listed(map(_hex, fight.spaces))}" if fight is not None and fight.spaces else ""
     odds = next(
         (why[5:].split(" (")[0] for why, _ in e.attacker_modifiers if why.startswith("odds ")), None

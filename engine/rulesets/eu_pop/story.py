@@ -33,7 +33,7 @@ def _lines(lines: Iterable[tuple[str, Any]], shown: Callable[[Any], str]) -> str
 
 
 def _signed(value: Fraction | int) -> str:
-    return ("+" if value >= 0 else "-") + _ducats(abs(value))
+    return ("+" if value >= 0 else "-") + _ducats(-value if value < 0 else value)
 
 
 def _reaction(reaction: bool) -> str:
