@@ -3,8 +3,9 @@
 The file carries the record itself — each entry's canonical bytes (`record.canonical_bytes`)
 and its chain hash — and the page recomputes the chain with the browser's SHA-256
 (chain = SHA-256(previous chain || canonical bytes), from 32 zero bytes), shows the head's
-fingerprint (`anchor.fingerprint`) and whether the chain is intact; the log lines it shows
-are decoded from those same bytes, so what is read is what was checked.
+fingerprint (`anchor.fingerprint`) and whether the chain is intact. Its log shows each
+entry's sentence of the story (`store.story.told`, the rule set's words), written here;
+the entry's number and the host's mark on a command are decoded from the checked bytes.
 
 Beside the record, for every position (the start of each phase, and the end): the Divine
 Right board (the fixed map once, the position as a small SVG overlay, each different one
@@ -30,7 +31,7 @@ from warscribe.engine.codec import frozen
 from warscribe.engine.hidden import split
 from warscribe.engine.record import Entry, canonical_bytes, fold
 from warscribe.engine.rulesets.divine_right.data import load_custom
-from warscribe.store import logfile
+from warscribe.store import logfile, story
 from warscribe.store.views import jsonable, printable
 
 from . import svgmap
@@ -100,7 +101,10 @@ def page_data(
         "ruleset": ruleset,
         "reader": player,
         "fingerprint": fingerprint(head.seq, head.chain),
-        "entries": [_entry(entry, positions[entry.seq]) for entry in shown],
+        "entries": [
+            _entry(entry, positions[entry.seq], told.text)
+            for entry, told in zip(shown, story.told(shown), strict=True)
+        ],
         "board": _base(ruleset, frames),
         "frames": [
             {"seq": frame.seq, "position": frame.position, **draw(frame, before, shared)}
@@ -110,15 +114,16 @@ def page_data(
     }
 
 
-def _entry(entry: Entry, position: str) -> dict[str, Any]:
+def _entry(entry: Entry, position: str, sentence: str) -> dict[str, Any]:
     """An entry as carried: canonical bytes (base64), the chain hash it claims, its
-    position, and its hidden part when the reader may see it (the salt is kept only
-    then)."""
+    position, its sentence of the story (`store.story.told`, as this copy tells it), and
+    its hidden part when the reader may see it (the salt is kept only then)."""
     _, hidden = split(entry.event)
     return {
         "bytes": base64.b64encode(canonical_bytes(entry)).decode(),
         "chain": entry.chain.hex(),
         "position": position,
+        "told": sentence,
         "own": printable(jsonable(hidden)) if hidden and entry.salt is not None else None,
     }
 

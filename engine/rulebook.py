@@ -95,6 +95,8 @@ class RuleBook(Generic[S]):
     """The help of each command-line group its commands form (`CommandSpec.group`)."""
     phases: tuple[str, ...] = ()
     """The phases a position names last (`position`); empty when it names none."""
+    sentences: Mapping[type, Callable[[Any, S], str | None]] = {}
+    """The story's words for each of the game's event classes (`sentence`)."""
     new: NewSpec
 
     def spec(self, name: str) -> CommandSpec[S]:
@@ -150,6 +152,12 @@ class RuleBook(Generic[S]):
         """Whether the game has ended; None: the rules give it no end (eu-pop, its economy
         alone, keeps this), so it is never over."""
         return None
+
+    def sentence(self, event: Event, state: S) -> str | None:
+        """`event` as a sentence of the story, in the rulebook's words, told on the state
+        before it (None: the story's generic words)."""
+        told = self.sentences.get(type(event))
+        return told(event, state) if told is not None else None
 
     def rule_of(self, name: str) -> str | None:
         """The rule section a command is decided by (the audit cites it)."""

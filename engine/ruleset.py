@@ -151,7 +151,10 @@ class RuleSet(Protocol):
 
     Optional: `rule_of(command_name) -> str | None`, the rule section a command is decided
     by; the audit cites it when the events that differ do not name their rule
-    (`Event.rule_section`).
+    (`Event.rule_section`); `sentence(event, state_before) -> str | None`, the event as
+    a sentence of the story (`log --story`, the referee's mails, `view`'s log) in the
+    rulebook's words, cards and units named as the game's tables name them (None, or no
+    `sentence`: the story's generic words).
     """
 
     name: str

@@ -83,7 +83,7 @@ def test_a_turn_by_mail_with_quoting_forwarding_and_chatter(game: Table) -> None
     assert sorted(replies) == sorted(PLAYERS)
     assert "Your mail" in replies[whose].get_content()
     assert replies[whose]["In-Reply-To"]
-    assert "Random Events Phase: events-roll, random events 2d6=" in replies[whose].get_content()
+    assert f"\n{whose} rolled " in replies[whose].get_content(), "the story of the turn"
     deliver(game)
     # the same run again: Maildir mails already seen are not read twice
     again = game.run("referee", "inbox", "--outbox", "out")

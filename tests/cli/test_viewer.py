@@ -126,3 +126,15 @@ def test_an_eu_pop_page_charts_treasury_and_prestige(tmp_path: Path) -> None:
     assert set(series) == {"Treasury (ducats)", "Prestige"}
     assert set(series["Prestige"]) == {"France", "Austria"}
     assert data["frames"][-1]["overlay"] is None
+
+
+def test_the_log_panel_carries_the_storys_sentences(club: Club, tmp_path: Path) -> None:
+    """Issue 32: each entry carries its sentence of the story (the rule set's words), the
+    one `log --story` tells; none is a dump of fields."""
+    data = carried(page(club, tmp_path / "game.html"))
+    told = [entry["told"] for entry in data["entries"]]
+    story = club.ok("log", "--story")
+    assert all(isinstance(text, str) and not re.search(r"\w=\S", text) for text in told)
+    ended = [text for text in told if text.endswith("ended the Random Events Phase")]
+    assert ended and all(text in story for text in ended)
+    assert any(" gave the order end-phase" in text for text in told)

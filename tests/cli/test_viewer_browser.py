@@ -154,7 +154,8 @@ def test_a_host_act_reads_as_the_hosts_in_the_log(
     browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The host rolls the random events for a keyed player (issue 30): the page's log
-    line of that command, decoded from the carried bytes, names the host and its reason."""
+    line of that command, its mark decoded from the carried bytes, names the host and its
+    reason; the line is the command's sentence of the story."""
     monkeypatch.chdir(tmp_path)
     club = Club(tmp_path)
     keys = []
@@ -168,7 +169,7 @@ def test_a_host_act_reads_as_the_hosts_in_the_log(
     club.ok("view", "-o", "bob.html", "--for", "bob")
     opened = Opened(browser, tmp_path / "bob.html")
     lines = opened.page.locator("#log div").all_text_contents()
-    marked = f"the host for {whose} (no orders by the deadline), not signed: CommandIssued"
+    marked = f"the host for {whose} (no orders by the deadline), not signed: {whose} gave the order"
     assert sum(marked in line for line in lines) == 1, lines
     assert (opened.verdict()[0], opened.errors) == ("intact", [])
 

@@ -107,8 +107,8 @@ def test_a_host_act_is_recorded_as_such_and_every_copy_counts_it_apart(table: Ta
         report = json.loads(table.run("verify", "--json", store=store).stdout)
         assert report["host_entered"] == {whose: 1}
     story = table.run("log", "--story", store=whose).stdout
-    assert f"Turn 1, the host for {whose} ({REASON}): " in story
-    assert f"Turn 1, {whose}: " not in story, "the command is not told as the player's own"
+    assert f"\nthe host for {whose} ({REASON}): {whose} rolled " in story
+    assert f"\n{whose} rolled " not in story, "the command is not told as the player's own"
     audit = table.run("audit", store=whose).stdout
     assert f"the host for {whose} ({REASON}): events-roll (entered by the host" in audit
     assert "1 entered by the host in a player's name" in audit
