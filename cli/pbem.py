@@ -259,7 +259,10 @@ def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> lis
     if refused is not None:
         assert refused.line is not None and isinstance(refused.reason, RuleError)
         where = f"line {refused.line + 1} (`{lines[refused.line]}`)"
-        whatever = f" (whatever the dice give: {_branches(run)})" if run.rolled else ""
+        whatever = ""
+        if run.rolled:
+            given = "whatever the dice give" if run.sampled is None else "under every one checked"
+            whatever = f" ({given}: {_branches(run)}; --unchecked signs it anyway)"
         message = f"{where} of the orders: {refused.reason.message}{whatever}"
         raise type(refused.reason)(message, refused.reason.rule)
     if not run.rolled:
@@ -306,7 +309,7 @@ def _stopped(run: DryRun, stop: Stop, branches: list[Branch]) -> str:
     """How the `branches` stop (all alike), and under which outcomes."""
     what = {
         REFUSED: "refused",
-        DECISION: f"stops for a choice of {stop.who}'s",
+        DECISION: f"stops for {stop.who}'s choice",
         WAITING: f"waits for {stop.who}",
         UNKNOWN: f"not checked (this copy cannot tell: {_unknown(stop)})",
     }[stop.kind]
