@@ -257,7 +257,7 @@ def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> lis
     run = dry_run(head, written, ctx.app.secret(written.game_id))
     refused = run.refusal()
     if refused is not None:
-        assert refused.line is not None and isinstance(refused.reason, RuleError)
+        assert isinstance(refused.reason, RuleError)
         where = f"line {refused.line + 1} (`{lines[refused.line]}`)"
         whatever = ""
         if run.rolled:
@@ -271,7 +271,6 @@ def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> lis
     for line in run.lines:
         plan.append(f"  line {line + 1}: {lines[line]}")
         plan += [_stopped(run, stop, branches) for stop, branches in run.stops_at(line)]
-    plan += [_stopped(run, stop, branches) for stop, branches in run.stops_at(None)]
     return plan
 
 
@@ -286,11 +285,7 @@ def _one_way(branch: Branch, lines: list[str]) -> list[str]:
     stop = branch.stop
     if stop is None:
         return [*plan, "  the orders run to their end in this copy"]
-    where = (
-        "after the last line"
-        if stop.line is None
-        else f"line {stop.line + 1} (`{lines[stop.line]}`)"
-    )
+    where = f"line {stop.line + 1} (`{lines[stop.line]}`)"
     if stop.kind == UNKNOWN:
         return [*plan, f"  not checked from {where} on: this copy cannot tell ({_unknown(stop)})"]
     return [*plan, f"  would stop at {where}: waiting for {stop.who}: {_message(stop)}"]
@@ -319,8 +314,7 @@ def _stopped(run: DryRun, stop: Stop, branches: list[Branch]) -> str:
     else:
         share = f"{len(branches)} of the {len(run.branches)} drawn"
     outcomes = "; ".join(dict.fromkeys(_outcome(b) for b in branches))
-    where = "after the last line, " if stop.line is None else ""
-    return f"    {where}{what} if {outcomes} ({share}): {_message(stop)}"
+    return f"    {what} if {outcomes} ({share}): {_message(stop)}"
 
 
 def _outcome(branch: Branch) -> str:

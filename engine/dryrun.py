@@ -48,10 +48,10 @@ REFUSED, DECISION, WAITING, UNKNOWN = "refused", "decision", "waiting", "unknown
 
 
 class Stop(NamedTuple):
-    """Where a branch stops: at `line` of the orders (None: after the last, at a standing
-    answer), of what `kind`, why (`reason`), and `who` must act there (DECISION, WAITING)."""
+    """Where a branch stops: at `line` of the orders (counted from 0), of what `kind`, why
+    (`reason`), and `who` must act there (DECISION, WAITING)."""
 
-    line: int | None
+    line: int
     kind: str
     reason: Exception
     who: str | None
@@ -62,18 +62,16 @@ class Branch:
     """The batch under one outcome of the dice: each roll the copy could not make, with
     what it decided (the first event after it that is no roll, or None); the commands that
     ran (`line` of the orders; None for a standing answer, given for `answered`); where it
-    stops, if it does; `waiting`: who the rules ask to act at the end; `chance`: how likely
-    the outcome is (1 where nothing was rolled)."""
+    stops, if it does; `chance`: how likely the outcome is (1 where nothing was rolled)."""
 
     rolls: tuple[tuple[DiceRolled, Event | None], ...]
     ran: tuple[tuple[int | None, Command, str | None], ...]
     stop: Stop | None
-    waiting: str | None
     chance: float
 
     def reaches(self, line: int) -> bool:
         stop = self.stop
-        return stop is None or stop.line is None or stop.line >= line
+        return stop is None or stop.line >= line
 
 
 @frozen
@@ -101,7 +99,7 @@ class DryRun:
                     return next((s for s in kinds if s.kind == REFUSED), kinds[0])
         return None
 
-    def stops_at(self, line: int | None) -> list[tuple[Stop, list[Branch]]]:
+    def stops_at(self, line: int) -> list[tuple[Stop, list[Branch]]]:
         """The ways the branches stop at `line`, each with the branches that stop so (alike
         when of the same kind, for the same player and reason), in the order first met."""
         found: dict[tuple[str, str | None, str], tuple[Stop, list[Branch]]] = {}
@@ -157,20 +155,20 @@ def _branch(head: Head, orders: Orders, key: bytes | None, script: Script | None
             rolls.append((event, next(after, None)))
     state = fold(entries, head).state
     ruleset = rulesets.get(head.ruleset)
-    waiting = ruleset.whose_turn(state)
     stop = None
     if refused is not None:
-        line = steps[refused.index][0] if refused.index < len(steps) else None
-        stop = _stop(line, refused.reason, orders.player, ruleset.summary(state), waiting)
+        line = steps[refused.index][0]
+        whose = ruleset.whose_turn(state)
+        stop = _stop(line, refused.reason, orders.player, ruleset.summary(state), whose)
     chance = 1.0
     for sides in script.drawn if script is not None else ():
         for side in sides:
             chance /= side
-    return Branch(tuple(rolls), tuple(ran), stop, waiting, chance)
+    return Branch(tuple(rolls), tuple(ran), stop, chance)
 
 
 def _stop(
-    line: int | None, reason: Exception, sender: str, summary: dict[str, object], whose: str | None
+    line: int, reason: Exception, sender: str, summary: dict[str, object], whose: str | None
 ) -> Stop:
     """What a refusal at `line` is, from the position it was met in."""
     if not isinstance(reason, RuleError):
