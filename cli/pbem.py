@@ -14,16 +14,26 @@ from warscribe.engine import rulesets
 from warscribe.engine.audit import DIFFERENCE, AuditReport, Finding, audit
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.common import event_from
+from warscribe.engine.dryrun import (
+    DECISION,
+    MOST_BRANCHES,
+    REFUSED,
+    UNKNOWN,
+    WAITING,
+    Branch,
+    DryRun,
+    Stop,
+    dry_run,
+)
 from warscribe.engine.errors import (
     DiceError,
     InvalidCommand,
-    NotYourTurn,
     RuleError,
     WarscribeError,
 )
 from warscribe.engine.events import Command, HostActed
 from warscribe.engine.orders import ANSWER, Orders, new_key_pair
-from warscribe.engine.record import Entry, Head, dry_run
+from warscribe.engine.record import Entry, Head
 from warscribe.store import logfile
 from warscribe.store import orders as orders_file
 from warscribe.store.views import describe, escaped, event_name, jsonable, printable
@@ -242,27 +252,88 @@ def orders(
 
 def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> list[str]:
     """Run the orders against the player's copy before they are signed: refuse (naming the
-    line) what the rules refuse there; otherwise what would run and where it would stop."""
+    line) what the rules refuse there whatever the dice give; otherwise what would run,
+    and where it would stop (under which outcomes of dice only the referee can roll)."""
     run = dry_run(head, written, ctx.app.secret(written.game_id))
+    refused = run.refusal()
+    if refused is not None:
+        assert isinstance(refused.reason, RuleError)
+        where = f"line {refused.line + 1} (`{lines[refused.line]}`)"
+        whatever = ""
+        if run.rolled:
+            given = "whatever the dice give" if run.sampled is None else "under every one checked"
+            whatever = f" ({given}: {_branches(run)}; --unchecked signs it anyway)"
+        message = f"{where} of the orders: {refused.reason.message}{whatever}"
+        raise type(refused.reason)(message, refused.reason.rule)
+    if not run.rolled:
+        return _one_way(run.branches[0], lines)
+    plan = [f"  past dice only the referee can roll: checked under {_branches(run)}"]
+    for line in run.lines:
+        plan.append(f"  line {line + 1}: {lines[line]}")
+        plan += [_stopped(run, stop, branches) for stop, branches in run.stops_at(line)]
+    return plan
+
+
+def _one_way(branch: Branch, lines: list[str]) -> list[str]:
+    """What the orders do where the copy rolls every die they need (or they need none)."""
     plan = [
         f"  {answered}'s standing answer: {_command_text(command)}"
         if line is None
         else f"  line {line + 1}: {lines[line]}"
-        for line, command, answered in run.ran
+        for line, command, answered in branch.ran
     ]
-    if run.stop is None:
+    stop = branch.stop
+    if stop is None:
         return [*plan, "  the orders run to their end in this copy"]
-    line, reason = run.stop
-    where = f"line {line + 1} (`{lines[line]}`)"
-    if isinstance(reason, NotYourTurn):
-        return [*plan, f"  would stop at {where}: waiting for {run.waiting}: {reason.message}"]
-    if isinstance(reason, RuleError):
-        raise type(reason)(f"{where} of the orders: {reason.message}", reason.rule)
-    return [*plan, f"  not checked from {where} on: this copy cannot tell ({_unknown(reason)})"]
+    where = f"line {stop.line + 1} (`{lines[stop.line]}`)"
+    if stop.kind == UNKNOWN:
+        return [*plan, f"  not checked from {where} on: this copy cannot tell ({_unknown(stop)})"]
+    return [*plan, f"  would stop at {where}: waiting for {stop.who}: {_message(stop)}"]
 
 
-def _unknown(reason: Exception) -> str:
-    if isinstance(reason, DiceError):
+def _branches(run: DryRun) -> str:
+    if run.sampled is None:
+        return f"each of the {len(run.branches)} outcomes (every value of every die)"
+    return (
+        f"{len(run.branches)} outcomes drawn at random (seed {run.sampled}): the dice have "
+        f"more than {MOST_BRANCHES} outcomes, the most a dry run decides"
+    )
+
+
+def _stopped(run: DryRun, stop: Stop, branches: list[Branch]) -> str:
+    """How the `branches` stop (all alike), and under which outcomes."""
+    what = {
+        REFUSED: "refused",
+        DECISION: f"stops for {stop.who}'s choice",
+        WAITING: f"waits for {stop.who}",
+        UNKNOWN: f"not checked (this copy cannot tell: {_unknown(stop)})",
+    }[stop.kind]
+    if run.sampled is None:
+        chance = sum(b.chance for b in branches)
+        share = f"{len(branches)} of {len(run.branches)} outcomes, {chance:.1%}"
+    else:
+        share = f"{len(branches)} of the {len(run.branches)} drawn"
+    outcomes = "; ".join(dict.fromkeys(_outcome(b) for b in branches))
+    return f"    {what} if {outcomes} ({share}): {_message(stop)}"
+
+
+def _outcome(branch: Branch) -> str:
+    """A branch's outcome as what its rolls decided (the roll itself, where nothing
+    followed it)."""
+    said = [
+        f"{event_name(after)} {describe(after)}" if after is not None else describe(rolled)
+        for rolled, after in branch.rolls
+    ]
+    return ", ".join(dict.fromkeys(said))
+
+
+def _message(stop: Stop) -> str:
+    reason = stop.reason
+    return reason.message if isinstance(reason, WarscribeError) else str(reason)
+
+
+def _unknown(stop: Stop) -> str:
+    if isinstance(stop.reason, DiceError):
         return "it rolls dice only the referee can roll"
     return "it depends on hidden information this copy lacks"
 

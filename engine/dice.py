@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from uuid import UUID
 
 from .errors import DiceError
 from .events import DiceRolled, DiceSpec
+
+if TYPE_CHECKING:
+    import random
 
 T = TypeVar("T")
 
@@ -234,3 +237,59 @@ class Dice:
         """Refuse entered dice the command did not use."""
         if self.entered:
             raise DiceError(f"{len(self.entered)} entered dice were not needed by this command")
+
+
+class Script:
+    """The values a branch of a dry run gives the dice its copy cannot roll (host dice in a
+    player's copy): draw k takes `given[k]`; a draw past them takes its first outcome (every
+    die 1), or values from `rng` when the branches are sampled. `drawn` keeps each draw's
+    sides, so the next branch (`following`) is found depth first."""
+
+    def __init__(
+        self, given: Sequence[tuple[int, ...]] = (), rng: random.Random | None = None
+    ) -> None:
+        self.given = list(given)
+        self.rng = rng
+        self.drawn: list[tuple[int, ...]] = []
+
+    def values(self, sides: tuple[int, ...]) -> tuple[int, ...]:
+        place = len(self.drawn)
+        self.drawn.append(sides)
+        if place < len(self.given):
+            return self.given[place]
+        if self.rng is None:
+            values = (1,) * len(sides)
+        else:
+            values = tuple(self.rng.randint(1, side) for side in sides)
+        self.given.append(values)
+        return values
+
+    def following(self) -> Script | None:
+        """The script of the next branch, depth first: the last draw with an outcome after
+        its own (the dice read as the digits of a number, the last die fastest) takes it,
+        and the draws after it are left to the run; None after the last branch."""
+        for place in reversed(range(len(self.drawn))):
+            values = list(self.given[place])
+            for die in reversed(range(len(values))):
+                if values[die] < self.drawn[place][die]:
+                    values[die] += 1
+                    return Script([*self.given[:place], tuple(values)])
+                values[die] = 1
+        return None
+
+
+class Chance(Dice):
+    """Dice of a dry run in a copy that cannot roll them: each draw's values come from the
+    branch's `script` (nothing derived, no proof), so the run goes on past the roll under
+    the outcome the branch gives it."""
+
+    def __init__(self, script: Script, game_id: UUID, next_index: int) -> None:
+        super().__init__(None, game_id, bytes(32), next_index)
+        self.script = script
+
+    def _draw(self, purpose: str, sides: tuple[int, ...], by_hand: bool) -> DiceRolled:
+        index = self.next_index
+        self.next_index += 1
+        return DiceRolled(
+            index=index, purpose=purpose, sides=sides, values=self.script.values(sides)
+        )

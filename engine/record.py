@@ -20,7 +20,9 @@ from .authority import check_authority
 from .codec import record
 from .common import RECORD
 from .dice import (
+    Chance,
     Dice,
+    Script,
     batch_opener,
     commitment,
     derive,
@@ -500,13 +502,18 @@ def command_rule(event: Event) -> str:
 
 
 def record_command(
-    head: Head, command: Command, key: bytes | None, entered: Sequence[int] = ()
+    head: Head,
+    command: Command,
+    key: bytes | None,
+    entered: Sequence[int] = (),
+    script: Script | None = None,
 ) -> list[Entry]:
     """Decide `command` at `head`: its CommandIssued entry, then the entries it decides.
 
     A command the rules refuse after it drew derived dice is refused without its reason:
     the reason could show a roll that is not recorded (rolls at a head are fixed, so the
-    player would learn a coming roll and choose what to spend it on)."""
+    player would learn a coming roll and choose what to spend it on). With a `script` (a
+    dry run's branch, `dryrun`), the dice are the script's: nothing is derived."""
     issued = make_entry(head.seq + 1, command.issued, head.chain, key, head.game_id)
     by_hand = head.dice.mode == "table"
     if entered and not by_hand:
@@ -514,15 +521,19 @@ def record_command(
             f"dice may be entered by hand only in table mode (this game: {head.dice.mode})"
         )
     bound, _, opened_at = opener(head, issued.chain)
-    dice = Dice(
-        key=key if key is not None else head.secret,
-        game_id=head.game_id,
-        chain=bound,
-        next_index=head.dice_next,
-        entered=list(entered),
-        entered_by=command.actor if by_hand else None,
-        version=head.record_version,
-        opened_at=opened_at,
+    dice = (
+        Chance(script, head.game_id, head.dice_next)
+        if script is not None
+        else Dice(
+            key=key if key is not None else head.secret,
+            game_id=head.game_id,
+            chain=bound,
+            next_index=head.dice_next,
+            entered=list(entered),
+            entered_by=command.actor if by_hand else None,
+            version=head.record_version,
+            opened_at=opened_at,
+        )
     )
     try:
         events = decide(head, command, dice)
@@ -620,10 +631,11 @@ def _batch(
     key: bytes | None,
     accepted: int,
     tolerated: type[Exception] = WarscribeError,
+    script: Script | None = None,
 ) -> tuple[list[Entry], Refused | None]:
     """OrdersReceived with `accepted` commands, then the first `accepted` commands decided
     in turn, up to the first refused one (a `tolerated` error), with the standing answers
-    due before each."""
+    due before each; a `script` gives the dice (a dry run's branch)."""
     commands = orders.as_commands()
     received = OrdersReceived(
         player=orders.player, orders=signed, signature=signature, accepted=accepted
@@ -632,12 +644,12 @@ def _batch(
     head = advance(head, entries[0])
     for index in range(accepted + 1):
         command = commands[index] if index < accepted else None
-        head, answered = _answered(head, command, key)
+        head, answered = _answered(head, command, key, script)
         entries += answered
         if command is None:
             break
         try:
-            decided = record_command(head, command, key)
+            decided = record_command(head, command, key, script=script)
         except tolerated as exc:
             return entries, Refused(index, tuple(commands[index:]), exc)
         head = fold(decided, head)
@@ -645,7 +657,9 @@ def _batch(
     return entries, None
 
 
-def _answered(head: Head, following: Command | None, key: bytes | None) -> tuple[Head, list[Entry]]:
+def _answered(
+    head: Head, following: Command | None, key: bytes | None, script: Script | None
+) -> tuple[Head, list[Entry]]:
     """The standing answers given at `head`, one decision after another, before the
     sender's command `following` (None: after their last): the head after them and
     their entries. An answer the rules refuse leaves the decision asked."""
@@ -657,7 +671,7 @@ def _answered(head: Head, following: Command | None, key: bytes | None) -> tuple
         applied, command = found
         marked = chain_events(head.seq, head.chain, [applied], key, head.game_id)
         try:
-            decided = record_command(advance(head, marked[0]), command, key)
+            decided = record_command(advance(head, marked[0]), command, key, script=script)
         except WarscribeError:
             break
         head = fold([*marked, *decided], head)
@@ -720,44 +734,6 @@ def stale_reason(start: Head, entries: Iterable[Entry], player: str) -> str | No
     if ruleset.position(head.state) != position:
         return f"the game has moved on to {ruleset.position(head.state)}"
     return None
-
-
-@frozen
-class DryRun:
-    """What orders would do at a head, as far as that copy can tell: the commands that
-    would run (`line` of the orders; None for a standing answer, given for `answered`),
-    and where they would stop (`stop`: the command's line and why), if they would;
-    `waiting` is who the rules ask to act then."""
-
-    ran: tuple[tuple[int | None, Command, str | None], ...]
-    stop: tuple[int, Exception] | None
-    waiting: str | None
-
-
-def dry_run(head: Head, orders: Orders, key: bytes | None) -> DryRun:
-    """Decide the orders at `head` as the referee would (standing answers included),
-    recording nothing; dice a store without the secret cannot roll, and hidden parts it
-    lacks, stop the run there (`stop`, the error saying why)."""
-    steps = orders.steps()
-    entries, refused = _batch(
-        head, orders, orders.encode(), b"", key, len(steps), tolerated=Exception
-    )
-    ran: list[tuple[int | None, Command, str | None]] = []
-    answering: str | None = None
-    step = 0
-    for entry in entries:
-        event = entry.event
-        if isinstance(event, AnswerApplied):
-            answering = event.player
-        elif isinstance(event, CommandIssued):
-            command = Command(event.actor, event.name, event.args)
-            line = None if answering else steps[step][0]
-            step += answering is None
-            ran.append((line, command, answering))
-            answering = None
-    stop = (steps[refused.index][0], refused.reason) if refused is not None else None
-    waiting = rulesets.get(head.ruleset).whose_turn(fold(entries, head).state)
-    return DryRun(tuple(ran), stop, waiting)
 
 
 def _refusal(refused: Refused) -> WarscribeError:
