@@ -35,3 +35,90 @@ def test_the_readme_quick_start_puts_warscribe_on_the_path() -> None:
     }
     first = min(n for n in in_code if lines[n].startswith("warscribe "))
     assert any(".venv/bin/activate" in line for line in lines[:first]), lines[first]
+
+
+def _command_lines(path: Path) -> list[tuple[int, str]]:
+    """The `warscribe ...` lines of a page's code blocks (continued lines joined, a
+    trailing comment, pipe or redirection left out)."""
+    found: list[tuple[int, str]] = []
+    inside = False
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        number += 1
+        if line.startswith("```"):
+            inside = not inside
+            continue
+        text = line.strip()
+        if not inside or not text.startswith("warscribe "):
+            continue
+        start = number
+        while text.endswith("\\") and number < len(lines):
+            text = text[:-1] + " " + lines[number].strip()
+            number += 1
+        found.append((start, text.split(" #", 1)[0]))
+    return found
+
+
+def _parses(words: list[str]) -> str | None:
+    """Why click refuses `warscribe WORDS` as a command line (None: it reads), without
+    running it: a game's command typed at top level is read by each game that has it."""
+    import warnings
+
+    import click
+
+    from warscribe.cli.main import GameCommand, cli, face
+
+    warnings.filterwarnings("ignore", "'protected_args' is deprecated", DeprecationWarning)
+    try:
+        ctx = cli.make_context("warscribe", words)
+        group: click.Command = cli
+        args = [*ctx.protected_args, *ctx.args]
+        while isinstance(group, click.Group) and args:
+            name, command, args = group.resolve_command(ctx, args)
+            assert command is not None and name is not None
+            if isinstance(command, GameCommand):
+                reasons = [
+                    _read(face(game).get_command(ctx, name), name, args, ctx)
+                    for game in command.owners
+                ]
+                return None if None in reasons else reasons[0]
+            ctx = command.make_context(name, args, parent=ctx)
+            group, args = command, [*ctx.protected_args, *ctx.args]
+    except click.BadParameter:  # a file or a value only a real store would hold
+        return None
+    except click.UsageError as exc:
+        return exc.format_message()
+    return None
+
+
+def _read(command: object, name: str, args: list[str], parent: object) -> str | None:
+    import click
+
+    assert isinstance(command, click.Command) and isinstance(parent, click.Context)
+    try:
+        command.make_context(name, list(args), parent=parent)
+    except click.BadParameter:
+        return None
+    except click.UsageError as exc:
+        return exc.format_message()
+    return None
+
+
+def test_every_command_line_of_the_docs_reads() -> None:
+    """Issue 32: the docs spoke the engine's words (`take-loan count=1`, refused). Every
+    `warscribe` line of a code block of the README and docs/ is read by the command line
+    as it is (options, arguments, subcommands), without running it."""
+    import shlex
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    refused = []
+    for page in pages:
+        for number, line in _command_lines(page):
+            words = shlex.split(line)[1:]
+            cut = [i for i, word in enumerate(words) if word in ("|", ">", "&&", ";", "<")]
+            why = _parses(words[: cut[0]] if cut else words)
+            if why is not None:
+                refused.append(f"{page.name}:{number}: {line}: {why}")
+    assert not refused, "\n".join(refused)
