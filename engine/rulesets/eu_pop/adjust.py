@@ -3,7 +3,7 @@ wars, events), recorded with a reason so that the ledger always matches the tabl
 
 Realm figures change by delta (`ducats=-3 regulars=3`), or with `set` are given as their
 values now and recorded as the deltas that make them; a ducat cost the treasury lacks is
-covered with `borrow=N` loans (taken as Reactions outside the realm's own turn). Cards leave
+covered with `--borrow N` loans (taken as Reactions outside the realm's own turn). Cards leave
 play with `discard`, ideas change with `gain_idea`/`lose_idea`, an alliance is set with
 `ally=NAME` and `ally_*` values or dropped with `drop_ally`, and the papacy and Empire are
 set with their own arguments (imperial authority by delta, or its value with `set`). The

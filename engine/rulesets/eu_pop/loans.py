@@ -49,7 +49,7 @@ def take_loan(state: EuState, call: Call) -> list[LoanTaken]:
     if call.flag("reaction"):
         raise IllegalCommand(
             "a loan is taken as a Reaction to cover a cost the realm lacks the funds for: give "
-            "borrow=N with the command that pays it (appoint-advisor, adjust)",
+            "--borrow N with the command that pays it (appoint-advisor, adjust)",
             LOAN,
         )
     if state.phase != INCOME_UPKEEP:
@@ -68,7 +68,7 @@ def cover_cost(
     if borrow < needed:
         raise IllegalCommand(
             f"{realm.name} has {ducats_text(realm.ducats)} ducats and must pay "
-            f"{ducats_text(cost)}: cover it with borrow={needed}",
+            f"{ducats_text(cost)}: cover it with --borrow {needed}",
             LOAN,
         )
     if borrow > needed:

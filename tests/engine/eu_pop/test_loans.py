@@ -104,7 +104,7 @@ def test_5_2_a_loan_as_a_reaction_covers_a_cost_mid_payment() -> None:
 def test_5_2_a_reaction_loan_covers_only_what_the_treasury_lacks() -> None:
     table = Table(position())
     short = table.refuse("alice", "adjust", reason="card", ducats=-12)
-    assert short.rule == rules.LOAN and "borrow=1" in short.message
+    assert short.rule == rules.LOAN and "--borrow 1" in short.message
     assert (
         "needs 1 loan"
         in table.refuse("alice", "adjust", reason="card", ducats=-12, borrow=2).message
@@ -127,7 +127,7 @@ def test_5_2_a_loan_with_a_cost_on_your_own_turn_is_no_reaction() -> None:
 def test_5_2_a_standalone_loan_is_no_reaction() -> None:
     table = Table(position())
     table.do("alice", "end-turn")
-    assert "borrow=N" in table.refuse("alice", "take-loan", reaction=True).message
+    assert "--borrow N" in table.refuse("alice", "take-loan", reaction=True).message
     assert isinstance(table.refuse("alice", "take-loan"), IllegalCommand)
 
 

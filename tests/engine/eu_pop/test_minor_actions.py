@@ -86,7 +86,7 @@ def test_5_2_appoint_advisor_may_only_fire() -> None:
 def test_5_2_appoint_advisor_is_refused_without_the_ducats() -> None:
     table = Table(position(france={"ducats": 3}))
     error = table.refuse("alice", "appoint-advisor", **COLBERT)
-    assert error.rule == rules.LOAN and "borrow=1" in error.message
+    assert error.rule == rules.LOAN and "--borrow 1" in error.message
 
 
 def test_5_2_appoint_advisor_reads_its_card() -> None:
