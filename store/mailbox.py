@@ -299,11 +299,24 @@ def _is_maildir(place: Path) -> bool:
     return all((place / sub).is_dir() for sub in ("cur", "new", "tmp"))
 
 
+def _not_half_a_maildir(place: Path) -> None:
+    """A folder meant as a Maildir (named so, or holding some of its subfolders) but
+    lacking its cur/, new/ or tmp/ is refused, not read as a folder of `.eml` files (which
+    would find none in it, and say nothing)."""
+    missing = [sub for sub in ("cur", "new", "tmp") if not (place / sub).is_dir()]
+    if place.name.lower() == "maildir" or len(missing) < 3:
+        raise MailError(
+            f"{place} is no Maildir: it lacks {', '.join(f'{m}/' for m in missing)} (a Maildir "
+            "holds cur/, new/ and tmp/; a folder of mails holds .eml files)"
+        )
+
+
 def letters(path: str, *, unseen: bool = False) -> Iterator[Letter]:
     """Every mail of a Maildir (with `unseen`, those not marked seen yet), an mbox file, a
     folder of `.eml` files, or the one message a file holds; in the mailbox's order."""
     place = Path(path)
     if place.is_dir() and not _is_maildir(place):
+        _not_half_a_maildir(place)
         for file in sorted(place.glob("*.eml")):
             yield Letter(file.name, _bounded_read(file.open("rb")))
         return

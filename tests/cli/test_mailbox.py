@@ -131,6 +131,21 @@ def test_a_player_imports_an_mbox_and_a_folder_of_eml_files(game: Table) -> None
     assert whose_turn(game) == json.loads(game.run("status", "--json").stdout)["whose_turn"]
 
 
+@pytest.mark.parametrize("made", [("Maildir", ()), ("box", ("cur", "new"))])
+def test_a_folder_meant_as_a_maildir_without_its_subfolders_is_refused(
+    game: Table, made: tuple[str, tuple[str, ...]]
+) -> None:
+    """Issue 32: a plain folder named `Maildir` (without cur/, new/ and tmp/) was read as a
+    folder of `.eml` files, none found, without a word."""
+    name, subs = made
+    Path(name).mkdir()
+    for sub in subs:
+        (Path(name) / sub).mkdir()
+    said = game.refused("referee", name, "--outbox", "out")
+    assert "is no Maildir: it lacks" in said and "tmp/" in said
+    assert "is no Maildir" in game.refused("import", name)
+
+
 # -- sending ----------------------------------------------------------------------------------
 
 
