@@ -241,9 +241,13 @@ class _Run:
             span = f" (#{entries[0].seq}..#{entries[-1].seq})" if entries else ""
             done.result = f"{player}'s orders: {recorded} of {total} commands recorded{span}"
             if returned is not None:
+                from .generated import command_line
+
                 words = "; ".join(
-                    f"{c.name} {' '.join(f'{k}={v}' for k, v in c.args)}".strip()
-                    for c in returned.commands
+                    received.orders.line(line)
+                    if received.orders.lines
+                    else command_line(listing.ruleset, command)
+                    for line, command in received.orders.steps()[returned.index :]
                 )
                 done.result += (
                     f"; command {returned.index + 1} (`{returned.commands[0].name}`) and the "

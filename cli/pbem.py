@@ -31,7 +31,7 @@ from warscribe.engine.errors import (
     RuleError,
     WarscribeError,
 )
-from warscribe.engine.events import Command, HostActed
+from warscribe.engine.events import HostActed
 from warscribe.engine.orders import ANSWER, Orders, new_key_pair
 from warscribe.engine.record import Entry, Head
 from warscribe.store import logfile
@@ -266,7 +266,7 @@ def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> lis
         message = f"{where} of the orders: {refused.reason.message}{whatever}"
         raise type(refused.reason)(message, refused.reason.rule)
     if not run.rolled:
-        return _one_way(run.branches[0], lines)
+        return _one_way(run.branches[0], lines, head.ruleset)
     plan = [f"  past dice only the referee can roll: checked under {_branches(run)}"]
     for line in run.lines:
         plan.append(f"  line {line + 1}: {lines[line]}")
@@ -274,10 +274,12 @@ def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> lis
     return plan
 
 
-def _one_way(branch: Branch, lines: list[str]) -> list[str]:
+def _one_way(branch: Branch, lines: list[str], ruleset: str) -> list[str]:
     """What the orders do where the copy rolls every die they need (or they need none)."""
+    from .generated import command_line
+
     plan = [
-        f"  {answered}'s standing answer: {_command_text(command)}"
+        f"  {answered}'s standing answer: {command_line(ruleset, command)}"
         if line is None
         else f"  line {line + 1}: {lines[line]}"
         for line, command, answered in branch.ran
@@ -336,10 +338,6 @@ def _unknown(stop: Stop) -> str:
     if isinstance(stop.reason, DiceError):
         return "it rolls dice only the referee can roll"
     return "it depends on hidden information this copy lacks"
-
-
-def _command_text(command: Command) -> str:
-    return f"{command.name} {' '.join(f'{k}={v}' for k, v in command.args)}".strip()
 
 
 @click.command("import-orders")
