@@ -131,6 +131,29 @@ def test_a_player_imports_an_mbox_and_a_folder_of_eml_files(game: Table) -> None
     assert whose_turn(game) == json.loads(game.run("status", "--json").stdout)["whose_turn"]
 
 
+def test_returned_commands_are_reported_as_the_player_typed_them(game: Table) -> None:
+    """Issue 32: the referee listed a batch's returned commands in the engine's words
+    (`move units=Immer-A6 path=...`); it gives the lines the player wrote."""
+    whose = whose_turn(game)
+    drop(
+        "inbox",
+        written(
+            orders_text(
+                game,
+                whose,
+                "--unchecked",
+                "events roll",
+                "end-phase",
+                "diplomacy draw",
+                "diplomacy draw",
+            )
+        ),
+    )
+    result = game.run("referee", "inbox", "--outbox", "out", ok=False)
+    said = result.stdout.split("Returned unrecorded: ", 1)[1].splitlines()[0]
+    assert "=" not in said and said.endswith("diplomacy draw"), said
+
+
 @pytest.mark.parametrize("made", [("Maildir", ()), ("box", ("cur", "new"))])
 def test_a_folder_meant_as_a_maildir_without_its_subfolders_is_refused(
     game: Table, made: tuple[str, tuple[str, ...]]
