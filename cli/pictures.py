@@ -67,6 +67,14 @@ def previous_phase(ctx: Context, game_id: UUID, version: int) -> State | None:
     metavar="FILE",
     help="Write the board as PNG (needs Chromium installed to draw it).",
 )
+@click.option(
+    "--reach",
+    "reach",
+    default=None,
+    metavar="STACK",
+    help="With --svg or --png: light up the spaces STACK (its units, comma-separated, or its "
+    "space) can reach this phase, as `reach` lists them.",
+)
 @for_option
 @force_option
 @colour_option
@@ -77,6 +85,7 @@ def map_(
     position: str | None,
     svg: str | None,
     png: str | None,
+    reach: str | None,
     player: str | None,
     force: bool,
     no_colour: bool,
@@ -84,14 +93,19 @@ def map_(
 ) -> None:
     """The map of who is where: as text with row and column numbers, or with --svg FILE
     as a picture (terrain, rivers, coasts, castles and their defence, kingdoms, stacks in
-    their kingdom's colour, sieges, and what moved or fought since the previous phase).
+    their kingdom's colour, sieges, and what moved or fought since the previous phase;
+    with --reach STACK, the spaces that stack can reach, each titled with its cost and the
+    command to type).
 
     \b
     Example:
       warscribe map --at 3.2.combat
       warscribe map --svg board.svg --at 3.2.combat --for alice
+      warscribe map --svg moves.svg --reach Muetar-A1,Muetar-A2
       warscribe map --png board.png
     """
+    if reach is not None and svg is None and png is None:
+        raise click.UsageError("--reach draws on the picture: give --svg FILE or --png FILE")
     game_id = ctx.game_of(NAME, "map").game_id
     check_player(ctx, player)
     head = ctx.reads().head(game_id, resolve_position(ctx.reads(), game_id, position))
@@ -105,13 +119,27 @@ def map_(
             emit(view, as_json, drawn)
         return
     title = f"Divine Right at {RULESET.position(head.state)} (#{head.seq})"
-    picture = svgmap.render(head.state, previous_phase(ctx, game_id, head.seq), title)
+    reached = _reached(head.state, reach) if reach is not None else ()
+    picture = svgmap.render(head.state, previous_phase(ctx, game_id, head.seq), title, reached)
     outputs = [Output(svg, picture.encode())] if svg else []
     if png:
         outputs.append(Output(png, svgmap.to_png(picture)))
     write_files(outputs, force=force, store=ctx.store)
     for output in outputs:
         say(f"wrote the board at #{head.seq} to {output.path}", err=True)
+
+
+def _reached(state: State, stack: str) -> svgmap.Reach:
+    """The spaces `stack` can reach at `state`, as `reach` finds them (refused as it is)."""
+    from warscribe.engine.rulesets.divine_right.movement.reach import reach
+    from warscribe.engine.rulesets.divine_right.specs import data_of
+
+    from .generated import command_line
+
+    return tuple(
+        (found.space, found.route.cost, command_line(NAME, found.command))
+        for found in reach(state, data_of(state), stack)
+    )
 
 
 @click.command()

@@ -72,6 +72,7 @@ STYLE = """
 .counter text{font:bold 8px sans-serif;fill:#fff;text-anchor:middle}
 .siege{fill:none;stroke:#d00;stroke-width:2.2;stroke-dasharray:4 2}
 .moved{fill:#ffd400;fill-opacity:.45}
+.reach{fill:#1fbf5f;fill-opacity:.35;stroke:#0a6b30;stroke-width:1}
 .fought{fill:#ff2a00;fill-opacity:.4}
 .move{stroke:#d08000;stroke-width:1.5;marker-end:url(#arrow)}
 """
@@ -148,10 +149,23 @@ def changes(before: State | None, after: State) -> Changes:
 EMPTY = '<g id="overlay"></g>'  # where `base` leaves room for the position
 
 
-def render(state: State, before: State | None = None, title: str = "") -> str:
-    """The board at `state`, highlighting what changed since `before`."""
-    drawn = f'<g id="overlay">{overlay(state, before)}</g>'
+Reach = tuple[tuple[Hex, int, str], ...]
+"""Spaces a stack can reach (the `reach` query): each space, its cost and the command."""
+
+
+def render(state: State, before: State | None = None, title: str = "", reach: Reach = ()) -> str:
+    """The board at `state`, highlighting what changed since `before` and, when given,
+    the spaces a stack can reach (each titled with its cost and the command to type)."""
+    drawn = f'<g id="overlay">{"".join(_reach(reach))}{overlay(state, before)}</g>'
     return base(load_custom(state.custom_data), title).replace(EMPTY, drawn)
+
+
+def _reach(reach: Reach) -> Iterator[str]:
+    for (col, row), cost, command in reach:
+        yield (
+            f'<polygon class="reach" data-hex="{col},{row}" points="{_points((col, row))}">'
+            f"<title>{text(f'{col},{row}: cost {cost}: {command}')}</title></polygon>\n"
+        )
 
 
 def base(data: DRData, title: str = "") -> str:

@@ -63,3 +63,21 @@ def test_reach_is_refused_outside_the_movement_phase(tmp_path: Path) -> None:
     other = next(u for k, (_, _, u) in FIRST_MOVES.items() if k != kingdom)
     refused = club.run("reach", other)
     assert refused.exit_code == 1 and "is not one of" in refused.output
+
+
+def test_map_svg_lights_up_the_spaces_a_stack_can_reach(tmp_path: Path) -> None:
+    """Issue 32: reach drawn on the map: `map --svg FILE --reach STACK` marks each space
+    `reach` lists, titled with its cost and the command to type; without a picture it is
+    a usage error."""
+    import re
+
+    club, _, kingdom = moving(tmp_path)
+    _, _, unit = FIRST_MOVES[kingdom]
+    rows = club.json("reach", unit)
+    club.ok("map", "--svg", str(tmp_path / "reach.svg"), "--reach", unit)
+    picture = (tmp_path / "reach.svg").read_text(encoding="utf-8")
+    lit = re.findall(r'<polygon class="reach" data-hex="(\d+),(\d+)"', picture)
+    assert sorted((int(c), int(r)) for c, r in lit) == sorted(tuple(r["space"]) for r in rows)
+    assert f"cost {rows[0]['cost']}: {rows[0]['command']}" in picture
+    assert 'class="reach"' not in club.ok("map", "--svg", str(tmp_path / "b.svg"), "--force")
+    assert club.run("map", "--reach", unit).exit_code == 2
