@@ -152,7 +152,7 @@ def referee(
         replies = run.post(dict(run.room.owed))  # decided by a run that stopped
         handled = run.take_all(inbox)
         replies += run.reply()
-    sent = mb.send(outbox, server) if server else []
+    sent = mb.send(outbox, server, run.room.superseded(mb.unsent(outbox))) if server else []
     lines = [f"{h.mail} from {h.sender or '?'}: {h.result}" for h in handled]
     lines += [f"reply to {r.to}: {r.subject}" for r in replies] + sent
     emit({"mails": [h.__dict__ for h in handled], "sent": sent}, as_json, "\n".join(lines))
