@@ -127,8 +127,10 @@ def referee(
 ) -> None:
     """Referee: take every mail of INBOX (a Maildir: the mails not seen yet; an mbox; a
     folder of .eml files) at once, each like `import-orders` or `import` would, and write
-    each player's reply (their copy of what is new, a turn summary above it) as a mail to
-    the outbox; with --smtp, send it. A mail that is refused is reported and changes
+    a reply to each player it concerns (who must act, whose mail was taken, and the others
+    as `address --notify` asks: their copy of what is new, a turn summary above it) as a
+    mail to the outbox; with --smtp, send it (of a player's unsent mails the newest only,
+    which carries the others). A mail that is refused is reported and changes
     nothing; one that cannot be read is moved to the Maildir INBOX.quarantine and told to
     the referee's own address; the others go on. One run at a time per store; a run
     stopped midway is finished by the next. Exit 1 when a mail was refused.

@@ -41,7 +41,7 @@ from email.utils import formatdate, getaddresses, make_msgid, parseaddr, parseda
 from glob import escape
 from ipaddress import ip_address
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import BinaryIO, TypeVar, cast
 from urllib.parse import urlsplit
 from uuid import UUID, uuid4, uuid5
 
@@ -199,8 +199,7 @@ class Mailroom(Aggregate):
         notify: str
 
         def apply(self, aggregate: Aggregate) -> None:
-            room: Mailroom = aggregate  # type: ignore[assignment]
-            room.notify = (*_without(room.notify, self.player), (self.player, self.notify))
+            cast(Mailroom, aggregate).notifies(self.player, self.notify)
 
     class Replying(Aggregate.Event):
         """A reply decided, before it is written to the outbox as mail `key`."""
@@ -263,6 +262,9 @@ class Mailroom(Aggregate):
 
     def mailed_to(self, player: str, seq: int) -> None:
         self.mailed = (*_without(self.mailed, player), (player, seq))
+
+    def notifies(self, player: str, notify: str) -> None:
+        self.notify = (*_without(self.notify, player), (player, notify))
 
     @staticmethod
     def id_for(game_id: UUID) -> UUID:
