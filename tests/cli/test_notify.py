@@ -163,3 +163,29 @@ def test_the_subjects_are_those_docs_pbem_md_gives(table: Table) -> None:  # noq
     assert len(subjects) == 3 and any(s.endswith("your move") for s in subjects), subjects
     for subject in subjects:
         assert form.fullmatch(subject), (found[0], subject)
+
+
+def test_a_send_that_fails_after_a_mail_was_superseded_loses_nothing(
+    table: Table,  # noqa: F811
+    smtp_server: tuple[Collect, int],  # noqa: F811
+) -> None:
+    """The older mail is moved aside before anything is sent: when the server then fails
+    (as a kill would stop the run), the newer one waits in new/ and the next run sends
+    it, and the superseded one never goes out."""
+    handler, port = smtp_server
+    started(table)
+    whose = str(status(table)["whose_turn"])
+    for _ in range(2):
+        host_step(table)
+        table.run("referee", "inbox", "--outbox", "out")
+    failed = table.run(
+        "referee", "inbox", "--outbox", "out", "--smtp", "smtp://127.0.0.1:1", ok=False
+    )
+    assert failed.exit_code == 1 and "sending through 127.0.0.1:1 failed" in failed.stderr
+    assert len(list(Path("out/new").iterdir())) == 1
+    sent = table.run("referee", "inbox", "--outbox", "out", "--smtp", f"smtp://127.0.0.1:{port}")
+    assert sent.stdout.count("sent to ") == 1 and "not sent" not in sent.stdout
+    Path("sent.eml").write_bytes(handler.received[0][1])
+    table.run("import", "sent.eml", store=whose)
+    mine = json.loads(table.run("status", "--json", store=whose).stdout)
+    assert mine["chain"] == status(table)["chain"]
