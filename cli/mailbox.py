@@ -32,8 +32,8 @@ from .main import arrived, next_for
 @click.argument("address", required=False)
 @click.option(
     "--notify",
-    type=click.Choice(mb.NOTIFY),
     default=None,
+    metavar="|".join(mb.NOTIFY),
     help="The mail PLAYER wants beside the mails that concern them (when they must act, "
     "and when a mail of theirs was taken or refused): a mail on every run with something "
     "new (every), one digest a game turn (turn, the default), or none.",
@@ -54,6 +54,8 @@ def address(
       warscribe address referee ref@example.org
       warscribe address
     """
+    if notify is not None and notify not in mb.NOTIFY:
+        raise click.BadParameter(f"write one of {', '.join(mb.NOTIFY)}", param_hint="--notify")
     listing = ctx.game()
     if player is not None:
         if address is None and notify is None:

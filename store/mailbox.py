@@ -312,8 +312,6 @@ def set_address(
     if address is not None:
         room.trigger_event(Mailroom.AddressSet, player=player, address=checked_address(address))
     if notify is not None:
-        if notify not in NOTIFY:
-            raise MailError(f"--notify {notify!r}: write one of {', '.join(NOTIFY)}")
         room.trigger_event(Mailroom.NotifySet, player=player, notify=notify)
     app._save(room, what="`address`")
 
