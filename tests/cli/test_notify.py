@@ -117,6 +117,26 @@ def test_notify_every_and_none(table: Table) -> None:  # noqa: F811
         assert set(run_referee(table)) == expected, now["position"]
 
 
+def two_unsent(game: Table) -> str:
+    """Two runs without --smtp, each mailing the player on turn (the host acted for
+    them): two unsent mails to that player in the outbox's new/. The player."""
+    started(game)
+    whose = str(status(game)["whose_turn"])
+    for _ in range(2):
+        host_step(game)
+        game.run("referee", "inbox", "--outbox", "out")
+    assert len(list(Path("out/new").iterdir())) == 2
+    return whose
+
+
+def holds_every_entry(game: Table, player: str, sent: bytes) -> None:
+    """The player imports the one mail sent and their copy ends on the referee's head."""
+    Path("sent.eml").write_bytes(sent)
+    game.run("import", "sent.eml", store=player)
+    mine = json.loads(game.run("status", "--json", store=player).stdout)
+    assert mine["chain"] == status(game)["chain"]
+
+
 def test_a_mail_superseded_before_it_was_sent_is_not_sent(
     table: Table,  # noqa: F811
     smtp_server: tuple[Collect, int],  # noqa: F811
@@ -125,12 +145,7 @@ def test_a_mail_superseded_before_it_was_sent_is_not_sent(
     with --smtp sends the newer only (it carries all the older did), moves the older aside
     and says so; the player imports what was sent and holds every entry."""
     handler, port = smtp_server
-    started(table)
-    whose = str(status(table)["whose_turn"])
-    for _ in range(2):
-        host_step(table)
-        table.run("referee", "inbox", "--outbox", "out")
-    assert len(list(Path("out/new").iterdir())) == 2
+    whose = two_unsent(table)
     result = table.run("referee", "inbox", "--outbox", "out", "--smtp", f"smtp://127.0.0.1:{port}")
     lines = result.stdout.splitlines()
     skipped = [line for line in lines if line.startswith(f"not sent to {whose}@example.org: ")]
@@ -141,10 +156,7 @@ def test_a_mail_superseded_before_it_was_sent_is_not_sent(
     assert not list(Path("out/new").iterdir())
     flags = sorted(path.name.rpartition(",")[2] for path in Path("out/cur").iterdir())
     assert flags == ["S", "T"], "the sent mail is seen, the superseded one trashed"
-    Path("sent.eml").write_bytes(handler.received[0][1])
-    table.run("import", "sent.eml", store=whose)
-    mine = json.loads(table.run("status", "--json", store=whose).stdout)
-    assert mine["chain"] == status(table)["chain"]
+    holds_every_entry(table, whose, handler.received[0][1])
     # a later run sends nothing again, and posts no superseded mail again
     again = table.run("referee", "inbox", "--outbox", "out", "--smtp", f"smtp://127.0.0.1:{port}")
     assert "sent to" not in again.stdout and len(handler.received) == 1
@@ -173,11 +185,7 @@ def test_a_send_that_fails_after_a_mail_was_superseded_loses_nothing(
     (as a kill would stop the run), the newer one waits in new/ and the next run sends
     it, and the superseded one never goes out."""
     handler, port = smtp_server
-    started(table)
-    whose = str(status(table)["whose_turn"])
-    for _ in range(2):
-        host_step(table)
-        table.run("referee", "inbox", "--outbox", "out")
+    whose = two_unsent(table)
     failed = table.run(
         "referee", "inbox", "--outbox", "out", "--smtp", "smtp://127.0.0.1:1", ok=False
     )
@@ -185,7 +193,4 @@ def test_a_send_that_fails_after_a_mail_was_superseded_loses_nothing(
     assert len(list(Path("out/new").iterdir())) == 1
     sent = table.run("referee", "inbox", "--outbox", "out", "--smtp", f"smtp://127.0.0.1:{port}")
     assert sent.stdout.count("sent to ") == 1 and "not sent" not in sent.stdout
-    Path("sent.eml").write_bytes(handler.received[0][1])
-    table.run("import", "sent.eml", store=whose)
-    mine = json.loads(table.run("status", "--json", store=whose).stdout)
-    assert mine["chain"] == status(table)["chain"]
+    holds_every_entry(table, whose, handler.received[0][1])
