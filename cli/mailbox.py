@@ -13,6 +13,7 @@ from warscribe.engine import rulesets
 from warscribe.engine.anchor import fingerprint
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import WarscribeError
+from warscribe.engine.ruleset import RuleSet
 from warscribe.store import heads, logfile
 from warscribe.store import mailbox as mb
 from warscribe.store import orders as orders_file
@@ -29,32 +30,60 @@ from .main import arrived, next_for
 @click.command("address")
 @click.argument("player", required=False)
 @click.argument("address", required=False)
+@click.option(
+    "--notify",
+    default=None,
+    metavar="|".join(mb.NOTIFY),
+    help="The mail PLAYER wants beside the mails that concern them (when they must act, "
+    "and when a mail of theirs was taken or refused): a mail on every run with something "
+    "new (every), one digest a game turn (turn, the default), or none.",
+)
 @json_option
 @pass_ctx
-def address(ctx: Context, player: str | None, address: str | None, as_json: bool) -> None:
-    """The players' mail addresses, to which `referee` sends their copies: list them, or
-    set PLAYER's (`referee` for the referee's own, the replies' From). Kept in this store
-    only; a mail never changes them.
+def address(
+    ctx: Context, player: str | None, address: str | None, notify: str | None, as_json: bool
+) -> None:
+    """The players' mail addresses, to which `referee` sends their copies, and what mail
+    each wants: list them, or set PLAYER's (`referee` for the referee's own, the replies'
+    From). Kept in this store only; a mail never changes them.
 
     \b
     Example:
       warscribe address alice alice@example.org
+      warscribe address bob --notify every
       warscribe address referee ref@example.org
       warscribe address
     """
+    if notify is not None and notify not in mb.NOTIFY:
+        raise click.BadParameter(f"write one of {', '.join(mb.NOTIFY)}", param_hint="--notify")
     listing = ctx.game()
     if player is not None:
-        if address is None:
-            raise click.UsageError("give the address too: address PLAYER ADDRESS")
+        if address is None and notify is None:
+            raise click.UsageError("give the address or --notify: address PLAYER ADDRESS")
         if player not in (*listing.players, REFEREE_NAME):
             raise WarscribeError(f"{player!r} is not a player of {listing.name} (nor `referee`)")
-        mb.set_address(ctx.app, listing.game_id, player, address)
-    book = dict(mb.mailroom(ctx.app, listing.game_id).addresses)
-    names = (*listing.players, REFEREE_NAME)
+        if notify is not None and player == REFEREE_NAME:
+            raise click.UsageError(
+                "--notify is a player's: the referee is mailed what is set aside"
+            )
+        mb.set_address(ctx.app, listing.game_id, player, address, notify)
+    elif notify is not None:
+        raise click.UsageError("--notify needs the PLAYER it is for")
+    room = mb.mailroom(ctx.app, listing.game_id)
+    book = dict(room.addresses)
     emit(
-        {name: book.get(name) for name in names},
+        {name: book.get(name) for name in (*listing.players, REFEREE_NAME)},
         as_json,
-        "\n".join(f"{escaped(name)}: {escaped(book.get(name, '(none)'))}" for name in names),
+        "\n".join(
+            [
+                *(
+                    f"{escaped(name)}: {escaped(book.get(name, '(none)'))} (notify: "
+                    f"{room.notify_of(name)})"
+                    for name in listing.players
+                ),
+                f"{REFEREE_NAME}: {escaped(book.get(REFEREE_NAME, '(none)'))}",
+            ]
+        ),
     )
 
 
@@ -100,8 +129,10 @@ def referee(
 ) -> None:
     """Referee: take every mail of INBOX (a Maildir: the mails not seen yet; an mbox; a
     folder of .eml files) at once, each like `import-orders` or `import` would, and write
-    each player's reply (their copy of what is new, a turn summary above it) as a mail to
-    the outbox; with --smtp, send it. A mail that is refused is reported and changes
+    a reply to each player it concerns (who must act, whose mail was taken, and the others
+    as `address --notify` asks: their copy of what is new, a turn summary above it) as a
+    mail to the outbox; with --smtp, send it (of a player's unsent mails the newest only,
+    which carries the others). A mail that is refused is reported and changes
     nothing; one that cannot be read is moved to the Maildir INBOX.quarantine and told to
     the referee's own address; the others go on. One run at a time per store; a run
     stopped midway is finished by the next. Exit 1 when a mail was refused.
@@ -125,7 +156,7 @@ def referee(
         replies = run.post(dict(run.room.owed))  # decided by a run that stopped
         handled = run.take_all(inbox)
         replies += run.reply()
-    sent = mb.send(outbox, server) if server else []
+    sent = mb.send(outbox, server, run.room.superseded(mb.unsent(outbox))) if server else []
     lines = [f"{h.mail} from {h.sender or '?'}: {h.result}" for h in handled]
     lines += [f"reply to {r.to}: {r.subject}" for r in replies] + sent
     emit({"mails": [h.__dict__ for h in handled], "sent": sent}, as_json, "\n".join(lines))
@@ -261,20 +292,28 @@ class _Run:
         return done
 
     def reply(self) -> list[mb.Reply]:
-        """A reply to each player with something new (the entries after the last one
-        mailed to them, or mails of theirs no reply told of), and one to the referee's own
-        address telling of the mails set aside: journalled as decided, then posted."""
-        seq = self.app.head(self.listing.game_id).seq
+        """A reply to each player it concerns (`_concerns`), and one to the referee's own
+        address telling of the mails set aside: journalled as decided, then posted. A
+        player's reply carries the entries after the last one mailed to them, or after
+        the first of their replies still unsent in the outbox (and the mails those tell
+        of), so that it supersedes them."""
+        head = self.app.head(self.listing.game_id)
         mailed = dict(self.room.mailed)
         untold: dict[str, list[str]] = {}
         for key in self.room.untold:
             untold.setdefault(self.room.taken[key].player or "", []).append(key)
+        unsent = [self.room.replies[k] for k in mb.unsent(self.outbox) if k in self.room.replies]
         owed: dict[str, mb.Owed] = {}
         for player in (*self.listing.players, REFEREE_NAME):
-            since = mailed.get(player, 0) if player != REFEREE_NAME else seq
+            since = mailed.get(player, 0) if player != REFEREE_NAME else head.seq
             theirs = tuple(untold.get(player, ()))
-            if since < seq or theirs:
-                owed[mb.outbox_key(player)] = mb.Owed(player, since, seq, theirs)
+            if theirs or (
+                since < head.seq and self._concerns(player, player in mailed, since, head.state)
+            ):
+                earlier = [r for r in unsent if r.player == player]
+                since = min((since, *(r.since for r in earlier)))
+                told = dict.fromkeys((*(m for r in earlier for m in r.mails), *theirs))
+                owed[mb.outbox_key(player)] = mb.Owed(player, since, head.seq, tuple(told))
         for key, each in owed.items():
             self.room.trigger_event(
                 mb.Mailroom.Replying,
@@ -287,6 +326,20 @@ class _Run:
         if owed:
             self.app._save(self.room, what="`referee`")
         return self.post(owed)
+
+    def _concerns(self, player: str, mailed: bool, since: int, state: Any) -> bool:
+        """Whether the entries after `since` are mailed to `player` now (a mail of theirs
+        taken or refused always is): when they must act, the game is over, or they chose
+        `--notify every`; with `turn` (the default), also once a game turn (their first
+        copy, then when the game turn differs from the one of their last mail)."""
+        ruleset = rulesets.get(self.listing.ruleset)
+        notify = self.room.notify_of(player)
+        if ruleset.whose_turn(state) == player or ruleset.over(state) or notify == "every":
+            return True
+        if notify == "none":
+            return False
+        then = self.app.head(self.listing.game_id, since).state if mailed else None
+        return then is None or _game_turn(ruleset, then) != _game_turn(ruleset, state)
 
     def post(self, owed: dict[str, mb.Owed]) -> list[mb.Reply]:
         """The replies decided, written to the outbox (each one not there yet), then
@@ -310,6 +363,12 @@ class _Run:
                 block="",
             )
         return _reply_to(self.app, self.listing, self.book[owed.player], owed, notes)
+
+
+def _game_turn(ruleset: RuleSet, state: Any) -> str:
+    """The game turn of a position: its first part (`2` of Divine Right's
+    `2.1.movement`, eu-pop's round `2` of `2.action`); "" before the game begins."""
+    return (ruleset.position(state) or "").partition(".")[0]
 
 
 def _for_this_game(listing: GameListing, game_id: str, name: str) -> None:

@@ -5,7 +5,8 @@
 # turn, phase by phase, with standing answers); the referee takes every mail of their Maildir
 # at once (`warscribe referee INBOX --outbox OUTBOX`), each player saves the reply and
 # imports it. At the end every copy verifies and the referee's audit passes; each game
-# prints the mails each player sent per player turn (target: at most 1.3).
+# prints the mails each player sent per player turn (target: at most 1.3), and the
+# referee's mails each player received per player turn of the game (target: at most 1.5).
 #
 #   examples/pbem.sh [SEED ...]     (default: ten seeds; PBEM_VERBOSE=1 shows every command)
 # The game itself is examples/pbem_game.py (the players plan their turns on their own copies).

@@ -33,13 +33,15 @@ import re
 import smtplib
 import ssl
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr, parsedate_to_datetime
 from glob import escape
 from ipaddress import ip_address
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import BinaryIO, TypeVar, cast
 from urllib.parse import urlsplit
 from uuid import UUID, uuid4, uuid5
 
@@ -68,10 +70,16 @@ MAX_MAIL_LINES = 250_000
 characters) holds about 110,000, twice that with an HTML alternative; 2.8 million short
 lines of quoting cost Python's mail parser seconds. Counted in the bytes, before parsing."""
 
+NOTIFY = ("every", "turn", "none")
+"""What mail a player wants beside the mails that concern them (when they must act, and
+when a mail of theirs was taken or refused): a reply whenever there is something new,
+one digest a game turn (the default), or none."""
+DEFAULT_NOTIFY = "turn"
 SMTP_USER = "WARSCRIBE_SMTP_USER"
 SMTP_PASSWORD = "WARSCRIBE_SMTP_PASSWORD"
 _LOG_KIND = logfile.KIND
 _SEEN = "S"
+_TRASHED = "T"
 QUARANTINE = ".quarantine"
 """The Maildir beside a Maildir INBOX that its unreadable mails are moved to:
 INBOX.quarantine, each mail with a file KEY.reason at its top saying why."""
@@ -183,6 +191,16 @@ class Mailroom(Aggregate):
             if self.player is not None:
                 room.untold[self.mail] = None
 
+    class NotifySet(Aggregate.Event):
+        """Which mail a player wants beside the mails that concern them (NOTIFY)."""
+
+        TOPIC = "warscribe:Mailroom.NotifySet"
+        player: str
+        notify: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(Mailroom, aggregate).notifies(self.player, self.notify)
+
     class Replying(Aggregate.Event):
         """A reply decided, before it is written to the outbox as mail `key`."""
 
@@ -195,7 +213,9 @@ class Mailroom(Aggregate):
 
         def apply(self, aggregate: Aggregate) -> None:
             room: Mailroom = aggregate  # type: ignore[assignment]
-            room.owed[self.key] = Owed(self.player, self.since, self.seq, self.mails)
+            room.owed[self.key] = room.replies[self.key] = Owed(
+                self.player, self.since, self.seq, self.mails
+            )
             for told in self.mails:
                 room.untold.pop(told, None)
             if self.player != REFEREE_NAME:
@@ -219,13 +239,41 @@ class Mailroom(Aggregate):
         self.taken: dict[str, Note] = {}
         self.untold: dict[str, None] = {}  # mails taken that no reply told of, in order
         self.owed: dict[str, Owed] = {}
+        self.replies: dict[str, Owed] = {}  # every reply decided, by its outbox key
+        self.notify: tuple[tuple[str, str], ...] = ()
+
+    def notify_of(self, player: str) -> str:
+        """The mail `player` wants beside the mails that concern them (NOTIFY)."""
+        return dict(self.notify).get(player, DEFAULT_NOTIFY)
+
+    def superseded(self, keys: Iterable[str]) -> dict[str, str]:
+        """Of the replies `keys` (mails not sent yet), each that a later one to the same
+        player carries whole (its entries and the mails it tells of), with that later one:
+        the newest of a player's unsent mails supersedes the others. A key the journal
+        does not know (a mail written before it kept them) supersedes nothing and is
+        superseded by nothing."""
+        known = sorted(key for key in keys if key in self.replies)  # by the time made
+        newest = {self.replies[key].player: key for key in known}
+        return {
+            key: newest[old.player]
+            for key, old in ((key, self.replies[key]) for key in known)
+            if _carries(self.replies[newest[old.player]], old) and key != newest[old.player]
+        }
 
     def mailed_to(self, player: str, seq: int) -> None:
         self.mailed = (*_without(self.mailed, player), (player, seq))
 
+    def notifies(self, player: str, notify: str) -> None:
+        self.notify = (*_without(self.notify, player), (player, notify))
+
     @staticmethod
     def id_for(game_id: UUID) -> UUID:
         return uuid5(game_id, "mailroom")
+
+
+def _carries(new: Owed, old: Owed) -> bool:
+    """Whether reply `new` carries all that `old` does: its entries and its mails."""
+    return new.since <= old.since and old.seq <= new.seq and set(old.mails) <= set(new.mails)
 
 
 P = TypeVar("P", bound=tuple[str, object])
@@ -256,9 +304,15 @@ def checked_address(text: str) -> str:
     return address
 
 
-def set_address(app: Warscribe, game_id: UUID, player: str, address: str) -> None:
+def set_address(
+    app: Warscribe, game_id: UUID, player: str, address: str | None, notify: str | None = None
+) -> None:
+    """Record a player's address, or what mail they want (NOTIFY), or both."""
     room = mailroom(app, game_id)
-    room.trigger_event(Mailroom.AddressSet, player=player, address=checked_address(address))
+    if address is not None:
+        room.trigger_event(Mailroom.AddressSet, player=player, address=checked_address(address))
+    if notify is not None:
+        room.trigger_event(Mailroom.NotifySet, player=player, notify=notify)
     app._save(room, what="`address`")
 
 
@@ -574,6 +628,11 @@ def post(outbox: str, messages: Mapping[str, EmailMessage]) -> None:
         os.unlink(temporary)
 
 
+def unsent(outbox: str) -> list[str]:
+    """The keys of the outbox's mails not sent yet (in new/; none when it is not made)."""
+    return [key for key, _ in _new(Path(outbox))] if _is_maildir(Path(outbox)) else []
+
+
 def outbox_key(player: str) -> str:
     """A new name for a reply in the outbox (a Maildir key)."""
     return f"{time.time_ns()}.{uuid4().hex}.{hashlib.sha256(player.encode()).hexdigest()[:8]}"
@@ -603,17 +662,26 @@ def smtp_server(url: str) -> SmtpServer:
     return SmtpServer(tls, parts.hostname, parts.port or (465 if tls else 587))
 
 
-def send(outbox: str, server: SmtpServer, environ: Mapping[str, str] = os.environ) -> list[str]:
+def send(
+    outbox: str,
+    server: SmtpServer,
+    superseded: Mapping[str, str] = {},
+    environ: Mapping[str, str] = os.environ,
+) -> list[str]:
     """Send every message of the outbox not sent yet (those in new/), logging in with
     WARSCRIBE_SMTP_USER and WARSCRIBE_SMTP_PASSWORD when set; each message sent is marked
-    seen (moved to cur/). Without TLS only a server on this machine is spoken to, and never
-    with credentials. Returns one line per message."""
+    seen (moved to cur/). A message of `superseded` (its key, with the key of the newer
+    message to the same player that carries all it does) is not sent: it is moved aside
+    to cur/ marked trashed, first. Without TLS only a server on this machine is spoken to,
+    and never with credentials. Returns one line per message."""
+    box = mailbox.Maildir(outbox, create=True)
+    skipped = [_set_aside(Path(outbox), mail, superseded) for mail in _new(Path(outbox))]
+    lines = [line for line in skipped if line]
     user, password = environ.get(SMTP_USER), environ.get(SMTP_PASSWORD, "")
     context = ssl.create_default_context()
-    box = mailbox.Maildir(outbox, create=True)
     pending = _new(Path(outbox))
     if not pending:
-        return []
+        return lines
     try:
         connection: smtplib.SMTP = (
             smtplib.SMTP_SSL(server.host, server.port, context=context, timeout=60)
@@ -626,7 +694,7 @@ def send(outbox: str, server: SmtpServer, environ: Mapping[str, str] = os.enviro
                 _start_tls(connection, server.host, context, user is not None)
             if user is not None:
                 connection.login(user, password)
-            return [_send_one(connection, box, Path(outbox), mail) for mail in pending]
+            return lines + [_send_one(connection, box, Path(outbox), mail) for mail in pending]
     except (OSError, smtplib.SMTPException) as exc:
         raise MailError(f"sending through {server.host}:{server.port} failed: {exc}") from None
 
@@ -651,6 +719,22 @@ def _local(host: str) -> bool:
         return ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _set_aside(place: Path, mail: tuple[str, str], superseded: Mapping[str, str]) -> str:
+    """Move an unsent message that a newer one supersedes to cur/, marked trashed (so that
+    `post` never writes it again): what became of it ("" when it is to be sent)."""
+    key, name = mail
+    newer = superseded.get(key)
+    if newer is None:
+        return ""
+    with (place / "new" / name).open("rb") as file:
+        header = BytesParser(policy=default).parse(file, headersonly=True)
+    _move(place / "new" / name, place / "cur" / f"{key}:2,{_TRASHED}")
+    return (
+        f"not sent to {header.get('To', '')}: {header.get('Subject', '')} (superseded by "
+        f"{newer}, which carries all it did)"
+    )
 
 
 def _send_one(

@@ -1,6 +1,7 @@
 """Issue 13, items 1 and 8: the scripted three-player Divine Right game of two full game
 turns played by email (examples/pbem_game.py, which examples/pbem.sh runs): every player
-mails at most 1.3 orders mails per player turn on average, the games hold battles and
+mails at most 1.3 orders mails per player turn on average, and receives at most 1.5 of
+the referee's mails per player turn of the game (issue 32), the games hold battles and
 sieges, every copy verifies and the referee's audit passes. About 4 s a seed."""
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def test_two_turns_by_mail_cost_at_most_1_3_mails_per_player_turn(
     # a battle and a siege by play (no unit put by hand), and the figure
     assert found == ["BattleFought", "SiegeDeclared"], found
     assert average <= pbem.TARGET, pbem.figure_line(average, each)
+    mailed, received = game.referee_figure()
+    assert mailed <= pbem.REFEREE_TARGET, pbem.figure_line(mailed, received, "referee mails")
     assert sum(game.turns.values()) >= 5  # two game turns of three (or two) players
 
 

@@ -56,9 +56,12 @@ def delivered(table: Table, player: str, mail: bytes, ok: bool = True) -> str:
 
 @pytest.fixture
 def game(table: Table) -> Table:
-    """A game of three with host dice, keys and addresses; each player has their copy."""
+    """A game of three with host dice, keys and addresses; each player has their copy and
+    asked for a mail on every run (`--notify every`): the attack shows in the first one."""
     new_game(table, "host")
     addresses(table)
+    for player in PLAYERS:
+        table.run("address", player, "--notify", "every")
     for player, mail in mails_from(table, "referee").items():
         delivered(table, player, mail)
     return table

@@ -94,7 +94,7 @@ def test_replies_go_to_the_recorded_address_not_the_sender(game: Table) -> None:
     drop("inbox", written(orders_text(game, whose, "events roll"), sender="mallory@evil.test"))
     game.run("referee", "inbox", "--outbox", "out")
     to = sorted(str(m["To"]) for m in outbox())
-    assert to == ["alice@example.org", "bob@example.org", "carol@example.org"]
+    assert to == [f"{whose}@example.org"]  # the only player the run concerns
 
 
 def test_an_address_is_one_plain_address(table: Table) -> None:

@@ -32,8 +32,12 @@ SEED = int(os.environ.get("FUZZ_SEED", "31"))
 
 @pytest.fixture
 def game(table: Table) -> Table:
-    """A game of three with addresses; every player has their copy; the outbox is empty."""
+    """A game of three with addresses; every player has their copy; the outbox is empty;
+    every player asked for a mail on every run with something new (`--notify every`), so
+    that each run's replies to all of them are counted."""
     mailed_game(table)
+    for player in PLAYERS:
+        table.run("address", player, "--notify", "every")
     return table
 
 
