@@ -1091,6 +1091,7 @@ class Warscribe(Application[UUID], Reading):
                 1,
             )
         stored = game.head
+        _heads_carried(stored, entries, heads)
         beyond = self._check_heads(stored, heads, _Stored(self, stored))
         with _untrusted(entries):
             self._verify_run(game_id, stored, entries)
@@ -1372,6 +1373,34 @@ def _check_fingerprint(entry: Entry | None, given: str) -> None:
             f"this copy's entry is {fingerprint(seq, entry.chain)}, not the "
             f"#{seq} {digits} given: the copies differ at or before it",
             seq,
+        )
+
+
+def _heads_carried(stored: Head, entries: Sequence[Entry], heads: Heads) -> None:
+    """A copy continuing a game of record version 2 that records signed orders carries
+    the signed head of each player whose orders it records (the referee's mails and
+    `export --armor` always do): a host who stripped them would be caught by no crossing
+    mail. Refused otherwise, nothing written."""
+    if stored.record_version < 2:
+        return
+    sent = sorted(
+        {
+            e.event.player
+            for e in entries
+            if e.seq > stored.seq and isinstance(e.event, OrdersReceived)
+        }
+    )
+    carried = {signed.orders.player for signed in heads}
+    missing = [player for player in sent if player not in carried]
+    if missing:
+        from .views import escaped
+
+        raise LogError(
+            f"this copy records signed orders of {', '.join(escaped(p) for p in missing)} "
+            "but carries no signed head of theirs (the HEADS block a referee's mail and "
+            "`export --armor` carry): refused, since a copy stripped of them could hide two "
+            "histories; ask for the mail again, or an armored export",
+            next(e.seq for e in entries if isinstance(e.event, OrdersReceived)),
         )
 
 
