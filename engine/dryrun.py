@@ -115,27 +115,38 @@ def dry_run(head: Head, orders: Orders, key: bytes | None) -> DryRun:
     """Decide the orders at `head` as the referee would (standing answers included),
     recording nothing. Dice the copy can roll (`key`, or a revealed secret) are rolled;
     otherwise each outcome is a branch (see the module)."""
-    lines = tuple(line for line, _ in orders.steps())
+    batch = _Batch(head, orders, orders.steps(), orders.encode())
+    lines = tuple(line for line, _ in batch.steps)
     if key is not None or head.secret is not None:
-        return DryRun(lines, (_branch(head, orders, key, None),), None)
+        return DryRun(lines, (_branch(batch, key, None),), None)
     branches: list[Branch] = []
     script: Script | None = Script()
     while script is not None and len(branches) < MOST_BRANCHES:
-        branches.append(_branch(head, orders, None, script))
+        branches.append(_branch(batch, None, script))
         script = script.following()
     if script is None:
         return DryRun(lines, tuple(branches), None)
-    seed = int.from_bytes(hashlib.sha256(orders.encode()).digest()[:4], "big")
+    seed = int.from_bytes(hashlib.sha256(batch.signed).digest()[:4], "big")
     rng = random.Random(seed)
-    sample = (_branch(head, orders, None, Script(rng=rng)) for _ in range(MOST_BRANCHES))
+    sample = (_branch(batch, None, Script(rng=rng)) for _ in range(MOST_BRANCHES))
     return DryRun(lines, tuple(sample), seed)
 
 
-def _branch(head: Head, orders: Orders, key: bytes | None, script: Script | None) -> Branch:
+class _Batch(NamedTuple):
+    """What every branch of a dry run decides: the head, the orders, their steps and
+    bytes (worked out once a run, not once a branch)."""
+
+    head: Head
+    orders: Orders
+    steps: list[tuple[int, Command]]
+    signed: bytes
+
+
+def _branch(batch: _Batch, key: bytes | None, script: Script | None) -> Branch:
     """The batch decided under `script`'s dice (the copy's own, when None)."""
-    steps = orders.steps()
+    head, orders, steps = batch.head, batch.orders, batch.steps
     entries, refused = _batch(
-        head, orders, orders.encode(), b"", key, len(steps), tolerated=Exception, script=script
+        head, orders, batch.signed, b"", key, len(steps), tolerated=Exception, script=script
     )
     ran: list[tuple[int | None, Command, str | None]] = []
     rolls: list[tuple[DiceRolled, Event | None]] = []
@@ -153,10 +164,10 @@ def _branch(head: Head, orders: Orders, key: bytes | None, script: Script | None
         elif isinstance(event, DiceRolled) and script is not None:
             after = (e.event for e in entries[at + 1 :] if not isinstance(e.event, DiceRolled))
             rolls.append((event, next(after, None)))
-    state = fold(entries, head).state
-    ruleset = rulesets.get(head.ruleset)
     stop = None
     if refused is not None:
+        state = fold(entries, head).state
+        ruleset = rulesets.get(head.ruleset)
         line = steps[refused.index][0]
         whose = ruleset.whose_turn(state)
         stop = _stop(line, refused.reason, orders.player, ruleset.summary(state), whose)
