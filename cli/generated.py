@@ -459,7 +459,8 @@ def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
         where = _cli_path(ruleset, name)
         path, command = where if where is not None else ([name], None)
         bound = _bound(command, keys)
-        words, choices, listed, asks = list(path), {}, [], []
+        words, choices, listed = list(path), {}, []
+        ask: str | None = None
         for key in [*bound, *(k for k in keys if k not in bound)]:
             values, deferred = _values(same, key)
             param = bound.get(key)
@@ -468,7 +469,8 @@ def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
                     words.append(_written(param, key, values[0]))
                 continue
             words.append(_written(param, key, None))
-            asks += [ask for ask in [_listed_by(ruleset, name, key)] if deferred and ask]
+            if deferred and ask is None:
+                ask = _listed_by(ruleset, name, key)
             if not deferred and not (isinstance(param, click.Option) and param.is_flag):
                 choices[_label(param, key)] = values
                 listed.append(f"{_label(param, key)}: {_choices(param, values)}")
@@ -478,7 +480,7 @@ def hints(ruleset: str, offers: Sequence[LegalCommand]) -> list[dict[str, Any]]:
         elif listed:
             text += "  (" + "; ".join(listed) + ")"
         hint = {"command": " ".join(words), "choices": choices, "text": text}
-        found.append({**hint, "ask": asks[0]} if asks else hint)
+        found.append({**hint, "ask": ask} if ask else hint)
     return found
 
 

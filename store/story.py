@@ -51,11 +51,10 @@ _ASIDE = (CommandIssued, DiceRolled, SecretDraw, HostActed)  # told by what they
 
 @frozen
 class Told:
-    """One entry in words: its sequence number, the position it happened in, its sentence,
-    and whether the story leaves it out when its decision tells something else (a
-    command, its dice, the host's act marking it)."""
+    """One entry in words: the position it happened in, its sentence, and whether the story
+    leaves it out when its decision tells something else (a command, its dice, the host's
+    act marking it)."""
 
-    seq: int
     position: str | None
     text: str
     event: Event
@@ -98,7 +97,7 @@ def told(entries: Iterable[Entry], head: Head | None = None) -> Iterator[Told]:
         ruleset = rulesets.get(head.ruleset)
         position = (before and ruleset.position(before.state)) or ruleset.position(head.state)
         text = _sentence(entry.event, before.state if before else None, ruleset)
-        yield Told(entry.seq, position, escaped(text), entry.event)
+        yield Told(position, escaped(text), entry.event)
 
 
 def _decisions(lines: Iterable[Told]) -> Iterator[list[Told]]:
