@@ -189,9 +189,10 @@ class _Run:
         """Every mail of the inbox read, then taken: logs first, orders in the order they
         were written (the entry they were written against, then the mail's date)."""
         handled: list[Handled] = []
-        queue: list[tuple[tuple[int, int, float], mb.Letter, mb.Envelope, mb.Carried]] = []
+        queue: list[tuple[tuple[int, int, float], mb.Letter, str, mb.Envelope, mb.Carried]] = []
         for letter in mb.letters(inbox, unseen=True):
-            known = self.room.taken.get(mb.mail_id(letter))
+            key = mb.mail_id(letter)
+            known = self.room.taken.get(key)
             if known is not None:  # taken by a run that stopped before it moved the mail
                 mb.put_away(letter, known.result if known.aside else None)
                 continue
@@ -200,16 +201,16 @@ class _Run:
             except mb.Unreadable as exc:
                 where = f" (set aside in {mb.quarantine_of(inbox)})" if letter.file else ""
                 done = Handled(letter.name, "", False, f"refused: {exc}{where}", REFEREE_NAME)
-                handled.append(self._done(letter, done, aside=str(exc)))
+                handled.append(self._done(letter, key, done, aside=str(exc)))
                 continue
             except WarscribeError as exc:
                 handled.append(
-                    self._done(letter, Handled(letter.name, "", False, f"refused: {exc}"))
+                    self._done(letter, key, Handled(letter.name, "", False, f"refused: {exc}"))
                 )
                 continue
             if carried is None:
                 done = Handled(letter.name, envelope.sender, True, "no orders nor log")
-                handled.append(self._done(letter, done))
+                handled.append(self._done(letter, key, done))
                 continue
             written = 0
             if carried.kind == orders_file.ORDERS_KIND:
@@ -217,19 +218,23 @@ class _Run:
                     written = orders_file.read_orders(carried.data).orders.seq
                 except WarscribeError as exc:
                     done = Handled(letter.name, envelope.sender, False, f"refused: {exc}")
-                    handled.append(self._done(letter, done))
+                    handled.append(self._done(letter, key, done))
                     continue
             order = (int(carried.kind == orders_file.ORDERS_KIND), written, envelope.date)
-            queue.append((order, letter, envelope, carried))
-        for _, letter, envelope, carried in sorted(queue, key=lambda item: item[0]):
-            handled.append(self._done(letter, self._take(letter, envelope, carried)))
+            queue.append((order, letter, key, envelope, carried))
+        for _, letter, key, envelope, carried in sorted(queue, key=lambda item: item[0]):
+            taken = self._take(letter, key, envelope, carried)
+            handled.append(self._done(letter, key, taken))
         return handled
 
-    def _done(self, letter: mb.Letter, done: Handled, aside: str | None = None) -> Handled:
-        """Journal what the mail led to, then move it out of the inbox's new/."""
+    def _done(
+        self, letter: mb.Letter, key: str, done: Handled, aside: str | None = None
+    ) -> Handled:
+        """Journal what the mail led to (`key`: its `mail_id`), then move it out of the
+        inbox's new/."""
         self._journal(
             mb.Mailroom.Taken,
-            mail=mb.mail_id(letter),
+            mail=key,
             name=done.mail,
             sender=done.sender,
             ok=done.ok,
@@ -242,8 +247,11 @@ class _Run:
         done.set_aside = aside is not None
         return done
 
-    def _take(self, letter: mb.Letter, envelope: mb.Envelope, carried: mb.Carried) -> Handled:
-        """One mail's orders or log, taken as `import-orders` or `import` would take them."""
+    def _take(
+        self, letter: mb.Letter, key: str, envelope: mb.Envelope, carried: mb.Carried
+    ) -> Handled:
+        """One mail's orders or log (`key`: its `mail_id`), taken as `import-orders` or
+        `import` would take them."""
         app, listing = self.app, self.listing
         done = Handled(letter.name, envelope.sender, True, "", message_id=envelope.message_id)
         try:
@@ -256,7 +264,6 @@ class _Run:
             player = received.orders.player
             _for_this_game(listing, str(received.orders.game_id), "")
             done.player = player if player in listing.players else None
-            key = mb.mail_id(letter)
             if key in self.room.taking:  # a run stopped while it took this mail
                 seq = orders_file.recorded_at(app, listing.game_id, received)
                 if seq is not None:
