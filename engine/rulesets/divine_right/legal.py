@@ -33,7 +33,7 @@ from .data import DRData
 from .diplomacy import HIDDEN_CARD
 from .evolving import scratch_dice
 from .movement.move import destinations
-from .movement.reach import ferries
+from .movement.reach import near, river_fleets
 from .movement.terrain import all_sea
 from .placement.choice import ANYWHERE, option_units
 from .placement.deployment import monarch_id
@@ -184,7 +184,7 @@ def _movement(state: State, data: DRData, player: str) -> Candidates:
 def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
     """Each unit alone, and each space's stack, that can take a step; each monarch with
     the units of his space he may lead (Movement Phase › Leading); each land stack over
-    each of the player's fleets on a navigable river near it (Ferrying, `reach.ferries`),
+    each of the player's fleets on a navigable river near it (Ferrying, `reach.river_fleets`),
     to the spaces only the ferry reaches. Their domain: the paths to every space
     reached, searched when asked for (`Deferred`)."""
     units = [u for u in _mine(state, player) if u.aboard is None]
@@ -198,9 +198,10 @@ def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
     for monarch in (u for u in units if u.id == monarch_id(u.kingdom)):
         led = tuple(u.id for u in units if u.hex == monarch.hex and _led(monarch, u))
         offers.append(_move(state, data, player, led, leader=monarch.id))
+    on_river = river_fleets(state, data, player)
     for ids in sorted(stacks):
         first = state.units[ids[0]]
-        for fleet in [] if is_fleet(first) else ferries(state, data, player, first.hex):
+        for fleet in [] if is_fleet(first) else near(data, on_river, first.hex):
             offers.append(_ferry(state, data, player, ids, fleet.id))
     return [offer for offer in offers if offer is not None]
 

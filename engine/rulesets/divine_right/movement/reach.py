@@ -37,17 +37,25 @@ class Reached:
 def ferries(state: State, data: DRData, player: str, start: Hex) -> list[Unit]:
     """The player's fleets on the navigable river near enough to `start` to ferry a land
     stack standing there (in the order of their ids)."""
+    return near(data, river_fleets(state, data, player), start)
+
+
+def river_fleets(state: State, data: DRData, player: str) -> list[Unit]:
+    """The player's fleets on a navigable river (in the order of their ids): those that may
+    ferry a land stack near them."""
     return sorted(
         (
             u
             for u in state.units.values()
-            if is_fleet(u)
-            and state.controller(u) == player
-            and _on_river(data, u.hex)
-            and data.map.distance(start, u.hex) < FERRY_REACH
+            if is_fleet(u) and state.controller(u) == player and _on_river(data, u.hex)
         ),
         key=lambda u: u.id,
     )
+
+
+def near(data: DRData, fleets: list[Unit], start: Hex) -> list[Unit]:
+    """The `fleets` near enough to `start` to ferry a land stack standing there."""
+    return [u for u in fleets if data.map.distance(start, u.hex) < FERRY_REACH]
 
 
 def _on_river(data: DRData, hex_: Hex) -> bool:
