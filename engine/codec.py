@@ -36,10 +36,13 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from types import CodeType, FunctionType
-from typing import Any, TypeVar, cast, dataclass_transform
+from typing import TYPE_CHECKING, Any, TypeVar, cast, dataclass_transform
 from uuid import UUID
 
 import msgpack
+
+if TYPE_CHECKING:  # the entry's layout is the record's (`peek_entry`)
+    from .record import Peeked
 
 EXT_DATACLASS = 1
 EXT_ENUM = 2
@@ -706,3 +709,22 @@ def unpacker() -> msgpack.Unpacker:
         strict_map_key=False,
         raw=False,
     )
+
+
+def peek_entry(raw: bytes, start: int = 0, stop: int | None = None) -> Peeked | None:
+    """What a fold needs of the encoded Entry `raw[start:stop]`, read without decoding the
+    rest (a plain command's unread, a plain roll's but for its number), or None when the
+    bytes are not an entry of the usual shape (decode them whole): `engine.peek`, bound
+    at the first call (the entry's layout is the record's, which imports this module)."""
+    return (_PEEK or _peeker())(raw, start, stop)
+
+
+_PEEK: Callable[[bytes, int, int | None], Peeked | None] | None = None
+
+
+def _peeker() -> Callable[[bytes, int, int | None], Peeked | None]:
+    global _PEEK
+    from .peek import peek_entry
+
+    _PEEK = peek_entry
+    return peek_entry

@@ -19,12 +19,10 @@ from itertools import starmap
 from typing import Any
 from uuid import UUID
 
-import msgpack
-
 from warscribe.engine import codec, record, rulesets
+from warscribe.engine.codec import peek_entry
 from warscribe.engine.errors import InvalidCommand, LogError
-from warscribe.engine.events import CommandIssued, DiceRolled
-from warscribe.engine.record import Entry, Head
+from warscribe.engine.record import Entry, EntryView, Head
 
 from .backends import Backend, StoreError
 from .index import Index
@@ -139,86 +137,16 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     return entry
 
 
-_ENTRY_ROW = ROW_START + codec.record_prefix(Entry)[0]
-"""How a stored entry's row begins: the map's, then the entry's array and marker."""
-_SEQ_AT = len(_ENTRY_ROW)
-"""Where a stored entry's sequence number begins, its event after it."""
-_ENTRY_FIELDS = msgpack.Packer().pack_array_header(codec.record_prefix(Entry)[1])
-"""The header of an array of an entry's fields: its bytes after its marker read as one
-value (`_fields`)."""
-_INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
-
-
-def _plain_read(cls: type, left_out: int = 0) -> tuple[bytes, bytes]:
-    """How a record of `cls` begins (its array's header and its marker), and the header of
-    an array of its fields then its entry's chain, digest, salt and scheme: an entry's
-    bytes after its event's marker read as one plain value (`_plain`). `left_out`: the
-    record without its last fields (added fields holding their default)."""
-    prefix, count = codec.record_prefix(cls)
-    packer = msgpack.Packer()
-    marker = prefix[len(packer.pack_array_header(count + 1)) :]
-    count -= left_out
-    return packer.pack_array_header(count + 1) + marker, packer.pack_array_header(count + 4)
-
-
-_COMMAND_PREFIX, _COMMAND_REST = _plain_read(CommandIssued)
-_ROLLS = (_plain_read(DiceRolled, left_out=1), _plain_read(DiceRolled))
-"""A roll's row without its proof (record version 1, or entered by hand), and with one."""
-
-
-def _replayed(version: int, state: bytes) -> Entry | record.Issued | record.Rolled | record.Fields:
-    """The entry of a stored row as a fold takes it: a plain command's (a third of a log)
-    as a `record.Issued`, its command read as plain values and dropped, a roll's as a
-    `record.Rolled`, its dice dropped (`_plain`); any other entry of the usual shape as
-    its `record.Fields`, no Entry made (`_fields`); the rest decoded whole
-    (`_decode_entry`)."""
-    first = state[_SEQ_AT] if len(state) > _SEQ_AT else 0
-    event_at = _SEQ_AT + (1 if first < 0x80 else _INT_LENGTHS.get(first, 0))
-    if state.startswith(_ENTRY_ROW) and state.endswith(_STAMP, 0, len(state) - 32):
-        seq = first if first < 0x80 else int.from_bytes(state[_SEQ_AT + 1 : event_at])
-        if seq == version:
-            view = memoryview(state)
-            if state.startswith(_COMMAND_PREFIX, event_at):
-                rest = _plain(view[event_at + len(_COMMAND_PREFIX) : -_STAMPED], _COMMAND_REST)
-                if rest is not None:
-                    return record.Issued(version, rest[-4])
-            elif state.startswith(_ROLLS[0][0], event_at) or state.startswith(
-                _ROLLS[1][0], event_at
-            ):
-                prefix, header = _ROLLS[state.startswith(_ROLLS[1][0], event_at)]
-                rest = _plain(view[event_at + len(prefix) : -_STAMPED], header)
-                if rest is not None and type(rest[0]) is int:
-                    return record.Rolled(version, rest[-4], rest[0])
-            else:
-                fields = _fields(view[_SEQ_AT:-_STAMPED])
-                if fields is not None:
-                    return fields
+def _replayed(version: int, state: bytes) -> EntryView:
+    """The entry of a stored row as a fold takes it: the codec's peek at the entry's bytes
+    (`codec.peek_entry`: a plain command's and a roll's events left unread, no Entry made
+    for the rest) when the row has the usual shape and holds the entry of its version;
+    else the row decoded whole (`_decode_entry`, which names what is wrong)."""
+    if state.startswith(ROW_START) and state.endswith(_STAMP, 0, len(state) - 32):
+        peeked = peek_entry(state, _ROW_START_LENGTH, len(state) - _STAMPED)
+        if peeked is not None and peeked.seq == version:
+            return peeked
     return _decode_entry(version, state)
-
-
-def _fields(fields: memoryview) -> record.Fields | None:
-    """The `record.Fields` of an entry whose fields (after its marker) are the bytes
-    `fields`: read as one array (`_ENTRY_FIELDS`), they hold the entry's fields and no
-    more; else None (the row is decoded whole, and its error named)."""
-    try:
-        found: record.Fields = codec.decode(_ENTRY_FIELDS + fields)
-    except codec.CodecError:
-        return None
-    return found
-
-
-def _plain(rest: memoryview, header: bytes) -> list[Any] | None:
-    """The plain values of an entry's bytes after its event's marker (`rest`), read as the
-    one array `header` begins (`_plain_read`): well formed, they hold the event's fields
-    and the entry's last four, no more, with a chain and no hidden part; else None (the
-    entry is decoded whole)."""
-    try:
-        values: list[Any] = msgpack.unpackb(header + rest)
-    except (ValueError, msgpack.UnpackException):
-        return None
-    if values[-3] is values[-2] is None and type(values[-4]) is bytes:
-        return values
-    return None
 
 
 class Reading:
