@@ -714,17 +714,10 @@ def unpacker() -> msgpack.Unpacker:
 def peek_entry(raw: bytes, start: int = 0, stop: int | None = None) -> Peeked | None:
     """What a fold needs of the encoded Entry `raw[start:stop]`, read without decoding the
     rest (a plain command's unread, a plain roll's but for its number), or None when the
-    bytes are not an entry of the usual shape (decode them whole): `engine.peek`, bound
-    at the first call (the entry's layout is the record's, which imports this module)."""
-    return (_PEEK or _peeker())(raw, start, stop)
+    bytes are not an entry of the usual shape (decode them whole). The entry's layout is
+    the record's, which imports this module: the work is `engine.peek`'s, which this name
+    is bound to at the first call (a replay peeks at thousands: no call in between)."""
+    from .peek import peek_entry as peek
 
-
-_PEEK: Callable[[bytes, int, int | None], Peeked | None] | None = None
-
-
-def _peeker() -> Callable[[bytes, int, int | None], Peeked | None]:
-    global _PEEK
-    from .peek import peek_entry
-
-    _PEEK = peek_entry
-    return peek_entry
+    globals()["peek_entry"] = peek
+    return peek(raw, start, stop)

@@ -39,12 +39,12 @@ def _plain_read(cls: type, left_out: int = 0) -> tuple[bytes, bytes]:
     return packer.pack_array_header(count + 1) + marker, packer.pack_array_header(count + 4)
 
 
-_UNREAD = (
-    (*_plain_read(CommandIssued), False),
-    (*_plain_read(DiceRolled, left_out=1), True),  # a roll without its proof (version 1)
-    (*_plain_read(DiceRolled), True),
-)
-"""The events a fold leaves unread: their beginning, the header of their rest, a roll."""
+_COMMAND, _COMMAND_REST = _plain_read(CommandIssued)
+_ROLLS = dict((_plain_read(DiceRolled, left_out=1), _plain_read(DiceRolled)))
+"""A roll's beginning and the header of its rest, without its proof (record version 1, or
+entered by hand) and with one."""
+_ROLL_PREFIXES = tuple(_ROLLS)
+_new = tuple.__new__  # a Peeked of its fields made in C: a replay makes thousands
 
 
 def peek_entry(raw: bytes, start: int = 0, stop: int | None = None) -> Peeked | None:
@@ -55,30 +55,31 @@ def peek_entry(raw: bytes, start: int = 0, stop: int | None = None) -> Peeked | 
     if not raw.startswith(_ENTRY_PREFIX, start) or end <= at:
         return None
     first = raw[at]
-    width = 1 if first < 0x80 else _INT_LENGTHS.get(first, 0)
-    if not width:
+    if first < 0x80:
+        seq, event_at = first, at + 1
+    elif first in _INT_LENGTHS:
+        event_at = at + _INT_LENGTHS[first]
+        seq = int.from_bytes(raw[at + 1 : event_at])
+    else:
         return None
-    seq = first if width == 1 else int.from_bytes(raw[at + 1 : at + width])
-    event_at = at + width
-    view = memoryview(raw)
-    for prefix, header, roll in _UNREAD:
-        if raw.startswith(prefix, event_at):
-            rest = _plain(view[event_at + len(prefix) : end], header)
-            if rest is None or (roll and type(rest[0]) is not int):
-                return None
-            event = UnreadRoll(rest[0]) if roll else UNREAD_COMMAND
-            return Peeked(seq, event, rest[-4], None, None, rest[-1])
-    return _fields(view[at:end])
-
-
-def _fields(fields: memoryview) -> Peeked | None:
-    """The entry whose fields (after its marker) are the bytes `fields`: read as one array
-    (`_ENTRY_FIELDS`), they hold the entry's fields and no more; else None."""
-    try:
-        found: tuple[Any, ...] = codec.decode(_ENTRY_FIELDS + fields)
+    if raw.startswith(_COMMAND, event_at):
+        rest = _plain(memoryview(raw)[event_at + len(_COMMAND) : end], _COMMAND_REST)
+        if rest is None:
+            return None
+        return _new(Peeked, (seq, UNREAD_COMMAND, rest[-4], None, None, rest[-1]))
+    if raw.startswith(_ROLL_PREFIXES, event_at):
+        prefix = next(p for p in _ROLL_PREFIXES if raw.startswith(p, event_at))
+        rest = _plain(memoryview(raw)[event_at + len(prefix) : end], _ROLLS[prefix])
+        if rest is None or type(rest[0]) is not int:
+            return None
+        roll = _new(UnreadRoll, (rest[0],))
+        return _new(Peeked, (seq, roll, rest[-4], None, None, rest[-1]))
+    try:  # any other entry: its fields after its marker, read as one array, and no more
+        found = codec.decode(_ENTRY_FIELDS + memoryview(raw)[at:end])
     except codec.CodecError:
         return None
-    return Peeked(*found)
+    peeked: Peeked = _new(Peeked, found)
+    return peeked
 
 
 def _plain(rest: memoryview, header: bytes) -> list[Any] | None:

@@ -243,21 +243,31 @@ def _fold_run(values: dict[str, Any], run: Iterator[EntryView], ruleset: RuleSet
     for entry in run:
         event = entry.event
         cls = type(event)
-        if entry.salt is None and cls not in _NOT_EVOLVED:
+        if entry.salt is not None:
+            state = _stepped(values, entry, ruleset, (seq, chain, state))
+        elif cls not in _NOT_EVOLVED:
             state = evolve(state, event)  # type: ignore[arg-type]
-        elif entry.salt is None and cls is UnreadRoll:
-            values["dice_next"] = event.roll + 1  # type: ignore[union-attr]
-        elif entry.salt is None and (cls is UnreadCommand or cls is CommandIssued):
+        elif cls is UnreadCommand or cls is CommandIssued:
             _issued(values, entry.chain)
             label = position(state)
             if label is not None and label not in marks:
                 marks[label] = seq
+        elif cls is UnreadRoll:
+            values["dice_next"] = event.roll + 1  # type: ignore[union-attr]
         else:
-            values["seq"], values["chain"], values["state"] = seq, chain, state
-            _step(values, _whole(entry), ruleset, own_marks=True)
-            state = values["state"]
+            state = _stepped(values, entry, ruleset, (seq, chain, state))
         seq, chain = entry.seq, entry.chain
     values["seq"], values["chain"], values["state"] = seq, chain, state
+
+
+def _stepped(
+    values: dict[str, Any], entry: EntryView, ruleset: RuleSet, at: tuple[int, bytes, Any]
+) -> Any:
+    """`advance`'s whole step of `entry` in a fold's `values`, which first take the fold's
+    sequence, chain and state (`at`); the state after it."""
+    values["seq"], values["chain"], values["state"] = at
+    _step(values, _whole(entry), ruleset, own_marks=True)
+    return values["state"]
 
 
 def _whole(entry: EntryView) -> Entry:

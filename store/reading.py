@@ -10,21 +10,17 @@ of what a player types, and importing eventsourcing's application was a fifth of
 
 from __future__ import annotations
 
-import os
 import re
-import sqlite3
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from itertools import starmap
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
 from warscribe.engine import codec, record, rulesets
-from warscribe.engine.codec import peek_entry
 from warscribe.engine.errors import InvalidCommand, LogError
 from warscribe.engine.record import Entry, EntryView, Head
 
-from .backends import Backend, StoreError
+from .backends import Backend, Driver, ReadOnly, StoreError
 from .index import Index
 
 PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
@@ -37,10 +33,6 @@ SETTINGS_ID = UUID("e0120ac2-d180-57f5-ae78-5a3681390697")
 # The default game's choices (one a game created or imported): a stream of their own, so the
 # settings stream stays short and its newest OwnerSet is found without passing them all.
 DEFAULTS_ID = UUID("af9b39a6-929c-55f1-82c5-cfb20f9ba64c")
-SQLITE_EVENTS = "stored_events"  # eventsourcing's names of a SQLite store's tables
-SQLITE_SNAPSHOTS = "stored_snapshots"
-POSTGRES_EVENTS = "warscribe_events"  # ... and of a PostgreSQL store's, in its schema
-POSTGRES_SNAPSHOTS = "warscribe_snapshots"
 
 
 @codec.record("warscribe.GameListing")
@@ -138,15 +130,25 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
 
 
 def _replayed(version: int, state: bytes) -> EntryView:
-    """The entry of a stored row as a fold takes it: the codec's peek at the entry's bytes
-    (`codec.peek_entry`: a plain command's and a roll's events left unread, no Entry made
-    for the rest) when the row has the usual shape and holds the entry of its version;
-    else the row decoded whole (`_decode_entry`, which names what is wrong)."""
-    if state.startswith(ROW_START) and state.endswith(_STAMP, 0, len(state) - 32):
-        peeked = peek_entry(state, _ROW_START_LENGTH, len(state) - _STAMPED)
-        if peeked is not None and peeked.seq == version:
-            return peeked
-    return _decode_entry(version, state)
+    """The entry of a stored row as a fold takes it (see `_views`)."""
+    return next(_views([(version, state)]))
+
+
+def _views(rows: Iterable[tuple[int, bytes]]) -> Iterator[EntryView]:
+    """The entries of stored rows as a fold takes them: the codec's peek at each entry's
+    bytes (`codec.peek_entry`: a plain command's and a roll's events left unread, no
+    Entry made for the rest) when the row has the usual shape and holds the entry of its
+    version; else the row decoded whole (`_decode_entry`, which names what is wrong). One
+    generator for a replay's thousands of rows, not a call for each."""
+    peek = codec.peek_entry
+    for version, state in rows:
+        stamped = len(state) - _STAMPED
+        if stamped > 0 and state.startswith(ROW_START) and state.startswith(_STAMP, stamped):
+            peeked = peek(state, _ROW_START_LENGTH, stamped)
+            if peeked is not None and peeked.seq == version:
+                yield peeked
+                continue
+        yield _decode_entry(version, state)
 
 
 class Reading:
@@ -154,6 +156,7 @@ class Reading:
     marks, its rows as tuples) and the names of its tables."""
 
     backend: Backend
+    driver: Driver
     index: Index
     _events_table: str
     _snapshots_table: str | None  # None: snapshots are not read
@@ -232,7 +235,7 @@ class Reading:
         else:
             state, at, rows = self._from_store(game_id, version)
         if rows:
-            head = record.fold(starmap(_replayed, rows), state["head"])
+            head = record.fold(_views(rows), state["head"])
             state, at = {**state, "head": head}, head.seq
         if version is None:
             self._keep(game_id, state, at)
@@ -303,7 +306,7 @@ class Reading:
 
     def _key_of(self, game_id: UUID) -> Any:
         """An aggregate's id as the store's tables hold it."""
-        return game_id.hex if self.backend.kind == "sqlite" else game_id
+        return self.driver.key(game_id)
 
     def _keep(self, game_id: UUID, state: dict[str, Any], version: int) -> None:
         if self._cache:
@@ -424,31 +427,24 @@ class Reading:
 class Reader(Reading):
     """A store opened read-only, for a command that only reads (`status`, `show`, `log`
     ...): no eventsourcing, no lock file, no secrets file, and a connection that cannot
-    write: SQLite's opened `mode=ro` with the standard library's sqlite3, PostgreSQL's
-    with every transaction read-only. `open` gives None when the store must be opened
-    whole: not there (or not answering), or with its index behind its catalog or secrets
-    of an older version to move out (an open of the store puts these right, or says what
-    is wrong)."""
+    write (the backend's `read_only`: SQLite's opened `mode=ro` with the standard
+    library's sqlite3, PostgreSQL's with every transaction read-only). `open` gives None
+    when the store must be opened whole: not there (or not answering), or with its index
+    behind its catalog or secrets of an older version to move out (an open of the store
+    puts these right, or says what is wrong)."""
 
-    def __init__(self, backend: Backend, connection: Any) -> None:
+    def __init__(self, backend: Backend, connection: ReadOnly) -> None:
         self.backend = backend
+        self.driver = backend.driver
         self._connection = connection
-        self._sqlite = backend.kind == "sqlite"
-        schema = None
-        self._events_table, self._snapshots_table = SQLITE_EVENTS, SQLITE_SNAPSHOTS
-        if not self._sqlite:
-            schema = dict(backend.env).get("POSTGRES_SCHEMA", "public")
-            self._events_table = f"{schema}.{POSTGRES_EVENTS}"
-            self._snapshots_table = f"{schema}.{POSTGRES_SNAPSHOTS}"
+        self._events_table, self._snapshots_table = self.driver.tables()
         self._heads = OrderedDict()
         self._cache = False
-        self.index = Index(CATALOG_ID, self._select, self._events_table, schema)
+        self.index = Index(CATALOG_ID, self._select, self._events_table, self.driver)
 
     @classmethod
     def open(cls, backend: Backend) -> Reader | None:
-        connection = (
-            _sqlite_reads(backend) if backend.kind == "sqlite" else _postgres_reads(backend)
-        )
+        connection = backend.driver.read_only()
         if connection is None:
             return None
         reader = cls(backend, connection)
@@ -462,60 +458,7 @@ class Reader(Reading):
         return reader
 
     def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
-        rows: list[Any]
-        if self._sqlite:
-            try:
-                rows = self._connection.execute(query, params).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
-            return rows
-        import psycopg
-
-        try:
-            found = self._connection.execute(query.replace("?", "%s"), params, binary=True)
-            rows = found.fetchall()
-        except psycopg.Error as exc:
-            raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
-        return rows
+        return self._connection.select(query, params)
 
     def close(self) -> None:
         self._connection.close()
-
-
-def _sqlite_reads(backend: Backend) -> sqlite3.Connection | None:
-    """A connection to a SQLite store's file that cannot write (None: no such file)."""
-    env = dict(backend.env)
-    path = env.get("SQLITE_DBNAME", "")
-    if not os.path.isfile(path):
-        return None
-    uri = f"file:{_uri_path(os.path.abspath(path))}?mode=ro"
-    try:
-        return sqlite3.connect(uri, uri=True, timeout=float(env.get("SQLITE_LOCK_TIMEOUT") or 10))
-    except sqlite3.Error:
-        return None
-
-
-def _postgres_reads(backend: Backend) -> Any:
-    """A connection to a PostgreSQL store's database whose every transaction is read-only
-    (None: the server does not answer, which the store's open then reports)."""
-    import psycopg
-
-    env = dict(backend.env)
-    try:
-        return psycopg.connect(
-            host=env["POSTGRES_HOST"],
-            port=env["POSTGRES_PORT"],
-            dbname=env["POSTGRES_DBNAME"],
-            user=env["POSTGRES_USER"],
-            password=env["POSTGRES_PASSWORD"],
-            connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT") or "5",
-            autocommit=True,
-            options="-c default_transaction_read_only=on",
-        )
-    except psycopg.Error:
-        return None
-
-
-def _uri_path(path: str) -> str:
-    """`path` as the path of a SQLite `file:` URI (its `%`, `?` and `#` escaped)."""
-    return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")

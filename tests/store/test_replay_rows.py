@@ -30,7 +30,8 @@ from warscribe.engine.record import (
 )
 from warscribe.store import logfile
 from warscribe.store.app import Warscribe
-from warscribe.store.reading import ROW_START, SQLITE_EVENTS, STAMP_KEY, _decode_entry, _replayed
+from warscribe.store.backends.sqlite import EVENTS
+from warscribe.store.reading import ROW_START, STAMP_KEY, _decode_entry, _replayed
 
 from ..conftest import three_players
 from ..engine.random_play import new_game, play
@@ -61,7 +62,7 @@ def _rows(
         app.issue(game_id, ROLL)
     with sqlite3.connect(path) as conn:
         rows = conn.execute(
-            f"SELECT originator_version, state FROM {SQLITE_EVENTS} WHERE originator_id = ? "
+            f"SELECT originator_version, state FROM {EVENTS} WHERE originator_id = ? "
             "ORDER BY originator_version",
             (game_id.hex,),  # type: ignore[attr-defined]
         ).fetchall()
@@ -236,7 +237,7 @@ def test_a_damaged_row_is_never_read_otherwise_than_decoding_it_whole(tmp_path: 
     Warscribe(str(path), cache=False).import_log(log)
     with sqlite3.connect(path) as conn:
         rows = conn.execute(
-            f"SELECT originator_version, state FROM {SQLITE_EVENTS} WHERE originator_id = ?",
+            f"SELECT originator_version, state FROM {EVENTS} WHERE originator_id = ?",
             (log.game_id.hex,),
         ).fetchall()[1:]
     rng = random.Random(14)
