@@ -68,18 +68,24 @@ def peek_entry(raw: bytes, start: int = 0, stop: int | None = None) -> Peeked | 
             return None
         return _new(Peeked, (seq, UNREAD_COMMAND, rest[-4], None, None, rest[-1]))
     if raw.startswith(_ROLL_PREFIXES, event_at):
-        prefix = next(p for p in _ROLL_PREFIXES if raw.startswith(p, event_at))
-        rest = _plain(memoryview(raw)[event_at + len(prefix) : end], _ROLLS[prefix])
-        if rest is None or type(rest[0]) is not int:
-            return None
-        roll = _new(UnreadRoll, (rest[0],))
-        return _new(Peeked, (seq, roll, rest[-4], None, None, rest[-1]))
+        return _roll(raw, seq, event_at, end)
     try:  # any other entry: its fields after its marker, read as one array, and no more
         found = codec.decode(_ENTRY_FIELDS + memoryview(raw)[at:end])
     except codec.CodecError:
         return None
     peeked: Peeked = _new(Peeked, found)
     return peeked
+
+
+def _roll(raw: bytes, seq: int, event_at: int, end: int) -> Peeked | None:
+    """A roll's entry whose event begins at `event_at`, its dice unread (see `peek_entry`)."""
+    for prefix, header in _ROLLS.items():
+        if raw.startswith(prefix, event_at):
+            rest = _plain(memoryview(raw)[event_at + len(prefix) : end], header)
+            if rest is not None and type(rest[0]) is int:
+                roll = _new(UnreadRoll, (rest[0],))
+                return _new(Peeked, (seq, roll, rest[-4], None, None, rest[-1]))
+    return None
 
 
 def _plain(rest: memoryview, header: bytes) -> list[Any] | None:

@@ -38,6 +38,8 @@ from .reading import ROW_START, STAMP_KEY
 TURN_POLL = 0.001  # seconds between two tries at a writer's turn
 RECORDED_TOPIC = "warscribe:Game.Recorded"
 COLUMNS = "(originator_id, originator_version, topic, state)"
+Rows = Sequence[StoredEvent]
+"""The rows of a write: a game's entries, or the catalog's or settings' events."""
 
 
 class OutcomeUnknown(OperationalError):

@@ -22,9 +22,7 @@ from uuid import UUID
 from warscribe.engine.errors import WarscribeError
 
 if TYPE_CHECKING:  # the writes' types, by the backends that write
-    from eventsourcing.persistence import StoredEvent
-
-    from ..writing import Turn
+    from ..writing import Rows, Turn
 
 DEFAULT_STORE = "warscribe.db"
 DEFAULT_KIND = "sqlite"  # a store's address that is no URL is a SQLite file's path
@@ -114,9 +112,7 @@ class ReadOnly(Protocol):
 class Writer(Protocol):
     """How a store's writes reach its database (`writing`)."""
 
-    def insert(
-        self, rows: Sequence[StoredEvent], snapshots: Sequence[StoredEvent], turn: Turn | None
-    ) -> None:
+    def insert(self, rows: Rows, snapshots: Rows, turn: Turn | None) -> None:
         """`rows` (a game's entries, or the catalog's and settings' events), the catalog
         index's rows and marks they add (`index.index_changes`) and the `snapshots` of the
         heads they end on, in one transaction, in the writer's `turn` if it holds one.

@@ -39,7 +39,7 @@ from psycopg.rows import tuple_row
 from psycopg.types.composite import register_composite
 
 from ..index import INSERT_MARK, INSERT_ROW, SET_KEPT, index_changes, statement
-from ..writing import COLUMNS, OutcomeUnknown, Turn, wait_for
+from ..writing import COLUMNS, OutcomeUnknown, Rows, Turn, wait_for
 from . import Backend, Select, StoreError, lock_timeout
 from . import Driver as BackendDriver
 
@@ -448,12 +448,7 @@ class Writer:
         self.recorder = recorder
         self.snapshots = snapshots
 
-    def insert(
-        self,
-        rows: Sequence[StoredEvent],
-        snapshots: Sequence[StoredEvent] = (),
-        turn: Turn | None = None,
-    ) -> None:
+    def insert(self, rows: Rows, snapshots: Rows, turn: Turn | None) -> None:
         taken = snapshots if snapshots and self.snapshots else ()
         if turn is not None and turn.conn is not None:
             _insert(turn.conn, self, rows, turn, taken)

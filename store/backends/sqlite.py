@@ -16,7 +16,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
 
 from ..index import INSERT_MARK, INSERT_ROW, SET_KEPT, index_changes, statement
-from ..writing import COLUMNS, Turn, wait_for
+from ..writing import COLUMNS, Rows, Turn, wait_for
 from . import Backend, Select, StoreError, lock_timeout
 from . import Driver as BackendDriver
 
@@ -227,12 +227,7 @@ class SqliteWriter:
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
 
-    def insert(
-        self,
-        rows: Sequence[StoredEvent],
-        snapshots: Sequence[StoredEvent] = (),
-        turn: Turn | None = None,
-    ) -> None:
+    def insert(self, rows: Rows, snapshots: Rows, turn: Turn | None) -> None:
         index_rows, marks, kept = index_changes(rows)
         params = list(map(_row, rows))
         with self._lock:
