@@ -6,14 +6,21 @@ were spread through the store). A new backend is one module implementing
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
-from warscribe.store import backends
+from warscribe.engine.record import fold
+from warscribe.store import backends, logfile
+from warscribe.store.app import Warscribe
 from warscribe.store.backends import resolve
+from warscribe.store.reading import Reader
+
+from ..conftest import three_players
 
 ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
 BACKENDS = ROOT / "store" / "backends"
 # What only a backend's module may say: a test of the kind, a kind's or driver's name,
 # its settings, its catalog, its SQL of its own, eventsourcing's recorders of one kind.
@@ -72,3 +79,23 @@ def test_each_kind_is_the_module_of_its_backend(tmp_path: Path, target: str, kin
 def test_a_store_address_of_no_backend_is_refused() -> None:
     with pytest.raises(backends.StoreError, match="unsupported store 'mysql://h/db'"):
         resolve("mysql://h/db")
+
+
+def test_a_store_made_before_the_backends_were_modules_opens_as_it_is(tmp_path: Path) -> None:
+    """tests/data/store-before-backends.db: made by the code before this interface (the
+    golden setup log imported, then vacuumed). The schema is eventsourcing's and did not
+    change, so it opens with no migration: read-only and whole, with the same head and
+    a sound log, and takes a new game in its tables."""
+    path = tmp_path / "old.db"
+    shutil.copy(DATA / "store-before-backends.db", path)
+    log = logfile.read((DATA / "golden-setup.wlog").read_bytes())
+    reader = Reader.open(resolve(str(path)))
+    assert reader is not None, "the store is read as it is, nothing put right first"
+    assert reader.head(log.game_id) == fold(log.entries)
+    reader.close()
+    app = Warscribe(str(path), cache=False)
+    assert app.head(log.game_id) == fold(log.entries)
+    assert app.verify_game(log.game_id).report.entries == len(log.entries)
+    created = app.create("divine-right", three_players(), "seeded:3")
+    assert [g.game_id for g in app.games()] == [log.game_id, created.game_id]
+    app.close()
