@@ -691,13 +691,14 @@ class Warscribe(Application[UUID], Reading):
     @contextmanager
     def _turn(self, game_id: UUID, ahead: bool = False) -> Iterator[Turn | None]:
         """Direct commands to a store take turns from reading the head to writing after
-        it, across processes (`writing`: a lock file beside a SQLite store, an advisory
-        lock on PostgreSQL, whose connection the write then uses), so that they do not
+        it, across processes (the backend's `Driver.turn`: a lock file beside a SQLite
+        store, an advisory lock on PostgreSQL, whose connection the write then uses), so
+        that they do not
         decide on a head another is about to move.
 
         `ahead`: the command is decided on a head this process kept, reading nothing. On
         PostgreSQL its write then takes the turn in its own transaction if the turn is
-        free (`Driver.turn`): no round trip before deciding, and nothing written
+        free: no round trip before deciding, and nothing written
         while another writer holds the turn. A write that finds the turn or its versions
         taken writes nothing and is decided again in a turn of its own."""
         with self.driver.turn(self.recorder, game_id, ahead) as turn:
@@ -772,12 +773,9 @@ class Warscribe(Application[UUID], Reading):
         return _game(game_id, state, at)
 
     def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
-        """The rows of one read-only query (`?` marks), as plain tuples (the recorders'
-        own cursors make a map of each row), outside any transaction: one statement reads
-        one consistent state of the database (SQLite in auto-commit mode, PostgreSQL). On
-        PostgreSQL the rows come in the binary format: a stored state arrives as its bytes,
-        not as hex text to decode (a third of a replay's fetch). A failure of the database
-        is a `StoreUnavailable` naming the store."""
+        """The rows of one read-only query (`?` marks), as plain tuples, outside any
+        transaction (the backend's `Driver.select`). A failure of the database is a
+        `StoreUnavailable` naming the store."""
         try:
             return self.driver.select(self.recorder, query, params)
         except Exception as exc:

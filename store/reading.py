@@ -2,7 +2,7 @@
 head, with plain queries on the store's tables and no eventsourcing.
 
 `Reading` holds these reads; `Warscribe` (the store, on eventsourcing) and `Reader` (a
-SQLite store opened read-only with the standard library's sqlite3, for the commands that
+store opened read-only by its backend, `backends.Driver.read_only`, for the commands that
 only read: `status`) each give it one way to run a query (`_select`). A status is most
 of what a player types, and importing eventsourcing's application was a fifth of one
 (issue 14).
