@@ -129,11 +129,6 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     return entry
 
 
-def _replayed(version: int, state: bytes) -> EntryView:
-    """The entry of a stored row as a fold takes it (see `_views`)."""
-    return next(_views([(version, state)]))
-
-
 def _views(rows: Iterable[tuple[int, bytes]]) -> Iterator[EntryView]:
     """The entries of stored rows as a fold takes them: the codec's peek at each entry's
     bytes (`codec.peek_entry`: a plain command's and a roll's events left unread, no

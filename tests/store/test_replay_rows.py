@@ -23,6 +23,7 @@ from warscribe.engine.hidden import WHOLE
 from warscribe.engine.record import (
     UNREAD_COMMAND,
     Entry,
+    EntryView,
     Peeked,
     UnreadCommand,
     UnreadRoll,
@@ -31,7 +32,7 @@ from warscribe.engine.record import (
 from warscribe.store import logfile
 from warscribe.store.app import Warscribe
 from warscribe.store.backends.sqlite import EVENTS
-from warscribe.store.reading import ROW_START, STAMP_KEY, _decode_entry, _replayed
+from warscribe.store.reading import ROW_START, STAMP_KEY, _decode_entry, _views
 
 from ..conftest import three_players
 from ..engine.random_play import new_game, play
@@ -67,6 +68,11 @@ def _rows(
             (game_id.hex,),  # type: ignore[attr-defined]
         ).fetchall()
     return app, game_id, rows
+
+
+def _replayed(version: int, state: bytes) -> EntryView:
+    """The entry of one stored row as a replay reads it."""
+    return next(_views([(version, state)]))
 
 
 def _row(entry: Entry) -> bytes:
