@@ -66,6 +66,7 @@ from .backends import (
     Backend,
     StoreError,
     StoreUnavailable,
+    Turn,
     Writer,
     driver_error,
     resolve,
@@ -91,7 +92,6 @@ from .secrets import (
     sealed_id,
 )
 from .transcoder import MsgpackTranscoder
-from .writing import Turn
 
 if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that use them
     from .aggregates import Game

@@ -24,9 +24,7 @@ outcome cannot be found out.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from eventsourcing.persistence import OperationalError, StoredEvent
@@ -35,26 +33,13 @@ from warscribe.engine import codec
 
 from .reading import ROW_START, STAMP_KEY
 
-TURN_POLL = 0.001  # seconds between two tries at a writer's turn
 RECORDED_TOPIC = "warscribe:Game.Recorded"
-COLUMNS = "(originator_id, originator_version, topic, state)"
 Rows = Sequence[StoredEvent]
 """The rows of a write: a game's entries, or the catalog's or settings' events."""
 
 
 class OutcomeUnknown(OperationalError):
     """A write's connection failed, and so did finding out whether it was committed."""
-
-
-@dataclass
-class Turn:
-    """A writer's turn, where the backend's write needs it (PostgreSQL's): the connection
-    holding the advisory lock `lock` (`held` until the write's pipeline or the turn's end
-    releases it); or, with no connection, the turn of a write decided ahead of it."""
-
-    conn: Any
-    lock: int
-    held: bool
 
 
 def stored_events(events: Sequence[Any], to_stored: Callable[[Any], StoredEvent]) -> list[Any]:
@@ -74,13 +59,3 @@ def stored_events(events: Sequence[Any], to_stored: Callable[[Any], StoredEvent]
             StoredEvent(event.originator_id, event.originator_version, RECORDED_TOPIC, state)
         )
     return rows
-
-
-def wait_for(take: Callable[[], bool], timeout: float) -> bool:
-    """Try `take` until it succeeds (True) or `timeout` seconds have passed (False)."""
-    deadline = time.monotonic() + timeout
-    while not take():
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(TURN_POLL)
-    return True

@@ -12,6 +12,7 @@ driver names them as eventsourcing does (docs/developing.md, "Storage").
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from functools import cache
@@ -22,9 +23,11 @@ from uuid import UUID
 from warscribe.engine.errors import WarscribeError
 
 if TYPE_CHECKING:  # the writes' types, by the backends that write
-    from ..writing import Rows, Turn
+    from ..writing import Rows
 
 DEFAULT_STORE = "warscribe.db"
+COLUMNS = "(originator_id, originator_version, topic, state)"  # eventsourcing's, a table's
+TURN_POLL = 0.001  # seconds between two tries at a writer's turn or a lock
 DEFAULT_KIND = "sqlite"  # a store's address that is no URL is a SQLite file's path
 SCHEMES = {"postgresql": "postgresql", "postgres": "postgresql"}
 """The URL schemes of a store's address, and the kind (the backend module) each names."""
@@ -93,11 +96,24 @@ def resolve(target: str | None) -> Backend:
     return resolved
 
 
+def wait_for(take: Callable[[], bool], timeout: float) -> bool:
+    """Try `take` until it succeeds (True) or `timeout` seconds have passed (False)."""
+    deadline = time.monotonic() + timeout
+    while not take():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(TURN_POLL)
+    return True
+
+
 def lock_timeout() -> str:
     """Seconds a writer waits for its turn, and a connection for a busy database."""
     return os.environ.get("WARSCRIBE_LOCK_TIMEOUT", "10")
 
 
+Turn = Any
+"""A writer's turn as its backend's `Writer` takes it (None: none held); the rest of the
+store only passes it on."""
 Select = Callable[[str, Sequence[Any]], list[Any]]
 """One read-only query (`?` marks) and its rows as tuples."""
 

@@ -10,15 +10,17 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
-
 from ..index import INSERT_MARK, INSERT_ROW, SET_KEPT, index_changes, statement
-from ..writing import COLUMNS, Rows, Turn, wait_for
-from . import Backend, Select, StoreError, lock_timeout
+from . import COLUMNS, Backend, Select, StoreError, Turn, lock_timeout, wait_for
 from . import Driver as BackendDriver
+
+if TYPE_CHECKING:  # the writes' types: a read-only call imports no eventsourcing
+    from eventsourcing.persistence import StoredEvent
+
+    from ..writing import Rows
 
 LOCK_FILE = "-lock"  # beside a SQLite store: writers take turns by locking it
 FILES = ("", "-wal", "-shm", "-journal", LOCK_FILE, "-referee")
@@ -248,10 +250,7 @@ class SqliteWriter:
                     conn.rollback()
                 if not isinstance(exc, sqlite3.Error):
                     raise
-                error = (
-                    IntegrityError if isinstance(exc, sqlite3.IntegrityError) else OperationalError
-                )
-                raise error(str(exc)) from exc
+                raise _persistence_error(exc) from exc
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -260,7 +259,7 @@ class SqliteWriter:
                     self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
                 )
             except sqlite3.Error as exc:
-                raise OperationalError(str(exc)) from exc
+                raise _persistence_error(exc) from exc
         return self._conn
 
     def close(self) -> None:
@@ -268,6 +267,14 @@ class SqliteWriter:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+def _persistence_error(exc: sqlite3.Error) -> Exception:
+    """The driver's error as eventsourcing's, which the store reports (`Warscribe._save`)."""
+    from eventsourcing.persistence import IntegrityError, OperationalError
+
+    cls = IntegrityError if isinstance(exc, sqlite3.IntegrityError) else OperationalError
+    return cls(str(exc))
 
 
 def _row(row: StoredEvent) -> tuple[str, int, str, bytes]:

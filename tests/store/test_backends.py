@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from warscribe.store.app import Warscribe
 from warscribe.store.backends import resolve
 from warscribe.store.reading import Reader
 
-from ..conftest import three_players
+from ..conftest import drop_pg_schema, fresh_pg_url, require_postgres, three_players
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -99,3 +101,27 @@ def test_a_store_made_before_the_backends_were_modules_opens_as_it_is(tmp_path: 
     created = app.create("divine-right", three_players(), "seeded:3")
     assert [g.game_id for g in app.games()] == [log.game_id, created.game_id]
     app.close()
+
+
+_READ = """
+import sys
+from warscribe.store.backends import resolve
+from warscribe.store.reading import Reader
+reader = Reader.open(resolve(sys.argv[1]))
+read = reader is not None and reader.games() != ()
+print(read, any(m.startswith("eventsourcing") for m in sys.modules))
+"""
+
+
+def test_a_read_only_call_on_postgresql_imports_no_eventsourcing() -> None:
+    """The backend's module is what a read-only call imports; eventsourcing's factory for
+    PostgreSQL is a module apart (`postgresql_factory.py`), as eventsourcing is on SQLite
+    (tests/cli/test_index.py)."""
+    require_postgres()
+    url = fresh_pg_url()
+    try:
+        Warscribe(url).create("divine-right", three_players(), "seeded:3")
+        read = subprocess.run([sys.executable, "-c", _READ, url], capture_output=True, text=True)
+        assert read.stdout.split() == ["True", "False"], read.stderr
+    finally:
+        drop_pg_schema(url)

@@ -23,7 +23,7 @@ def test_a_fresh_stores_first_snapshot_is_inserted_with_the_composite_type_known
     hung there, the server waiting for the rest of the message)."""
     require_postgres()
     from warscribe.store.aggregates import Game
-    from warscribe.store.backends import postgresql as postgres
+    from warscribe.store.backends import postgresql_factory as postgres
     from warscribe.store.registry import Catalog
 
     seen: list[bool] = []
@@ -203,7 +203,7 @@ def test_a_connection_the_server_ended_while_idle_is_replaced(
     ended meanwhile (a restart, an administrator) is found out and replaced before it is
     used, and the command goes through."""
     require_postgres()
-    from warscribe.store.backends import postgresql as postgres
+    from warscribe.store.backends import postgresql_factory as postgres
 
     monkeypatch.setattr(postgres, "CHECK_AFTER", 0.0)
     url = fresh_pg_url()
@@ -279,12 +279,13 @@ def test_a_write_decided_ahead_writes_neither_rows_nor_snapshot_while_the_turn_i
     nothing and the write fails (to be decided again); once the turn is free it lands."""
     require_postgres()
     import psycopg
+    from eventsourcing.persistence import IntegrityError
 
     from tests.conftest import PG_URL
     from warscribe.engine import record
     from warscribe.store import writing
     from warscribe.store.aggregates import Game
-    from warscribe.store.backends.postgresql import IntegrityError, Writer, ahead_turn
+    from warscribe.store.backends.postgresql import Writer, ahead_turn
 
     url = fresh_pg_url()
     try:
@@ -323,11 +324,12 @@ def test_a_lone_insert_decided_ahead_is_one_statement_that_survives_its_failures
     write after them lands."""
     require_postgres()
     import psycopg
+    from eventsourcing.persistence import IntegrityError
 
     from tests.conftest import PG_URL
     from warscribe.engine import record
     from warscribe.store import writing
-    from warscribe.store.backends.postgresql import IntegrityError, Writer, ahead_turn
+    from warscribe.store.backends.postgresql import Writer, ahead_turn
 
     url = fresh_pg_url()
     try:
