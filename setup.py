@@ -10,8 +10,6 @@ from setuptools import find_packages, setup
 TOP = ("engine", "store", "cli")
 
 setup(
-    packages=[
-        f"warscribe.{name}" for name in find_packages(include=[f"{top}*" for top in TOP])
-    ],
+    packages=[f"warscribe.{name}" for name in find_packages(include=[f"{top}*" for top in TOP])],
     package_dir={f"warscribe.{top}": top for top in TOP},
 )

@@ -1,7 +1,8 @@
 """Commands added on first use (issue 14): the index the CLI lists them from is made from
 what is installed and cached (cli/index.py), `--help` reads the same as with every command
-loaded, and a call imports only what it uses (a Divine Right status: not eu-pop, not the signing code, not log files or audit, not
-the aggregates of checkpoints, not the file writer; `--help`: no rule set, no store)."""
+loaded, and a call imports only what it uses (a Divine Right status: not eu-pop, not the
+signing code, not log files or audit, not the aggregates of checkpoints, not the file
+writer; `--help`: no rule set, no store)."""
 
 from __future__ import annotations
 
