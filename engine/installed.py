@@ -89,9 +89,13 @@ def _key(sources: list[str]) -> str:
 
 
 def _read(path: str) -> str | None:
-    """The text of the cache at `path`, None when it is missing or its key no longer holds."""
+    """The text of the cache at `path`, None when it is missing, its key no longer holds,
+    or someone else could have written it (it names the modules a run imports)."""
     try:
         with open(path, encoding="utf-8") as file:
+            found = os.fstat(file.fileno())
+            if found.st_uid != os.getuid() or found.st_mode & 0o022:
+                return None
             key, sources, text = file.read().split("\n", 2)
         if _key(sources.split("\t") if sources else []) == key:
             return text
@@ -101,11 +105,13 @@ def _read(path: str) -> str | None:
 
 
 def _write(path: str, text: str, sources: list[str]) -> None:
-    """Write the cache (a file replaced whole: a run reading it meanwhile sees the old)."""
+    """Write the cache, the user's alone (a file replaced whole: a run reading it meanwhile
+    sees the old)."""
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         part = f"{path}.{os.getpid()}"
-        with open(part, "w", encoding="utf-8") as file:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        with open(os.open(part, flags, 0o600), "w", encoding="utf-8") as file:
             file.write("\n".join([_key(sources), "\t".join(sources), text]))
         os.replace(part, path)
     except OSError:

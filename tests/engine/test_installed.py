@@ -60,3 +60,13 @@ def test_an_unwritable_cache_folder_is_worked_around(
     (place / "game_file").write_text("")
     counter: list[int] = []
     assert made(counter) == "made 1\nline two" and made(counter) == "made 2\nline two"
+
+
+def test_a_cache_someone_else_could_write_is_not_read(place: Path) -> None:
+    """A cache names the modules a run imports: one writable by others is made again."""
+    counter: list[int] = []
+    made(counter)
+    cache = next((place.parent / "cache").iterdir())
+    assert cache.stat().st_mode & 0o777 == 0o600
+    cache.chmod(0o622)
+    assert made(counter) == "made 2\nline two"
