@@ -5,9 +5,10 @@ command line's index of commands (cli/main.py).
 Working either out imports every game (and `importlib.metadata`, a third of a `--help`), so
 each is written to a cache file at first use and read back by later runs while the same
 distributions are installed. A cache is keyed by them: the name (with its version) and the
-modification time of each `*.dist-info` folder on `sys.path` (an install, an upgrade, a
-reinstall or an uninstall changes it), and, for the sources a cache was made from that no
-install copied (an editable install, a checkout), each file's modification time.
+modification time of each `*.dist-info` (or `*.egg-info`) folder on `sys.path` (an
+install, an upgrade, a reinstall or an uninstall changes it), and, for the sources a cache
+was made from that no install copied (an editable install, a checkout), each file's
+modification time.
 
 The cache folder is $WARSCRIBE_CACHE, else $XDG_CACHE_HOME/warscribe, else ~/.cache/warscribe;
 when it cannot be written, each run works the tables out again.
@@ -21,6 +22,7 @@ import zlib
 from collections.abc import Callable
 
 _MEMO: dict[str, str] = {}
+_METADATA = (".dist-info", ".egg-info")  # the folders of installed distributions
 _INSTALLED: list[str] = []  # the distributions' part of the key, once a process
 
 
@@ -54,12 +56,12 @@ def forget() -> None:
 
 
 def _installed() -> str:
-    """The key's first line: every `*.dist-info` folder on `sys.path`, with its time."""
+    """The key's first part: every `*.dist-info` folder on `sys.path`, with its time."""
     if not _INSTALLED:
         found = []
         for place in sys.path:
             try:
-                names = sorted(n for n in os.listdir(place or ".") if n.endswith(".dist-info"))
+                names = sorted(n for n in os.listdir(place or ".") if n.endswith(_METADATA))
             except OSError:
                 continue
             for name in names:
@@ -73,8 +75,8 @@ def _sources() -> list[str]:
     folder holding distributions, and outside Python's own library)."""
     installed = tuple(
         os.path.join(os.path.abspath(p), "")
-        for p in (*sys.path, sys.prefix, sys.base_prefix)
-        if p and os.path.isdir(p) and any(n.endswith(".dist-info") for n in os.listdir(p))
+        for p in sys.path
+        if p and os.path.isdir(p) and any(n.endswith(_METADATA) for n in os.listdir(p))
     )
     library = os.path.join(os.path.dirname(os.__file__), "")
     files = (getattr(module, "__file__", None) for module in list(sys.modules.values()))

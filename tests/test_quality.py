@@ -41,10 +41,7 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
             str(ROOT / "pyproject.toml"),
             "--cache-dir",
             str(tmp_path / "cache"),
-            "-p",
-            "warscribe",
-            "-p",
-            "warscribe_duel",
+            *("-p", "warscribe", "-p", "warscribe_duel"),
             *(
                 arg
                 for path in sorted((ROOT / "benchmarks").glob("*.py"))
@@ -54,9 +51,6 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={
-            **os.environ,
-            "MYPYPATH": os.pathsep.join(str(ROOT / p) for p in ("benchmarks", DUEL)),
-        },
+        env={**os.environ, "MYPYPATH": f"{ROOT / 'benchmarks'}{os.pathsep}{ROOT / DUEL}"},
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -50,8 +50,7 @@ def test_a_game_installed_beside_warscribe_is_played_through_the_cli(tmp_path: P
     warscribe("tick", "--as", "ann")
     warscribe("countdown", "tick", "--as", "ann", code=1)  # bob's turn
     status = json.loads(warscribe("status", "--json"))
-    assert status["ruleset"] == "countdown" and status["left"] == 1
-    assert status["whose_turn"] == "bob"
+    assert (status["ruleset"], status["left"], status["whose_turn"]) == ("countdown", 1, "bob")
     assert "Ticked" in warscribe("log") and "ok" in warscribe("verify").lower()
 
 
