@@ -45,8 +45,9 @@ def text() -> str:
         add(import_module(f"{__package__}.{module}"), adds)
         rows += [("cli", name, module, command) for name, command in adds.commands.items()]
     for entry in rulesets.discovered():
-        face = main.face(entry.name)
-        rows.append(("new", entry.name, entry.name, main.new.commands[entry.name]))
+        face = main.face(entry.name)  # and its `new` (a RuleBook's)
+        made = main.new.commands.get(entry.name)
+        rows += [("new", entry.name, entry.name, made)] if made is not None else []
         rows += [(entry.prefix, name, entry.name, cmd) for name, cmd in face.commands.items()]
     return "".join(
         f"{group}\t{name}\t{source}\t{command.get_short_help_str(limit=10_000)}\n"
