@@ -135,11 +135,10 @@ def _views(rows: Iterable[tuple[int, bytes]]) -> Iterator[EntryView]:
     Entry made for the rest) when the row has the usual shape and holds the entry of its
     version; else the row decoded whole (`_decode_entry`, which names what is wrong). One
     generator for a replay's thousands of rows, not a call for each."""
-    peek = codec.peek_entry
     for version, state in rows:
         stamped = len(state) - _STAMPED
         if stamped > 0 and state.startswith(ROW_START) and state.startswith(_STAMP, stamped):
-            peeked = peek(state, _ROW_START_LENGTH, stamped)
+            peeked = codec.peek_entry(state, _ROW_START_LENGTH, stamped)  # bound at the first
             if peeked is not None and peeked.seq == version:
                 yield peeked
                 continue
