@@ -97,6 +97,9 @@ class RuleBook(Generic[S]):
     """The phases a position names last (`position`); empty when it names none."""
     sentences: Mapping[type, Callable[[Any, S], str | None]] = {}
     """The story's words for each of the game's event classes (`sentence`)."""
+    presenter: str | None = None
+    """Its presentation, `"module:ATTRIBUTE"` (`warscribe.engine.presenter`), imported on
+    first use; None: its queries print JSON and it has no board."""
     new: NewSpec
 
     def spec(self, name: str) -> CommandSpec[S]:

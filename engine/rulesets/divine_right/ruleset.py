@@ -74,6 +74,7 @@ class DivineRight(RuleBook[State]):
     groups = GROUPS
     phases = PHASES
     sentences = story.SENTENCES
+    presenter = f"{__package__}.present.presenter:PRESENTER"
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",

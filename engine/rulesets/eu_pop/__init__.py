@@ -73,6 +73,7 @@ class EuPop(RuleBook[EuState]):
     projections = PROJECTIONS
     phases = PHASES
     sentences = story.SENTENCES
+    presenter = f"{__name__}.present:PRESENTER"
     new = NewSpec(
         "Set up an EU: The Price of Power economy from a starting-position file: the realms, "
         "the papacy and the empire are recorded; the file is not needed again.",
