@@ -11,9 +11,9 @@ Beside the record, for every position (the start of each phase, and the end), wh
 game's presenter shows (`warscribe.engine.presenter`): its board, when it has one (the fixed
 map once, the position as a small SVG overlay, each different one once), its tables and its
 charts (Divine Right's kingdoms, banishments and victory points; eu-pop's realms' treasury
-and prestige). A player's view (`--for`) is made from the
-entries as that player may see them (`logfile.redact_for`): a hidden part is carried only
-when it is the reader's own; the projections drawn are public ones.
+and prestige). A player's view (`--for`) is made from the entries as that player may see
+them (`logfile.redact_for`): a hidden part is carried only when it is the reader's own; the
+projections drawn are public ones.
 """
 
 from __future__ import annotations
