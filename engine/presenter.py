@@ -1,5 +1,6 @@
-"""How a game presents itself: the text of its queries, its board (SVG and terminal text) and
-its viewer's frames, behind one small protocol the command line and the viewer ask.
+"""How a game presents itself: the text of its queries, its board (SVG and terminal text),
+its viewer's frames and its story's words, behind one small protocol the command line, the
+viewer and the story (`store.story`, through `RuleBook.sentence`) ask.
 
 A rule set names its presenter as `"module:ATTRIBUTE"` (`RuleBook.presenter`); it is
 imported on first use (`presenter_of`), never with the rules: a `status` or a replay draws
@@ -11,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from warscribe.engine.codec import frozen
 
-from .events import Command
+from .events import Command, Event
 
 # What a query's parameter is, as the command line takes it
 FLAG = "flag"
@@ -117,13 +119,21 @@ NO_FRAME = Frame({}, {})
 @frozen
 class Presenter:
     """A game's presentation: the text of its queries, its board (None: it has none), the
-    viewer's tables and charts at a position (`frame(state)`) and the help of `--at` in its
-    positions' words."""
+    viewer's tables and charts at a position (`frame(state)`), the help of `--at` in its
+    positions' words, and its story's words for its events (`sentences`)."""
 
     queries: Mapping[str, Query]
     at_help: str
     board: Board | None = None
     frame: Callable[[Any], Frame] = lambda state: NO_FRAME
+    sentences: Mapping[type, Callable[[Any, Any], str | None]] = MappingProxyType({})
+    """The story's words for each of the game's event classes (`sentence`)."""
+
+    def sentence(self, event: Event, state: Any) -> str | None:
+        """`event` as a sentence of the story, in the rulebook's words, told on the state
+        before it (None: the story's generic words, `store.story`)."""
+        told = self.sentences.get(type(event))
+        return told(event, state) if told is not None else None
 
 
 BARE = Presenter({}, "A position or #SEQ.")

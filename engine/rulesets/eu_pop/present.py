@@ -1,6 +1,6 @@
 """How eu-pop presents itself (`warscribe.engine.presenter`): its queries as text a player
-reads (docs/eu-pop.md, "Command line"), and the realms' treasury and prestige position by
-position in the viewer. It has no board."""
+reads (docs/eu-pop.md, "Command line"), the realms' treasury and prestige position by
+position in the viewer, and its events in the story's words (`story.py`). It has no board."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.presenter import COUNT, Frame, Param, Presenter, Query, columns, plain
 
+from . import story
 from .projections import PROJECTIONS
 from .state import POWER_TYPES, EuState, ducats_text
 
@@ -162,5 +163,8 @@ def frame(state: EuState) -> Frame:
 
 
 PRESENTER = Presenter(
-    QUERIES, "ROUND.PHASE (e.g. 2.action, 1.income-upkeep) or #SEQ; default: now.", frame=frame
+    QUERIES,
+    "ROUND.PHASE (e.g. 2.action, 1.income-upkeep) or #SEQ; default: now.",
+    frame=frame,
+    sentences=story.SENTENCES,
 )

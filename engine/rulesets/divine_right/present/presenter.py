@@ -1,5 +1,6 @@
 """Divine Right's presentation (`warscribe.engine.presenter`): its queries as text, its
-board (`board.py`), and the viewer's tables and charts at a position."""
+board (`board.py`), the viewer's tables and charts at a position, and its events in the
+story's words (`story.py`)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from warscribe.engine.presenter import (
 from ..projections import PROJECTIONS
 from ..projections import hand as hand_of
 from ..state import State
-from . import text
+from . import story, text
 from .board import BOARD
 from .terminal import chart_text, per_turn
 
@@ -133,5 +134,9 @@ def frame(state: State) -> Frame:
 
 
 PRESENTER = Presenter(
-    QUERIES, "TURN.PLAYER-TURN.PHASE or #SEQ (default: now).", board=BOARD, frame=frame
+    QUERIES,
+    "TURN.PLAYER-TURN.PHASE or #SEQ (default: now).",
+    board=BOARD,
+    frame=frame,
+    sentences=story.SENTENCES,
 )
