@@ -10,6 +10,7 @@ they go (a terminal, a file, a page). See docs/developing.md, "How a game presen
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from types import MappingProxyType
@@ -18,6 +19,7 @@ from typing import Any, Protocol
 from warscribe.engine.codec import frozen
 
 from .events import Command, Event
+from .names import UNPRINTABLE
 
 # What a query's parameter is, as the command line takes it
 FLAG = "flag"
@@ -166,3 +168,44 @@ def columns(rows: Sequence[Sequence[str]], right_from: int = 1) -> list[str]:
         ).rstrip()
         for row in rows
     ]
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(text: str) -> str:
+    """`text` as one printable line: every control or format character (a newline, a
+    terminal escape code, a bell, a right-to-left override...) shown as an escape such as
+    `\\n`, `\\x1b` or `\\u202e`, so text from a log can neither forge a line nor drive the
+    terminal it is printed on."""
+    if text.isprintable():
+        return text
+    return "".join(_escape(c) if unicodedata.category(c) in UNPRINTABLE else c for c in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def escaped_lines(text: str) -> str:
+    """Text of several lines, each line `escaped` (the line breaks kept)."""
+    return "\n".join(escaped(line) for line in text.split("\n"))
+
+
+def printable(value: Any) -> Any:
+    """A copy of plain data (dicts, lists, tuples) with every string `escaped`."""
+    if isinstance(value, str):
+        return escaped(value)
+    if isinstance(value, dict):
+        return {printable(k): printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(printable(v) for v in value)
+    return value

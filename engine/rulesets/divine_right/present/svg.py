@@ -6,7 +6,7 @@ changed since the previous phase. No card, hand or unrevealed personality is eve
 a picture made for one player is the same as the referee's.
 
 Every text taken from the data or the log is escaped twice over: control characters shown
-as escapes (`store.views.escaped`), then XML-escaped.
+as escapes (`engine.presenter.escaped`), then XML-escaped.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterable, Iterator
 
 from warscribe.engine.codec import frozen
-from warscribe.store.views import escaped
+from warscribe.engine.presenter import escaped
 
 from ..data import DRData, Terrain, load_custom
 from ..data import Hex as MapHex
