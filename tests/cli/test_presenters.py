@@ -7,12 +7,11 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner, Result
 
+from tests.duel.test_duel_cli import registered  # noqa: F401 (the duel, registered for each test)
 from warscribe.cli import main
 from warscribe.engine import rulesets
 from warscribe.engine.presenter import BARE, presenter_of
@@ -62,21 +61,11 @@ def test_the_check_catches_a_module_naming_a_game(tmp_path: Path) -> None:
     ]
 
 
-@pytest.fixture
-def duel() -> Iterator[None]:
-    rulesets.register("duel", "tests.duel.rules", "duel")
-    yield
-    rulesets.unregister("duel")
-    main.forget("duel")
-
-
 def run(store: Path, *args: str) -> Result:
     return CliRunner().invoke(main.cli, ["--store", str(store), *args])
 
 
-def test_a_game_without_a_board_says_so_and_is_viewed_without_one(
-    duel: None, tmp_path: Path
-) -> None:
+def test_a_game_without_a_board_says_so_and_is_viewed_without_one(tmp_path: Path) -> None:
     store = tmp_path / "duel.db"
     new = ["new", "duel", "--player", "alice", "--player", "bob", "--health", "12"]
     assert run(store, *new, "--dice", "seeded:duel").exit_code == 0
