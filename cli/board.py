@@ -146,9 +146,12 @@ class CurrentMap(click.Command):
             callback=None,
             add_help_option=False,
             context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-            help="The board of the current game, as its rule set draws it: as text on a "
-            "terminal, or with --svg FILE or --png FILE as a picture (`map --help` in a "
-            "game shows its options).",
+            help=example_help(
+                "The board of the current game, as its rule set draws it: as text on a "
+                "terminal, or with --svg FILE or --png FILE as a picture (`map --help` in a "
+                "game shows its options).",
+                ("map", "map --svg board.svg --at 3.2.combat"),
+            ),
         )
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -157,12 +160,17 @@ class CurrentMap(click.Command):
 
         current = ctx.find_object(Context)
         assert current is not None
-        listing = current.game()
-        board = presenter_of(rulesets.get(listing.ruleset)).board
-        if board is None:
+        try:
+            listing = current.game()
+        except WarscribeError:
+            if not {"-h", "--help"} & set(ctx.args):
+                raise
+            click.echo(self.get_help(ctx))  # no game to ask for its board's options
+            return None
+        presenter = presenter_of(rulesets.get(listing.ruleset))
+        if presenter.board is None:
             raise WarscribeError(f"{listing.name} is a game of {listing.ruleset}: it has no board")
-        at_help = presenter_of(rulesets.get(listing.ruleset)).at_help
-        command = map_command(listing.ruleset, board, at_help)
+        command = map_command(listing.ruleset, presenter.board, presenter.at_help)
         with command.make_context("map", list(ctx.args), parent=ctx.parent) as sub:
             return command.invoke(sub)
 

@@ -89,3 +89,10 @@ def test_each_game_names_a_presenter_it_has() -> None:
         assert set(presenter.queries) <= {*rulesets.get(name).projections, "hand", "reach"}
     assert presenter_of(rulesets.get("divine-right")).board is not None
     assert presenter_of(rulesets.get("eu-pop")).board is None
+
+
+def test_map_help_needs_no_game(tmp_path: Path) -> None:
+    """`map --help` where there is no game yet: the record's `map` says what it does (in a
+    game, its board's own `map --help` lists that board's options)."""
+    shown = run(tmp_path / "empty.db", "map", "--help")
+    assert shown.exit_code == 0 and "The board of the current game" in shown.output

@@ -7,7 +7,7 @@ from typing import Any
 
 from .data import load_custom
 from .kingdoms import totals
-from .present.mapview import board, stacks
+from .mapview import board, stacks
 from .siege.declare import listing as sieges
 from .state import PHASE_TITLES, State
 

@@ -22,8 +22,8 @@ from warscribe.engine.rulesets.divine_right.events import (
 )
 from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
+from warscribe.engine.rulesets.divine_right.mapview import board
 from warscribe.engine.rulesets.divine_right.movement.terrain import land_cost
-from warscribe.engine.rulesets.divine_right.present.mapview import board
 from warscribe.engine.rulesets.divine_right.state import Unit
 from warscribe.engine.rulesets.divine_right.units import bonuses
 

@@ -57,7 +57,7 @@ class DivineRightBoard:
         return svg.overlay(state, before)
 
     def data(self, state: State) -> dict[str, Any]:
-        from .mapview import board
+        from ..mapview import board
 
         return board(state)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..arguments import label
-from ..data import DRData, Terrain, load_custom
-from ..movement.terrain import all_sea, is_isle
-from ..state import Hex, State, Unit
+from .arguments import label
+from .data import DRData, Terrain, load_custom
+from .movement.terrain import all_sea, is_isle
+from .state import Hex, State, Unit
 
 # one character per hex, by its most telling terrain
 SYMBOLS = (
