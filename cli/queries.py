@@ -49,9 +49,8 @@ def asked(
     for param in params:
         if param.kind == READER and found.get(param.name) is None:
             owner = ctx.owner()
-            found[param.name] = (owner.player if owner else None) or rulesets.get(
-                ruleset
-            ).whose_turn(state)
+            reader = owner.player if owner else None
+            found[param.name] = reader or rulesets.get(ruleset).whose_turn(state)
             if found[param.name] is None:
                 raise click.UsageError(param.missing)
     return Asked(found, lambda command: command_line(ruleset, command))

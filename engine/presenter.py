@@ -13,7 +13,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from types import MappingProxyType
 from typing import Any, Protocol
 
 from warscribe.engine.codec import frozen
@@ -128,13 +127,13 @@ class Presenter:
     at_help: str
     board: Board | None = None
     frame: Callable[[Any], Frame] = lambda state: NO_FRAME
-    sentences: Mapping[type, Callable[[Any, Any], str | None]] = MappingProxyType({})
-    """The story's words for each of the game's event classes (`sentence`)."""
+    sentences: Mapping[type, Callable[[Any, Any], str | None]] | None = None
+    """The story's words for each of the game's event classes (`sentence`); None: none."""
 
     def sentence(self, event: Event, state: Any) -> str | None:
         """`event` as a sentence of the story, in the rulebook's words, told on the state
         before it (None: the story's generic words, `store.story`)."""
-        told = self.sentences.get(type(event))
+        told = self.sentences.get(type(event)) if self.sentences else None
         return told(event, state) if told is not None else None
 
 
@@ -148,9 +147,15 @@ def presenter_of(ruleset: Any) -> Presenter:
     named: str | None = getattr(ruleset, "presenter", None)
     if named is None:
         return BARE
-    module, _, attribute = named.partition(":")
-    found: Presenter = getattr(import_module(module), attribute)
+    found = _FOUND.get(named)
+    if found is None:
+        module, _, attribute = named.partition(":")
+        found = _FOUND[named] = getattr(import_module(module), attribute)
     return found
+
+
+_FOUND: dict[str, Presenter] = {}
+"""Each presenter found, by the name its rule set gives (a story asks once an event)."""
 
 
 def plain(text: Callable[[Any], str]) -> Callable[[Any, Asked], str]:
