@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import sorted_map
 from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
-from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
@@ -16,7 +15,8 @@ from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
 from . import answers, legal, projections, story, turn
 from .data import DRData, load_custom
-from .evolving import Outcome, asking_next, next_decision
+from .events import DecisionAsked
+from .evolving import asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN
 from .setup import check_players, setup_events
@@ -29,14 +29,6 @@ if TYPE_CHECKING:  # signed orders: imported where they are read, not with the r
 
 DATA_FILES = ("deck", "personalities", "map")
 """The options of `new` that replace a data file (recorded together as `data_files`)."""
-
-
-def _settle(d: Decision[State, DRData]) -> None:
-    """What every decision settles (the rulebook's `after_decision`, in its order), then
-    the decisions made moot withdrawn."""
-    out = Outcome.following(d.state, d.events)
-    turn.settle(out, d.data, d.dice)
-    d.emit(*out.events[len(d.events) :])
 
 
 def _created(event: GameCreated) -> State:
@@ -70,7 +62,7 @@ class DivineRight(RuleBook[State]):
     rule = GAME_TURN
     commands: Mapping[str, CommandSpec[State]] = COMMANDS
     evolvers = EVOLVERS
-    hooks = (Hook("settle", _settle),)
+    hooks = (Hook("settle", turn.settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
     groups = GROUPS
     phases = PHASES
@@ -129,6 +121,10 @@ class DivineRight(RuleBook[State]):
 
     def data(self, state: State) -> DRData:
         return data_of(state)
+
+    def asking(self, kind: str, player: str, options: tuple[str, ...], **more: Any) -> Event:
+        """Divine Right's question to a player (`Decision.ask`): a `DecisionAsked`."""
+        return DecisionAsked(player=player, kind=kind, options=options, **more)
 
     def pending(self, state: State) -> str | None:
         waiting = state.turn.progress.pending if state.turn else None

@@ -18,9 +18,7 @@ attack at most, an amphibious attack engaging both.
 
 from __future__ import annotations
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
 
 from ..arguments import hex_arg, label, path_arg
 from ..data import DRData, Terrain, hex_distance
@@ -28,7 +26,7 @@ from ..events import (
     AttacksDeclared,
     DecisionAsked,
 )
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..movement.fleets import aboard
 from ..sections import (
     ACTIVATION_OF_KINGDOMS,
@@ -67,20 +65,18 @@ PORTS = frozenset({Terrain.PORT, Terrain.NON_CASTLE_PORT})
 # -- declaring ---------------------------------------------------------------------------------
 
 
-def declare_attacks(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def declare_attacks(d: Decision) -> None:
     """Every attack of the phase, checked together: no unit attacks or is attacked twice."""
-    turn = current(state, command, PHASE)
+    turn = current(d.state, d.call, PHASE)
     if turn.progress.declared:
         raise IllegalCommand("the attacks of this Combat Phase are declared already", COMBAT_PHASE)
-    texts = _texts(command.arg("attacks"))
+    texts = _texts(d.call.get("attacks"))
     attacks: list[Attack] = []
     for number, text in enumerate(texts, 1):
-        attack = _attack(state, data, turn.player, number, text)
-        _check_overlaps(state, data, turn.player, attack, attacks)
+        attack = _attack(d.state, d.data, turn.player, number, text)
+        _check_overlaps(d.state, d.data, turn.player, attack, attacks)
         attacks.append(attack)
-    out = Outcome(state)
-    out.add(AttacksDeclared(player=turn.player, attacks=tuple(attacks)))
-    return out
+    d.emit(AttacksDeclared(player=turn.player, attacks=tuple(attacks)))
 
 
 def _texts(value: object) -> tuple[str, ...]:
