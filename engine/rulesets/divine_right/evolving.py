@@ -11,7 +11,7 @@ an elimination sees the eliminated player's allies, say).
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 from uuid import UUID
 
 from warscribe.engine import decision
@@ -21,6 +21,7 @@ from warscribe.engine.errors import LogError
 from warscribe.engine.events import Event
 
 from .data import DRData
+from .events import DecisionAsked
 from .state import State
 from .tables import Evolver, rulebook
 
@@ -51,9 +52,14 @@ def next_decision(state: State) -> State:
     return state.with_progress(pending=progress.queue[0], queue=progress.queue[1:])
 
 
+def asking(kind: str, player: str, options: tuple[str, ...], **more: Any) -> Event:
+    """Divine Right's question to a player (`Decision.ask`): a `DecisionAsked`."""
+    return DecisionAsked(player=player, kind=kind, options=options, **more)
+
+
 def trial(state: State, data: DRData) -> Decision:
     """A decision on trial from `state`, never recorded (the path finder's dry walks)."""
-    return decision.Decision(state, None, data, scratch_dice(), evolve)
+    return decision.Decision(state, None, data, scratch_dice(), evolve, asking)
 
 
 def scratch_dice() -> Dice:

@@ -27,7 +27,6 @@ from .events import (
     CaptiveFateAsked,
     CargoLost,
     CastawayDecided,
-    DecisionAsked,
     HeroCastAway,
     HeroFateRolled,
     MonarchCaptured,
@@ -226,7 +225,7 @@ def cast_away(d: Decision, hero: str, hex_: Hex) -> None:
             "is eliminated voluntarily"
         )
         options = tuple(f"castaway {c} {hero}" for c in ("stay", "eliminate"))
-        d.emit(DecisionAsked(player=player, kind=STRANDED, options=options, count=1, why=why))
+        d.ask(STRANDED, player, options, count=1, why=why)
     else:
         d.emit(*due)
 

@@ -15,8 +15,7 @@ from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
 from . import answers, legal, projections, story, turn
 from .data import DRData, load_custom
-from .events import DecisionAsked
-from .evolving import asking_next, next_decision
+from .evolving import asking, asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN
 from .setup import check_players, setup_events
@@ -67,6 +66,7 @@ class DivineRight(RuleBook[State]):
     groups = GROUPS
     phases = PHASES
     sentences = story.SENTENCES
+    asking = staticmethod(asking)
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",
@@ -121,10 +121,6 @@ class DivineRight(RuleBook[State]):
 
     def data(self, state: State) -> DRData:
         return data_of(state)
-
-    def asking(self, kind: str, player: str, options: tuple[str, ...], **more: Any) -> Event:
-        """Divine Right's question to a player (`Decision.ask`): a `DecisionAsked`."""
-        return DecisionAsked(player=player, kind=kind, options=options, **more)
 
     def pending(self, state: State) -> str | None:
         waiting = state.turn.progress.pending if state.turn else None

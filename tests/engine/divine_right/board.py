@@ -9,7 +9,12 @@ from uuid import UUID
 from warscribe.engine import decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.rulesets.divine_right.data import load_builtin
-from warscribe.engine.rulesets.divine_right.evolving import Decision, evolve, scratch_dice
+from warscribe.engine.rulesets.divine_right.evolving import (
+    Decision,
+    asking,
+    evolve,
+    scratch_dice,
+)
 from warscribe.engine.rulesets.divine_right.kingdoms import activate
 from warscribe.engine.rulesets.divine_right.special_kingdoms import SPREAD
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Siege, State, Unit
@@ -22,7 +27,7 @@ DATA = load_builtin()
 def deciding(state: State, dice: Dice | None = None) -> Decision:
     """A decision on `state` made by a rule alone, outside any command (set `dice` on it
     for the rolls a test arranges)."""
-    return decision.Decision(state, None, DATA, dice or scratch_dice(), evolve)
+    return decision.Decision(state, None, DATA, dice or scratch_dice(), evolve, asking)
 
 
 def hex_of(place: str | Hex) -> Hex:

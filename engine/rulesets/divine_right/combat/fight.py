@@ -33,7 +33,6 @@ from ..events import (
     AttackBegun,
     AttackEnded,
     BattleFought,
-    DecisionAsked,
     DefendersStood,
     UnitsAdvanced,
     UnitsEliminated,
@@ -280,7 +279,7 @@ def _losses_due(d: Decision, current: Fight, player: str, count: int) -> bool:
     candidates = loss_candidates(d.state, current, player)
     if count < len(candidates):
         why = f"choose the {count} unit(s) {player} loses in {_title(current)}"
-        d.emit(DecisionAsked(player, LOSSES, tuple(candidates), count, why))
+        d.ask(LOSSES, player, tuple(candidates), count=count, why=why)
         return True
     units = living(d.state, candidates)
     eliminate(d, player, units, other(current, player), _title(current), True)
@@ -393,7 +392,7 @@ def after_battle(d: Decision) -> None:
             f"attack {current.number}: advance into {' or '.join(options)} "
             "(advance into SPACE UNIT...), or not (advance none)"
         )
-        d.emit(DecisionAsked(current.attacker, ADVANCE, tuple(options), 0, why))
+        d.ask(ADVANCE, current.attacker, tuple(options), count=0, why=why)
         return
     d.emit(AttackEnded(number=current.number, why="resolved"))
 

@@ -30,7 +30,6 @@ from ..events import (
     AdvanceDeclined,
     AttackBegun,
     AttackEnded,
-    DecisionAsked,
     FleetsCameOut,
     UnitsAdvanced,
 )
@@ -113,7 +112,7 @@ def resolve(d: Decision) -> None:
             f"attack {attack.number}: your fleets within the walls may come out to defend "
             "against the amphibious attack (sortie [FLEET...]), or stay in (sortie --none)"
         )
-        d.emit(DecisionAsked(attack.defender, SORTIE, tuple(fleets), 0, why))
+        d.ask(SORTIE, attack.defender, tuple(fleets), count=0, why=why)
         return
     before_battle(d)
 

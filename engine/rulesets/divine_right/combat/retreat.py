@@ -22,7 +22,6 @@ from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from ..arguments import hex_arg, label, names
 from ..data import DRData
 from ..events import (
-    DecisionAsked,
     DefendersStood,
     RetreatedAttacked,
     RetreatRolled,
@@ -72,7 +71,7 @@ def before_battle(d: Decision) -> None:
             f"attack {current_fight.number}: try to retreat before combat "
             "(retreat roll SPACE [--fleets]), or stand (retreat stand)"
         )
-        d.emit(DecisionAsked(current_fight.defender, RETREAT, (), 0, why))
+        d.ask(RETREAT, current_fight.defender, (), count=0, why=why)
         return
     fight(d)
 
@@ -320,7 +319,7 @@ def _pursue_or_fight(d: Decision) -> None:
         f"attack {current_fight.number}: {', '.join(within)} retreated but are still next to "
         "your attackers: attack them too (pursue [UNIT...]), or not (pursue --none)"
     )
-    d.emit(DecisionAsked(current_fight.attacker, PURSUE, tuple(within), 0, why))
+    d.ask(PURSUE, current_fight.attacker, tuple(within), count=0, why=why)
 
 
 def pursuable(state: State, data: DRData, current_fight: Fight) -> list[str]:

@@ -24,7 +24,6 @@ from ..arguments import label
 from ..combat.arithmetic import siege_valid
 from ..data import Castle, DRData
 from ..events import (
-    DecisionAsked,
     SiegeDeclared,
     SiegeEnded,
     SiegeInvalidated,
@@ -254,15 +253,13 @@ def _recheck(d: Decision, found: Castle, player: str) -> None:
         return
     why = f"{found.kingdom}'s units set up inside {found.name}"
     _invalidate(d, siege, why)
-    d.emit(
-        DecisionAsked(
-            player=player,
-            kind=DISPLACE,
-            options=(found.name,),
-            count=0,
-            why=f"the siege of {found.name} is no longer valid ({why}): displace the besiegers "
-            f"at once (siege displace {found.name} --to HEX)",
-        )
+    d.ask(
+        DISPLACE,
+        player,
+        (found.name,),
+        count=0,
+        why=f"the siege of {found.name} is no longer valid ({why}): displace the besiegers "
+        f"at once (siege displace {found.name} --to HEX)",
     )
 
 

@@ -205,7 +205,7 @@ def _failed(d: Decision, siege: Siege) -> None:
     left = besieging_units(d.state, siege)
     if len(left) > 1:
         why = f"the siege roll at {siege.castle} failed: choose the besieging unit lost"
-        d.emit(DecisionAsked(siege.besieger, LOSSES, tuple(u.id for u in left), 1, why))
+        d.ask(LOSSES, siege.besieger, tuple(u.id for u in left), count=1, why=why)
     elif left:
         eliminate(d, siege.besieger, left, side, "a failed siege roll", True)
 
@@ -387,14 +387,12 @@ def _fight_out(
         asked = (
             f"{player}'s besiegers fought their way out into {label(d.data, to)}: displace your "
         )
-        d.emit(
-            DecisionAsked(
-                player=owner,
-                kind=MAKE_WAY,
-                options=(f"{to[0]},{to[1]}",),
-                count=0,
-                why=asked + f"units from there (siege displace {to[0]},{to[1]} --to HEX)",
-            )
+        d.ask(
+            MAKE_WAY,
+            owner,
+            (f"{to[0]},{to[1]}",),
+            count=0,
+            why=asked + f"units from there (siege displace {to[0]},{to[1]} --to HEX)",
         )
 
 
