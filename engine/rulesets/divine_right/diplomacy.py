@@ -226,7 +226,7 @@ def _diplomacy_roll(d: Decision, player: str, kingdom: str, attempt: str, card_i
     card = _card(d.state, d.data, player, None if card_id is None else str(card_id))
     d.emit(*_reveal(d.state, kingdom))
     found = effects(d.state, d.data, kingdom)
-    modifiers, blocked = _modifiers(d.state, d.data, player, kingdom, attempt, card, found)
+    modifiers, blocked = _modifiers(d, player, kingdom, attempt, card, found)
     roll = d.dice.roll(f"{attempt} {kingdom}")
     total = roll.values[0] + sum(v for _, v in modifiers)
     needed = NEEDED[attempt]
@@ -263,8 +263,7 @@ def _reveal(state: State, kingdom: str) -> list[PersonalityRevealed]:
 
 
 def _modifiers(
-    state: State,
-    data: DRData,
+    d: Decision,
     player: str,
     kingdom: str,
     attempt: str,
@@ -283,13 +282,13 @@ def _modifiers(
                 on = f"{effect.ploy} " if effect.ploy else ""
                 mods.append((f"personality: {on}{attempt}", effect.value))
         elif isinstance(effect, AllianceSizeModifier) and effect.attempt in (Attempt.ANY, attempt):
-            mods.extend(_alliance_size(state, player, effect))
+            mods.extend(_alliance_size(d.state, player, effect))
         elif isinstance(effect, FirstActivationOnlyBy) and attempt == "activate":
-            if state.kingdoms[kingdom].activations == 0 and ploy != effect.ploy:
+            if d.state.kingdoms[kingdom].activations == 0 and ploy != effect.ploy:
                 blocked = f"personality: first activated only by {effect.ploy}"
         elif isinstance(effect, OnlyDeathDeactivates) and attempt == "deactivate":
             blocked = "personality: once allied, only death deactivates"
-    if kingdom in state.player(player).penalties:
+    if kingdom in d.state.player(player).penalties:
         mods.append(("diplomatic penalty", -1))
     return tuple(mods), blocked
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 
 from .data import Castle, DRData
@@ -143,15 +142,17 @@ def _captured(d: Decision, hero: Unit, by: str, held: str | None) -> None:
     if standing.ally not in (None, by):
         deed = f"captured the monarch of {hero.kingdom}, {standing.ally}'s ally"
         score(d, by, deed, POINTS[CAPTURED])
-    prison = nearest(d.data, hero.hex, _prisons(d.state, d.data, by))
+    prison = nearest(d.data, hero.hex, _prisons(d, by))
     name = held or (prison.name if prison else None)
     d.emit(MonarchCaptured(kingdom=hero.kingdom, captor=by, hex=hero.hex, prison=name))
     if name is None:
         d.emit(CaptiveFateAsked(player=by, kingdom=hero.kingdom))
 
 
-def _prisons(state: State, data: DRData, captor: str) -> list[Castle]:
-    return [c for c in friendly_castles(state, data, captor) if not siege.besieged(state, c.hex)]
+def _prisons(d: Decision, captor: str) -> list[Castle]:
+    return [
+        c for c in friendly_castles(d.state, d.data, captor) if not siege.besieged(d.state, c.hex)
+    ]
 
 
 # -- shipwreck -----------------------------------------------------------------------------
@@ -217,7 +218,7 @@ def cast_away(d: Decision, hero: str, hex_: Hex) -> None:
         rolled, shore = d.dice.pick(f"castaway {hero}: which of the nearest shores", closest)
         d.emit(rolled)
     d.emit(HeroCastAway(hero=hero, hex=shore))
-    due = _shore_penalty(d.state, d.data, hero)
+    due = _shore_penalty(d, hero)
     player = d.state.controller(d.state.units[hero])
     if due and player is not None and voluntary_refusal(d.state, d.state.units[hero]) is None:
         why = (
@@ -230,14 +231,14 @@ def cast_away(d: Decision, hero: str, hex_: Hex) -> None:
         d.emit(*due)
 
 
-def _shore_penalty(state: State, data: DRData, hero: str) -> list[PenaltyIncurred]:
+def _shore_penalty(d: Decision, hero: str) -> list[PenaltyIncurred]:
     """The diplomatic penalty a castaway incurs where he was cast ashore, if any."""
-    unit = state.units[hero]
-    kingdom = geography(data).place(unit.hex)
-    player = state.controller(unit)
+    unit = d.state.units[hero]
+    kingdom = geography(d.data).place(unit.hex)
+    player = d.state.controller(unit)
     if kingdom is None or not kingdom.kingdom or player is None:
         return []
-    return penalty(state, player, kingdom.kingdom, f"{hero} cast upon its shore")
+    return penalty(d.state, player, kingdom.kingdom, f"{hero} cast upon its shore")
 
 
 def castaway_decision(d: Decision) -> None:
@@ -249,7 +250,7 @@ def castaway_decision(d: Decision) -> None:
     if eliminated:
         eliminate_voluntarily(d, hero, "castaway, eliminated voluntarily")
     else:
-        d.emit(*_shore_penalty(d.state, d.data, hero))
+        d.emit(*_shore_penalty(d, hero))
 
 
 STRANDED = "castaway-shore"
@@ -366,22 +367,22 @@ def _free(d: Decision, kingdom: str, why: str) -> None:
     """The captive back on the map: his nearest friendly castle, else his side's nearest
     combat unit, else "the owning player places the freed captive in any space that he
     desires" (Freeing a Prisoner): freed where he was held, then placed by that player."""
-    found = release_hex(d.state, d.data, kingdom)
+    found = release_hex(d, kingdom)
     owner = d.state.kingdoms[kingdom].controller()
     if found is None and owner is None:
         found = d.data.royal_castle(kingdom).hex
-    where = _held_at(d.state, d.data, kingdom) if found is None else found
+    where = _held_at(d, kingdom) if found is None else found
     d.emit(PrisonerFreed(kingdom=kingdom, hex=where, why=why))
     if found is None and owner is not None:
         ask = f"the freed monarch of {kingdom} has nothing friendly near: {owner} places him"
         ask_place(d, FREED, owner, [((monarch_id(kingdom),), None)], ask)
 
 
-def release_hex(state: State, data: DRData, kingdom: str) -> Hex | None:
+def release_hex(d: Decision, kingdom: str) -> Hex | None:
     """Where a freed captive goes: his nearest friendly castle, else his side's nearest
     combat unit (None: his player chooses)."""
-    side = state.kingdoms[kingdom].controller()
-    return _refuge(state, data, side, _held_at(state, data, kingdom))
+    side = d.state.kingdoms[kingdom].controller()
+    return _refuge(d.state, d.data, side, _held_at(d, kingdom))
 
 
 def _refuge(state: State, data: DRData, side: str | None, origin: Hex) -> Hex | None:
@@ -425,11 +426,11 @@ def successor_enters(d: Decision, kingdom: str) -> None:
 SUCCESSOR = "crowned-successor"
 
 
-def _held_at(state: State, data: DRData, kingdom: str) -> Hex:
-    prison = state.kingdoms[kingdom].prison
+def _held_at(d: Decision, kingdom: str) -> Hex:
+    prison = d.state.kingdoms[kingdom].prison
     if prison is not None:
-        return data.place(prison).hex
-    return state.units[monarch_id(kingdom)].hex
+        return d.data.place(prison).hex
+    return d.state.units[monarch_id(kingdom)].hex
 
 
 def jail_deactivated(d: Decision, kingdom: str) -> None:
@@ -439,23 +440,23 @@ def jail_deactivated(d: Decision, kingdom: str) -> None:
         _free(d, captive, f"{kingdom}, where he was held, deactivated")
 
 
-def _jailed(state: State, command: Call, data: DRData) -> str:
+def _jailed(d: Decision) -> str:
     """The captive kingdom named, after checking the actor holds its monarch and may
     decide his fate now: answering the capture, or in his own Diplomacy Phase."""
-    name = command.get("kingdom")
+    name = d.call.get("kingdom")
     try:
-        kingdom = data.kingdom(str(name)).name
+        kingdom = d.data.kingdom(str(name)).name
     except KeyError:
         raise InvalidCommand(f"no kingdom {name!r}", CAPTURE_OF_A_MONARCH) from None
-    standing = state.kingdoms.get(kingdom)
-    if standing is None or standing.captive_of != command.actor:
+    standing = d.state.kingdoms.get(kingdom)
+    if standing is None or standing.captive_of != d.call.actor:
         raise IllegalCommand(
-            f"{command.actor} holds no monarch of {kingdom} prisoner", CAPTURE_OF_A_MONARCH
+            f"{d.call.actor} holds no monarch of {kingdom} prisoner", CAPTURE_OF_A_MONARCH
         )
-    pending = state.turn.progress.pending if state.turn else None
+    pending = d.state.turn.progress.pending if d.state.turn else None
     answering = pending is not None and pending.kind == CAPTIVE
     if not (answering and pending is not None and pending.options == _choices(kingdom)):
-        current(state, command, "diplomacy")
+        current(d.state, d.call, "diplomacy")
     return kingdom
 
 
@@ -466,7 +467,7 @@ def _choices(kingdom: str) -> tuple[str, ...]:
 def execute(d: Decision) -> None:
     """Executing a Prisoner: no victory points; a permanent diplomatic penalty in his
     kingdom for the executioner; his kingdom goes into Confusion."""
-    kingdom = _jailed(d.state, d.call, d.data)
+    kingdom = _jailed(d)
     d.emit(PrisonerExecuted(kingdom=kingdom, by=d.call.actor))
     if kingdom not in d.state.player(d.call.actor).penalties:
         why = f"executed the monarch of {kingdom}"
@@ -476,7 +477,7 @@ def execute(d: Decision) -> None:
 
 def free(d: Decision) -> None:
     """The jailor sets his prisoner free (the capture's points are kept)."""
-    kingdom = _jailed(d.state, d.call, d.data)
+    kingdom = _jailed(d)
     _free(d, kingdom, f"set free by {d.call.actor}")
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 
 from .arguments import label
-from .data import DRData
 from .diplomacy import penalty
 from .events import UnitsRelocated
 from .evolving import Decision
@@ -35,21 +34,21 @@ def lingering(d: Decision) -> None:
     turn = d.state.turn
     assert turn is not None
     player = turn.player
-    for kingdom in _lingered_in(d.state, d.data, player):
+    for kingdom in _lingered_in(d, player):
         why = f"{player}'s units stayed in {kingdom} after the Movement Phase to leave it"
         d.emit(*penalty(d.state, player, kingdom, why))
 
 
-def _lingered_in(state: State, data: DRData, player: str) -> list[str]:
-    assert state.turn is not None
+def _lingered_in(d: Decision, player: str) -> list[str]:
+    assert d.state.turn is not None
     found = set()
-    for unit in state.units.values():
-        place = data.map.get(*unit.hex)
-        if place is None or place.kingdom is None or state.controller(unit) != player:
+    for unit in d.state.units.values():
+        place = d.data.map.get(*unit.hex)
+        if place is None or place.kingdom is None or d.state.controller(unit) != player:
             continue
-        standing = state.kingdoms.get(place.kingdom)
+        standing = d.state.kingdoms.get(place.kingdom)
         inactive = standing is not None and standing.status not in ("player", "active")
-        if inactive and standing is not None and standing.deactivated_at != state.turn.label:
+        if inactive and standing is not None and standing.deactivated_at != d.state.turn.label:
             found.add(place.kingdom)
     return sorted(found)
 
@@ -85,18 +84,18 @@ def _relocate(d: Decision, kingdom: str, ally: str) -> None:
             spaces.setdefault(unit.hex, []).append(unit.id)
     for hex_, ids in sorted(spaces.items()):
         fleets = is_fleet(d.state.units[ids[0]])
-        free = _free_spaces(d.state, d.data, kingdom, ally, fleets)
+        free = _free_spaces(d, kingdom, ally, fleets)
         why = f"{label(d.data, hex_)} is held by the enemy: {ally} places {kingdom}'s units"
         ask_place(d, INVADED, ally, [(tuple(ids), h) for h in free], why)
 
 
-def _free_spaces(state: State, data: DRData, kingdom: str, ally: str, fleets: bool) -> list[Hex]:
-    geo = geography(data)
+def _free_spaces(d: Decision, kingdom: str, ally: str, fleets: bool) -> list[Hex]:
+    geo = geography(d.data)
     return [
         h.coord
-        for h in data.map.hexes
+        for h in d.data.map.hexes
         if h.kingdom == kingdom
-        and not enemies(state, ally, h.coord)
+        and not enemies(d.state, ally, h.coord)
         and (geo.floats(h) if fleets else not all_sea(h))
     ]
 

@@ -289,7 +289,7 @@ def _untimely_death(d: Decision, player: str) -> None:
 
 
 def _storms(d: Decision, player: str) -> None:
-    _ask(d, player, STORM, _exposed_fleets(d.state, d.data, player), 1, _WHY[STORM])
+    _ask(d, player, STORM, _exposed_fleets(d, player), 1, _WHY[STORM])
 
 
 def _mutiny(d: Decision, player: str) -> None:
@@ -401,14 +401,14 @@ def _non_castle_ports(data: DRData) -> dict[Hex, Location]:
     return {loc.hex: loc for loc in data.locations.values() if loc.port}
 
 
-def _exposed_fleets(state: State, data: DRData, player: str) -> list[str]:
+def _exposed_fleets(d: Decision, player: str) -> list[str]:
     """The player's fleets not in a port: a castle-port shelters every fleet, a non-castle
     port one only (Movement Phase › Non-Castle Ports)."""
-    fleets = [u for u in _forces(state, player) if u.kind == FLEET]
-    shelters = _non_castle_ports(data)
+    fleets = [u for u in _forces(d.state, player) if u.kind == FLEET]
+    shelters = _non_castle_ports(d.data)
     exposed = []
     for fleet in fleets:
-        castle = data.castle_at(*fleet.hex)
+        castle = d.data.castle_at(*fleet.hex)
         if castle is not None and castle.port:
             continue
         if fleet.hex in shelters and sum(f.hex == fleet.hex for f in fleets) == 1:
@@ -607,7 +607,7 @@ def lose(d: Decision) -> None:
     if len(units) != pending.count:
         raise IllegalCommand(f"name {pending.count} unit(s) to lose, not {len(units)}", rule)
     if pending.kind == EPIDEMIC:
-        _check_halves(d.state, d.data, pending.player, units, rule)
+        _check_halves(d, pending.player, units, rule)
     d.emit(UnitsLost(player=pending.player, event=TABLE[KIND_RESULT[pending.kind]], units=units))
 
 
@@ -615,16 +615,14 @@ def _unit_list(command: Call, rule: str) -> tuple[str, ...]:
     return names(command.get("units", command.get("unit")), rule)
 
 
-def _check_halves(
-    state: State, data: DRData, player: str, units: tuple[str, ...], rule: str
-) -> None:
-    stacks = _stacks(state, player)
+def _check_halves(d: Decision, player: str, units: tuple[str, ...], rule: str) -> None:
+    stacks = _stacks(d.state, player)
     for hex_ in _epidemic_stacks(stacks):
         stack = stacks[hex_]
         chosen = sum(unit in stack for unit in units)
         if chosen != len(stack) // 2:
             raise IllegalCommand(
-                f"the stack at {label(data, hex_)} has {len(stack)} combat units: exactly "
+                f"the stack at {label(d.data, hex_)} has {len(stack)} combat units: exactly "
                 f"{len(stack) // 2} of them are lost, not {chosen}",
                 rule,
             )
@@ -644,8 +642,8 @@ def replace_unit(d: Decision) -> None:
             f"{unit} cannot return now: {_refusal(d.state, d.data, pending.player, unit)}",
             REPLACEMENTS,
         )
-    _check_spread(d.state, d.data, pending.player, unit, d.call.get("at"), returns)
-    gain = _site(returns, d.data, d.call.get("at"), unit, REPLACEMENTS)
+    _check_spread(d, pending.player, unit, d.call.get("at"), returns)
+    gain = _site(d, returns, d.call.get("at"), unit, REPLACEMENTS)
     kingdom = d.data.unit(unit).kingdom
     d.emit(
         RegularReplaced(
@@ -660,19 +658,17 @@ def replace_unit(d: Decision) -> None:
     _next(d, pending)
 
 
-def _check_spread(
-    state: State, data: DRData, player: str, unit: str, at: object, gains: list[_Gain]
-) -> None:
+def _check_spread(d: Decision, player: str, unit: str, at: object, gains: list[_Gain]) -> None:
     """A regular spread over a start area (Zorn's) may come back only where the area's rule
     allows: say why not, citing that rule."""
-    spec = data.unit(unit)
-    if at is None or data.start_area(spec) is None:
+    spec = d.data.unit(unit)
+    if at is None or d.data.start_area(spec) is None:
         return
-    hex_ = hex_arg(data, str(at), ZORN_RULES)
+    hex_ = hex_arg(d.data, str(at), ZORN_RULES)
     if any(g.hex == hex_ for g in gains):
         return
-    barred = [h for h in data.spread_hexes(spec) if not _open(state, player, h)]
-    why = spread_refusal(data, spec, hex_, kin_spaces(state, spec.kingdom), barred)
+    barred = [h for h in d.data.spread_hexes(spec) if not _open(d.state, player, h)]
+    why = spread_refusal(d.data, spec, hex_, kin_spaces(d.state, spec.kingdom), barred)
     places = ", ".join(g.place for g in gains)
     raise IllegalCommand(
         f"{unit} may not come back at {at}: {why}; it may at: {places}", ZORN_RULES
@@ -703,7 +699,7 @@ def reinforce(d: Decision) -> None:
         raise IllegalCommand(
             f"{unit} cannot enter now; {player} may bring in: {allowed}", MERCENARY_REINFORCEMENTS
         )
-    gain = _site(candidates, d.data, d.call.get("at"), unit, MERCENARY_REINFORCEMENTS)
+    gain = _site(d, candidates, d.call.get("at"), unit, MERCENARY_REINFORCEMENTS)
     d.emit(
         MercenaryEntered(
             player=player,
@@ -737,14 +733,14 @@ def _reinforcement(
     return unit, [g for g in gains if g.source == "steal" and g.unit == unit]
 
 
-def _site(candidates: list[_Gain], data: DRData, at: object, what: str, rule: str) -> _Gain:
+def _site(d: Decision, candidates: list[_Gain], at: object, what: str, rule: str) -> _Gain:
     """The candidate entering at `at` (which may be left out when there is one place)."""
     places = ", ".join(dict.fromkeys(g.place for g in candidates))
     if at is None:
         if len({g.hex for g in candidates}) == 1:
             return candidates[0]
         raise InvalidCommand(f"say where {what} enters (at=PLACE): {places}", rule)
-    hex_ = hex_arg(data, str(at), rule)
+    hex_ = hex_arg(d.data, str(at), rule)
     for gain in candidates:
         if gain.hex == hex_:
             return gain

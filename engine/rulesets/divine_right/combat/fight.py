@@ -100,9 +100,9 @@ def fight(d: Decision) -> None:
         after_battle(d)
         return
     attacking = len(attackers)
-    defending = _defending_strength(d.state, d.data, current, defenders)
+    defending = _defending_strength(d, current, defenders)
     a_odds, d_odds = odds(attacking, defending)
-    a_mods = _attack_modifiers(d.state, d.data, current, attackers)
+    a_mods = _attack_modifiers(d, current, attackers)
     d_mods = _defence_modifiers(d.state, d.data, current, defenders, attacking)
     a_roll = d.dice.roll(f"Combat Roll: {current.attacker} attacking")
     d_roll = d.dice.roll(f"Combat Roll: {current.defender} defending")
@@ -138,13 +138,13 @@ def fight(d: Decision) -> None:
     proceed(d)
 
 
-def _defending_strength(state: State, data: DRData, current: Fight, defenders: list[Unit]) -> int:
+def _defending_strength(d: Decision, current: Fight, defenders: list[Unit]) -> int:
     if current.kind == BREAKOUT_KIND:
         return len(defenders)
     total = 0
     for space in sorted({u.hex for u in defenders}):
         here = sum(u.hex == space for u in defenders)
-        total += defence_strength(here, _terrain(data, space))
+        total += defence_strength(here, _terrain(d.data, space))
     return total
 
 
@@ -153,11 +153,9 @@ def _terrain(data: DRData, hex_: Hex) -> frozenset[str]:
     return frozenset(str(t) for t in place.terrain) if place else frozenset()
 
 
-def _attack_modifiers(
-    state: State, data: DRData, current: Fight, attackers: list[Unit]
-) -> list[tuple[str, int]]:
-    heroes = _heroes_with(state, current.attacker, {u.hex for u in attackers})
-    return modifiers(state, data, attackers, heroes, attacking=True)
+def _attack_modifiers(d: Decision, current: Fight, attackers: list[Unit]) -> list[tuple[str, int]]:
+    heroes = _heroes_with(d.state, current.attacker, {u.hex for u in attackers})
+    return modifiers(d.state, d.data, attackers, heroes, attacking=True)
 
 
 def _defence_modifiers(
@@ -336,7 +334,7 @@ def take_losses(d: Decision) -> None:
         )
     units = [d.state.units[u] for u in chosen]
     current = the_fight(d.state)
-    enemy = other(current, pending.player) if current else _castle_side(d.state, d.data, units[0])
+    enemy = other(current, pending.player) if current else _castle_side(d, units[0])
     why = _title(current) if current else "a failed siege roll"
     eliminate(d, pending.player, units, enemy, why, True)
     proceed(d)
@@ -373,9 +371,9 @@ def answer_units(
     then(d)
 
 
-def _castle_side(state: State, data: DRData, unit: Unit) -> str | None:
-    found = castle(state, data, unit.hex)
-    return castle_side(state, found) if found else None
+def _castle_side(d: Decision, unit: Unit) -> str | None:
+    found = castle(d.state, d.data, unit.hex)
+    return castle_side(d.state, found) if found else None
 
 
 # -- after the battle ------------------------------------------------------------------------
@@ -386,7 +384,7 @@ def after_battle(d: Decision) -> None:
     into the castle, win or lose); else the attack is over."""
     current = the_fight(d.state)
     assert current is not None
-    options = advance_options(d.state, d.data, current)
+    options = advance_options(d, current)
     if options and attackers_left(d.state, current, helpers=False):
         why = (
             f"attack {current.number}: advance into {' or '.join(options)} "
@@ -397,12 +395,12 @@ def after_battle(d: Decision) -> None:
     d.emit(AttackEnded(number=current.number, why="resolved"))
 
 
-def advance_options(state: State, data: DRData, current: Fight) -> list[str]:
+def advance_options(d: Decision, current: Fight) -> list[str]:
     """The spaces the attacker may advance into: those whose defending units are all
     gone, and a relieved castle."""
     if current.kind == BREAKOUT_KIND:
         return []
-    options = [label(data, s) for s in current.spaces if vacated(state, current, s)]
+    options = [label(d.data, s) for s in current.spaces if vacated(d.state, current, s)]
     if current.relief is not None and current.relief not in options:
         options.append(current.relief)
     return options

@@ -25,7 +25,7 @@ from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand
 
 from ..arguments import label, names
-from ..data import DRData, hex_distance
+from ..data import hex_distance
 from ..events import (
     AdvanceDeclined,
     AttackBegun,
@@ -106,7 +106,7 @@ def resolve(d: Decision) -> None:
             helpers=tuple(u for u in attack.helpers if u in d.state.units),
         )
     )
-    fleets = _in_port(d.state, d.data, attack) if attack.kind == AMPHIBIOUS else []
+    fleets = _in_port(d, attack) if attack.kind == AMPHIBIOUS else []
     if fleets:
         why = (
             f"attack {attack.number}: your fleets within the walls may come out to defend "
@@ -117,17 +117,21 @@ def resolve(d: Decision) -> None:
     before_battle(d)
 
 
-def _in_port(state: State, data: DRData, attack: Attack) -> list[str]:
+def _in_port(d: Decision, attack: Attack) -> list[str]:
     """The defender's fleets within the walls of his castle-ports under attack."""
     found = []
     for space in attack.spaces:
-        standing = castle(state, data, space)
-        if standing is None or not standing.port or castle_side(state, standing) != attack.defender:
+        standing = castle(d.state, d.data, space)
+        if (
+            standing is None
+            or not standing.port
+            or castle_side(d.state, standing) != attack.defender
+        ):
             continue
         found += [
             u.id
-            for u in at(state, space)
-            if is_fleet(u) and u.inside and state.controller(u) == attack.defender
+            for u in at(d.state, space)
+            if is_fleet(u) and u.inside and d.state.controller(u) == attack.defender
         ]
     return sorted(found)
 
@@ -191,14 +195,14 @@ def advance_into(d: Decision) -> None:
     pending = answering(d.state, d.call, (ADVANCE,), ADVANCE_AFTER_COMBAT)
     current_fight = fight_now(d.state)
     to: Hex = d.call.value("to")
-    if label(d.data, to) not in pending.options and not _relieved(d.data, current_fight, to):
+    if label(d.data, to) not in pending.options and not _relieved(d, current_fight, to):
         raise IllegalCommand(
             f"advance into {' or '.join(pending.options)}, not {label(d.data, to)}",
             ADVANCE_AFTER_COMBAT,
         )
     units = _advancing(d.state, d.call, current_fight)
-    inside = _inside(d.state, d.data, current_fight, to, d.call.flag("inside"))
-    _check_advance(d.state, d.data, pending.player, units, to, inside)
+    inside = _inside(d, current_fight, to, d.call.flag("inside"))
+    _check_advance(d, pending.player, units, to, inside)
     carried = [c.id for u in units if is_fleet(u) for c in aboard(d.state, u)]
     landed = inside or current_fight.kind == AMPHIBIOUS
     d.emit(
@@ -216,8 +220,8 @@ def advance_into(d: Decision) -> None:
     d.emit(AttackEnded(number=current_fight.number, why="resolved"))
 
 
-def _relieved(data: DRData, current_fight: Fight, to: Hex) -> bool:
-    return current_fight.relief is not None and data.place(current_fight.relief).hex == to
+def _relieved(d: Decision, current_fight: Fight, to: Hex) -> bool:
+    return current_fight.relief is not None and d.data.place(current_fight.relief).hex == to
 
 
 def _advancing(state: State, command: Call, current_fight: Fight) -> list[Unit]:
@@ -236,39 +240,41 @@ def _advancing(state: State, command: Call, current_fight: Fight) -> list[Unit]:
     return [alive[u] for u in ids]
 
 
-def _inside(state: State, data: DRData, current_fight: Fight, to: Hex, wanted: bool) -> bool:
+def _inside(d: Decision, current_fight: Fight, to: Hex, wanted: bool) -> bool:
     """Relieving units go within the walls (they may choose once the besiegers are all
     gone); elsewhere only into a castle of their own side, if they wish."""
-    if _relieved(data, current_fight, to) and not vacated(state, current_fight, to):
+    if _relieved(d, current_fight, to) and not vacated(d.state, current_fight, to):
         return True
     if not wanted:
         return False
-    standing = castle(state, data, to)
-    if standing is None or castle_side(state, standing) != current_fight.attacker:
+    standing = castle(d.state, d.data, to)
+    if standing is None or castle_side(d.state, standing) != current_fight.attacker:
         raise IllegalCommand(
             "units go inside only the walls of their own castle", ADVANCE_AFTER_COMBAT
         )
     return True
 
 
-def _check_advance(
-    state: State, data: DRData, player: str, units: list[Unit], to: Hex, inside: bool
-) -> None:
+def _check_advance(d: Decision, player: str, units: list[Unit], to: Hex, inside: bool) -> None:
     for unit in units:
-        if not is_fleet(unit) and data.map.is_river_side(unit.hex, to):
+        if not is_fleet(unit) and d.data.map.is_river_side(unit.hex, to):
             raise IllegalCommand(
                 f"{unit.id} may not advance across the navigable river", COMBAT_TERRAIN
             )
-    limited = first_turn(state, data, units, to)
+    limited = first_turn(d.state, d.data, units, to)
     if limited is not None:
         raise IllegalCommand(
-            f"no advance into {label(data, to)}: {limited}", ACTIVATION_OF_KINGDOMS
+            f"no advance into {label(d.data, to)}: {limited}", ACTIVATION_OF_KINGDOMS
         )
-    if not inside and hostile_castle(state, data, player, to) and besieger(state, to) != player:
-        refused = refusal(state, data, player, to, units)
+    if (
+        not inside
+        and hostile_castle(d.state, d.data, player, to)
+        and besieger(d.state, to) != player
+    ):
+        refused = refusal(d.state, d.data, player, to, units)
         if refused is not None:
             raise IllegalCommand(
-                f"advancing into {label(data, to)} would have to declare a siege, and {refused}",
+                f"advancing into {label(d.data, to)} would have to declare a siege, and {refused}",
                 DECLARING_A_SIEGE,
             )
 

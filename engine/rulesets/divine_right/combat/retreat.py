@@ -66,7 +66,7 @@ PURSUE = "pursue"
 
 def before_battle(d: Decision) -> None:
     current_fight = fight_now(d.state)
-    if _may_retreat(d.state, d.data, current_fight):
+    if _may_retreat(d, current_fight):
         why = (
             f"attack {current_fight.number}: try to retreat before combat "
             "(retreat roll SPACE [--fleets]), or stand (retreat stand)"
@@ -76,11 +76,11 @@ def before_battle(d: Decision) -> None:
     fight(d)
 
 
-def _may_retreat(state: State, data: DRData, current_fight: Fight) -> bool:
+def _may_retreat(d: Decision, current_fight: Fight) -> bool:
     for space in current_fight.spaces:
         for fleets in (False, True):
-            units = _retreaters(state, current_fight, space, fleets)
-            if units and _destinations(state, data, current_fight, units, space):
+            units = _retreaters(d.state, current_fight, space, fleets)
+            if units and _destinations(d, current_fight, units, space):
                 return True
     return False
 
@@ -100,13 +100,11 @@ def _once(state: State) -> set[str]:
     return set(state.turn.progress.retreated) if state.turn else set()
 
 
-def _destinations(
-    state: State, data: DRData, current_fight: Fight, units: list[Unit], start: Hex
-) -> list[Hex]:
+def _destinations(d: Decision, current_fight: Fight, units: list[Unit], start: Hex) -> list[Hex]:
     return [
         h
-        for h in data.map.neighbours(*start)
-        if _retreat_problem(state, data, current_fight, units, start, h) is None
+        for h in d.data.map.neighbours(*start)
+        if _retreat_problem(d.state, d.data, current_fight, units, start, h) is None
     ]
 
 
@@ -157,13 +155,13 @@ def retreat_roll(d: Decision) -> None:
     may retreat. After a failure, groups with a better chance may roll once more."""
     pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
     current_fight = fight_now(d.state)
-    space = _space(d.data, current_fight, d.call.get("space"))
+    space = _space(d, current_fight, d.call.get("space"))
     fleets = d.call.flag("fleets")
     units = _retreaters(d.state, current_fight, space, fleets)
     groups = _groups(d.data, units)
     tested = _tested(d.call, current_fight, space, fleets, groups)
     moving = [u for u in units if _group(d.data, u) in tested]
-    if not _destinations(d.state, d.data, current_fight, moving, space):
+    if not _destinations(d, current_fight, moving, space):
         raise IllegalCommand(
             f"no space next to {label(d.data, space)} to retreat into", RETREAT_BEFORE_COMBAT
         )
@@ -182,14 +180,14 @@ def retreat_roll(d: Decision) -> None:
     )
 
 
-def _space(data: DRData, current_fight: Fight, value: object) -> Hex:
+def _space(d: Decision, current_fight: Fight, value: object) -> Hex:
     if value is None:
         if len(current_fight.spaces) == 1:
             return current_fight.spaces[0]
         raise InvalidCommand("name the defending space (space=HEX)", RETREAT_BEFORE_COMBAT)
-    hex_ = hex_arg(data, str(value), RETREAT_BEFORE_COMBAT)
+    hex_ = hex_arg(d.data, str(value), RETREAT_BEFORE_COMBAT)
     if hex_ not in current_fight.spaces:
-        raise IllegalCommand(f"{label(data, hex_)} is not attacked now", RETREAT_BEFORE_COMBAT)
+        raise IllegalCommand(f"{label(d.data, hex_)} is not attacked now", RETREAT_BEFORE_COMBAT)
     return hex_
 
 
@@ -237,7 +235,7 @@ def retreat_to(d: Decision) -> None:
     """The groups a roll let go (all, or those named) retreat to one adjacent space."""
     pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
     current_fight = fight_now(d.state)
-    space = _space(d.data, current_fight, d.call.get("space"))
+    space = _space(d, current_fight, d.call.get("space"))
     fleets = d.call.flag("fleets")
     chance = _open_try(current_fight, space, fleets)
     named = d.call.get("groups")

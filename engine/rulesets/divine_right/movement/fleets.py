@@ -145,7 +145,7 @@ def debark(d: Decision) -> None:
             raise IllegalCommand(f"{unit.id} is not aboard {fleet.id}", TRANSPORTING_TROOPS)
     if not units:
         raise IllegalCommand(f"{fleet.id} carries nobody", TRANSPORTING_TROOPS)
-    _check_landing(d.state, d.data, player, fleet, units)
+    _check_landing(d, player, fleet, units)
     ids = tuple(u.id for u in units)
     lone = all(is_hero(u) for u in units)
     walled = lone and siege.walls_close_on(d.state, d.data, player, fleet.hex)
@@ -168,11 +168,11 @@ def debark(d: Decision) -> None:
             fate(d, landed, trigger, by)
 
 
-def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: list[Unit]) -> None:
+def _check_landing(d: Decision, player: str, fleet: Unit, units: list[Unit]) -> None:
     hex_ = fleet.hex
-    place = geography(data).place(hex_)
+    place = geography(d.data).place(hex_)
     assert place is not None
-    where = label(data, hex_)
+    where = label(d.data, hex_)
     combat = [u for u in units if not is_hero(u)]
     if all_sea(place):
         raise IllegalCommand(
@@ -186,18 +186,18 @@ def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: 
         raise IllegalCommand(
             f"{where} is a coastal space with mountains: nobody debarks there", TRANSPORTING_TROOPS
         )
-    hostile = combat and hostile_castle(state, data, player, hex_)
-    if hostile and not siege.may_besiege(state, data, player, hex_, combat):
-        refused = siege.refusal(state, data, player, hex_, combat)
+    hostile = combat and hostile_castle(d.state, d.data, player, hex_)
+    if hostile and not siege.may_besiege(d.state, d.data, player, hex_, combat):
+        refused = siege.refusal(d.state, d.data, player, hex_, combat)
         raise IllegalCommand(
             f"{where} is an enemy castle-port: units debark there only to besiege it, and "
             f"{refused}",
             TRANSPORTING_TROOPS,
         )
-    relief = fleet.inside and siege.relieving(state, data, player, hex_)
-    if combat and enemy_land(state, player, hex_) and not relief:
+    relief = fleet.inside and siege.relieving(d.state, d.data, player, hex_)
+    if combat and enemy_land(d.state, player, hex_) and not relief:
         raise IllegalCommand(f"enemy land units hold {where}", ENEMY_UNITS)
-    limited = first_turn_limit(state, data, units, hex_)
+    limited = first_turn_limit(d.state, d.data, units, hex_)
     if limited is not None:
         raise IllegalCommand(
             f"{limited}'s kingdom was activated this turn: it may not land outside its kingdom",

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 
 from ..arguments import hex_arg, label, names, path_arg
@@ -111,24 +110,24 @@ def attack(d: Decision) -> None:
             "the castles attacked this phase were already pointed out", RESOLVING_A_SIEGE
         )
     chosen = names(d.call.get("castles"), RESOLVING_A_SIEGE, "castle")
-    sieges = [_own_siege(d.state, d.data, turn.player, name) for name in chosen]
+    sieges = [_own_siege(d, turn.player, name) for name in chosen]
     for siege in sieges:
         _check_attack(d.state, siege)
     for siege in sieges:
         _siege_roll(d, siege)
 
 
-def _own_siege(state: State, data: DRData, player: str, name: str) -> Siege:
-    found = _castle_named(data, name, RESOLVING_A_SIEGE)
-    siege = siege_at(state, found.hex)
+def _own_siege(d: Decision, player: str, name: str) -> Siege:
+    found = _castle_named(d, name, RESOLVING_A_SIEGE)
+    siege = siege_at(d.state, found.hex)
     if siege is None or siege.besieger != player:
         raise IllegalCommand(f"{player} does not besiege {found.name}", RESOLVING_A_SIEGE)
     return siege
 
 
-def _castle_named(data: DRData, name: object, rule: str) -> Castle:
+def _castle_named(d: Decision, name: object, rule: str) -> Castle:
     try:
-        found = data.place(str(name))
+        found = d.data.place(str(name))
     except KeyError:
         raise InvalidCommand(f"no castle {name!r}", rule) from None
     if not isinstance(found, Castle):
@@ -237,7 +236,7 @@ def _plunder(d: Decision, siege: Siege) -> None:
 
 def displace(d: Decision) -> None:
     """Besieging units to an adjacent space (voluntarily, or as asked)."""
-    player, named, why = _displacing(d.state, d.call, d.data)
+    player, named, why = _displacing(d)
     units = [u for u in named if u.aboard is None]
     if not units:
         raise IllegalCommand(
@@ -249,35 +248,35 @@ def displace(d: Decision) -> None:
     move_out(d, player, units, target, lose, why)
 
 
-def _displacing(state: State, command: Call, data: DRData) -> tuple[str, list[Unit], str]:
+def _displacing(d: Decision) -> tuple[str, list[Unit], str]:
     """Who displaces which units, and why: answering a displacement asked of him, or by
     his own choice before his siege attacks."""
-    pending = state.turn.progress.pending if state.turn else None
+    pending = d.state.turn.progress.pending if d.state.turn else None
     if pending is not None and pending.kind in (DISPLACE, MAKE_WAY):
-        return _asked_displacement(state, command, data)
-    turn = current(state, command, PHASE)
+        return _asked_displacement(d)
+    turn = current(d.state, d.call, PHASE)
     if turn.progress.siege_rolled:
         raise IllegalCommand("displacements come before any siege attack", BESIEGER_DISPLACEMENT)
-    units = stack(state, data, command.get("units"), turn.player)
-    siege = siege_at(state, units[0].hex)
+    units = stack(d.state, d.data, d.call.get("units"), turn.player)
+    siege = siege_at(d.state, units[0].hex)
     if siege is None or siege.besieger != turn.player:
-        where = label(data, units[0].hex)
+        where = label(d.data, units[0].hex)
         raise IllegalCommand(f"{turn.player} besieges no castle at {where}", BESIEGER_DISPLACEMENT)
     return turn.player, units, "displaced before the siege attacks"
 
 
-def _asked_displacement(state: State, command: Call, data: DRData) -> tuple[str, list[Unit], str]:
-    pending = answering(state, command, (DISPLACE, MAKE_WAY), BESIEGER_DISPLACEMENT)
-    start = hex_arg(data, pending.options[0], BESIEGER_DISPLACEMENT)
-    named = command.get("units")
+def _asked_displacement(d: Decision) -> tuple[str, list[Unit], str]:
+    pending = answering(d.state, d.call, (DISPLACE, MAKE_WAY), BESIEGER_DISPLACEMENT)
+    start = hex_arg(d.data, pending.options[0], BESIEGER_DISPLACEMENT)
+    named = d.call.get("units")
     units = (
-        stack(state, data, named, pending.player)
+        stack(d.state, d.data, named, pending.player)
         if named is not None
-        else [u for u in at(state, start) if state.controller(u) == pending.player]
+        else [u for u in at(d.state, start) if d.state.controller(u) == pending.player]
     )
     if any(u.hex != start or u.inside for u in units):
         raise IllegalCommand(
-            f"displace units from {label(data, start)}, outside its walls", BESIEGER_DISPLACEMENT
+            f"displace units from {label(d.data, start)}, outside its walls", BESIEGER_DISPLACEMENT
         )
     why = "an invalid siege displaced" if pending.kind == DISPLACE else "pushed aside"
     return pending.player, units, why
@@ -290,8 +289,8 @@ def move_out(
     every route; eliminated when it has no route, or too few units to fight out."""
     start = units[0].hex
     combat = [u for u in units if not is_hero(u)]
-    routes = _routes(d.state, d.data, player, units, start)
-    enemy = _castle_enemy(d.state, d.data, start, player)
+    routes = _routes(d, player, units, start)
+    enemy = _castle_enemy(d, start, player)
     if to is None:
         if routes:
             free = ", ".join(label(d.data, h) for h in sorted(routes))
@@ -299,9 +298,7 @@ def move_out(
         eliminate(d, player, combat, enemy, f"{why}: no route of displacement")
         return
     if to not in routes:
-        raise IllegalCommand(
-            _no_route(d.state, d.data, player, units, start, to), BESIEGER_DISPLACEMENT
-        )
+        raise IllegalCommand(_no_route(d, player, units, start, to), BESIEGER_DISPLACEMENT)
     barring = routes[to]
     if barring:
         _fight_out(d, player, units, to, lose, routes)
@@ -396,21 +393,19 @@ def _fight_out(
         )
 
 
-def _castle_enemy(state: State, data: DRData, hex_: Hex, player: str) -> str | None:
-    found = castle(state, data, hex_)
-    side = castle_side(state, found) if found else None
+def _castle_enemy(d: Decision, hex_: Hex, player: str) -> str | None:
+    found = castle(d.state, d.data, hex_)
+    side = castle_side(d.state, found) if found else None
     return side if side != player else None
 
 
-def _routes(
-    state: State, data: DRData, player: str, units: list[Unit], start: Hex
-) -> dict[Hex, int]:
+def _routes(d: Decision, player: str, units: list[Unit], start: Hex) -> dict[Hex, int]:
     """The adjacent spaces the stack may displace into, and how many enemy combat units
     bar each (land units bar land units, fleets fleets)."""
     return {
-        hex_: len(_barring(state, player, units, hex_))
-        for hex_ in data.map.neighbours(*start)
-        if _route_problem(state, data, player, units, start, hex_) is None
+        hex_: len(_barring(d.state, player, units, hex_))
+        for hex_ in d.data.map.neighbours(*start)
+        if _route_problem(d, player, units, start, hex_) is None
     }
 
 
@@ -424,34 +419,32 @@ def _barring(state: State, player: str, units: list[Unit], hex_: Hex) -> list[Un
 
 
 def _route_problem(
-    state: State, data: DRData, player: str, units: list[Unit], start: Hex, hex_: Hex
+    d: Decision, player: str, units: list[Unit], start: Hex, hex_: Hex
 ) -> str | None:
-    geo = geography(data)
+    geo = geography(d.data)
     place = geo.place(hex_)
     if place is None or is_isle(place):
         return "it is not a space units may enter"
     land = any(not is_fleet(u) for u in units)
-    if land and all_sea(place) and _berths(state, units) is None:
+    if land and all_sea(place) and _berths(d.state, units) is None:
         return (
             "land units displace onto open water only aboard empty fleets displacing with "
             "them, one combat unit a fleet"
         )
-    if land and data.map.is_river_side(start, hex_):
+    if land and d.data.map.is_river_side(start, hex_):
         return "land units do not cross the navigable river"
     if any(is_fleet(u) for u in units) and not geo.floats(place):
         return "fleets do not displace onto land"
-    if hostile_castle(state, data, player, hex_) and besieger(state, hex_) != player:
+    if hostile_castle(d.state, d.data, player, hex_) and besieger(d.state, hex_) != player:
         return "it is an unbesieged enemy or neutral castle"
     return None
 
 
-def _no_route(
-    state: State, data: DRData, player: str, units: list[Unit], start: Hex, to: Hex
-) -> str:
-    if to not in data.map.neighbours(*start):
-        return f"{label(data, to)} is not next to {label(data, start)}"
-    problem = _route_problem(state, data, player, units, start, to)
-    return f"the units may not displace to {label(data, to)}: {problem}"
+def _no_route(d: Decision, player: str, units: list[Unit], start: Hex, to: Hex) -> str:
+    if to not in d.data.map.neighbours(*start):
+        return f"{label(d.data, to)} is not next to {label(d.data, start)}"
+    problem = _route_problem(d, player, units, start, to)
+    return f"the units may not displace to {label(d.data, to)}: {problem}"
 
 
 # -- breakouts -----------------------------------------------------------------------------------
@@ -460,7 +453,7 @@ def _no_route(
 def breakout(d: Decision) -> None:
     """The player's combat units inside a besieged castle attack all its besiegers."""
     player = current(d.state, d.call, PHASE).player
-    found = _castle_named(d.data, d.call.get("castle"), BREAKOUTS)
+    found = _castle_named(d, d.call.get("castle"), BREAKOUTS)
     siege = siege_at(d.state, found.hex)
     if siege is None or siege.besieger == player:
         raise IllegalCommand(f"{found.name} is not besieged by an enemy", BREAKOUTS)
@@ -499,7 +492,7 @@ def keep(d: Decision) -> None:
     """The besieger keeps his siege: the deactivation, forced peace or Confusion does not
     happen (a dead monarch's successor is crowned at once, and enters the map if the old
     monarch's counter had left it: an executed prisoner)."""
-    veto = _veto(d.state, d.call, d.data)
+    veto = _veto(d)
     d.emit(SiegeKept(player=d.call.actor, kingdom=veto.kingdom, change=veto.change))
     if veto.change == CONFUSED:
         crown(d, veto.kingdom)
@@ -511,10 +504,10 @@ def lift(d: Decision) -> None:
     """The besieger gives up his sieges of the kingdom's castles: his besiegers are
     displaced (`to`: a space next to each castle); once every besieger has, the change
     happens."""
-    veto = _veto(d.state, d.call, d.data)
+    veto = _veto(d)
     player = d.call.actor
     mine = [s for s in d.state.sieges if s.kingdom == veto.kingdom and s.besieger == player]
-    targets = _targets(d.data, d.call.get("to"), mine)
+    targets = _targets(d, d.call.get("to"), mine)
     d.emit(SiegeGivenUp(player=player, kingdom=veto.kingdom))
     for siege in mine:
         units = [u for u in at(d.state, siege.hex) if d.state.controller(u) == player]
@@ -530,11 +523,11 @@ def lift(d: Decision) -> None:
         _carry_out(d, veto)
 
 
-def _veto(state: State, command: Call, data: DRData) -> Veto:
-    answering(state, command, (VETO,), DEACTIVATION_OF_KINGDOMS)
-    veto = state.veto
+def _veto(d: Decision) -> Veto:
+    answering(d.state, d.call, (VETO,), DEACTIVATION_OF_KINGDOMS)
+    veto = d.state.veto
     assert veto is not None
-    named = command.get("kingdom")
+    named = d.call.get("kingdom")
     if named is not None and str(named) != veto.kingdom:
         raise IllegalCommand(
             f"the question is about {veto.kingdom}, not {named}", DEACTIVATION_OF_KINGDOMS
@@ -542,12 +535,12 @@ def _veto(state: State, command: Call, data: DRData) -> Veto:
     return veto
 
 
-def _targets(data: DRData, value: object, sieges: list[Siege]) -> dict[str, Hex]:
+def _targets(d: Decision, value: object, sieges: list[Siege]) -> dict[str, Hex]:
     """Each castle's displacement space: the one given next to it."""
-    given = path_arg(data, value, BESIEGER_DISPLACEMENT) if value else ()
+    given = path_arg(d.data, value, BESIEGER_DISPLACEMENT) if value else ()
     found = {}
     for siege in sieges:
-        near = [h for h in given if h in data.map.neighbours(*siege.hex)]
+        near = [h for h in given if h in d.data.map.neighbours(*siege.hex)]
         if near:
             found[siege.castle] = near[0]
     return found
