@@ -29,6 +29,7 @@ from .context import (
     Context,
     dice_option,
     emit,
+    host_secret_option,
     json_option,
     key_option,
     name_option,
@@ -188,6 +189,7 @@ def new_command(book: RuleBook[Any]) -> click.Command:
         dice: str,
         keys_given: tuple[str, ...],
         as_json: bool,
+        host_secret: str | None,
         **values: Any,
     ) -> None:
         from .main import create  # main adds the game groups: it imports this module
@@ -198,7 +200,8 @@ def new_command(book: RuleBook[Any]) -> click.Command:
             players=tuple(PlayerSpec(*parse_player(p)) for p in players),
             options=options,
         )
-        create(ctx, book.name, game, dice, as_json, read_public_keys(keys_given))
+        keys = read_public_keys(keys_given)
+        create(ctx, book.name, game, dice, as_json, keys, host_secret)
 
     player = click.Option(
         ["--player", "players"],
@@ -213,7 +216,7 @@ def new_command(book: RuleBook[Any]) -> click.Command:
         params=[player, *(_param(arg, usage=True) for arg in spec.options)],
         help=_help(spec.help, spec.example),
     )
-    return name_option(book.name)(dice_option(key_option(json_option(command))))
+    return name_option(book.name)(dice_option(host_secret_option(key_option(json_option(command)))))
 
 
 def _read_options(book: RuleBook[Any], values: Mapping[str, Any]) -> list[tuple[str, Any]]:
