@@ -129,7 +129,8 @@ def reach(ctx: Context, units: tuple[str, ...], position: str | None, as_json: b
     One line per space it can reach, cheapest first: the movement points it costs and the
     `move` (or `ferry`) to type, by one legal path: alone, led by a monarch among its
     units, or ferried over a friendly fleet on the river; a stack of fleets carries the
-    units aboard. STACK: its units, or the space it stands in.
+    units aboard. Earlier in your player turn, for the coming Movement Phase as the board
+    stands. STACK: its units, or the space it stands in.
 
     \b
     Example:

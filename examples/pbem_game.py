@@ -250,7 +250,6 @@ class Game:
     turns: Counter[str] = field(default_factory=Counter)
     received: Counter[str] = field(default_factory=Counter)
     game_turns: int = TURNS
-    target: float = TARGET
 
     def ws(self, store: str, *args: str, ok: bool = True) -> str:
         """`warscribe --store STORE.db ARGS`, run in this process."""
@@ -417,23 +416,21 @@ def played(
     return game, game.checked()
 
 
-def main(argv: Sequence[str] | None = None, kind: type[Game] = Game, doc: str = __doc__) -> int:
-    """Play a seed's game (of `kind`), print its figures; 1 if it costs too many mails or
-    lacks a battle or a siege."""
-    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--folder", type=Path, default=None)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     folder = args.folder or Path(tempfile.mkdtemp(prefix="pbem-"))
-    game, found = played(args.seed, folder, args.verbose, kind)
+    game, found = played(args.seed, folder, args.verbose)
     average, each = game.figure()
     mailed, received = game.referee_figure()
     print(
         f"seed {args.seed}: {figure_line(average, each)}; "
         f"{figure_line(mailed, received, 'referee mails per player')}; {', '.join(found)}"
     )
-    cheap = average <= game.target and mailed <= REFEREE_TARGET
+    cheap = average <= TARGET and mailed <= REFEREE_TARGET
     return 0 if cheap and found == ["BattleFought", "SiegeDeclared"] else 1
 
 
