@@ -407,10 +407,8 @@ def figure_line(average: float, each: dict[str, float], what: str = "mails") -> 
     return f"{what} per player turn: {average:.2f} ({per})"
 
 
-def played(
-    seed: int, folder: Path, verbose: bool = False, kind: type[Game] = Game
-) -> tuple[Game, list[str]]:
-    game = kind(folder, seed, verbose)
+def played(seed: int, folder: Path, verbose: bool = False) -> tuple[Game, list[str]]:
+    game = Game(folder, seed, verbose)
     game.set_up()
     game.play()
     return game, game.checked()

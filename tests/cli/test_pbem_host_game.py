@@ -8,25 +8,17 @@ turn and 1.5 referee mails per player per player turn. About 20 s."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 from .test_pbem_game import example
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pbem_host_game.py"
 SEED = 2
 
 
 def host_example() -> ModuleType:
     example()  # pbem_game, which the host game builds on
-    spec = importlib.util.spec_from_file_location("pbem_host_game", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["pbem_host_game"] = module
-    spec.loader.exec_module(module)
-    return module
+    return example("pbem_host_game")
 
 
 def test_a_game_of_host_dice_costs_at_most_1_1_mails_per_player_turn(tmp_path: Path) -> None:
@@ -48,31 +40,26 @@ def test_a_game_of_host_dice_costs_at_most_1_1_mails_per_player_turn(tmp_path: P
 
 
 def test_the_dry_runs_verdicts_strike_what_would_cost_a_mail() -> None:
-    """A move refused under more than RISK of the outcomes is struck, a rarer risk kept; a
-    stop for another player's decision strikes the attack that asks it (not the
-    resolution line the dry run names); the turn's own lines are never struck."""
+    """A move refused under more than RISK of the outcomes (its warnings together) is
+    struck, a rarer risk kept; a stop for another player's decision strikes the attack
+    that asks it (not the resolution line the dry run names); the turn's own lines are
+    never struck."""
     host = host_example()
-    lines = [
-        "answer x=first",
-        "events roll",
-        "move 1,2 --path 1,3",
-        "attack declare '1,3>1,4' '2,2>2,3'",
-        "attack resolve 1",
-        "attack resolve 2",
-        "end-phase",
+    declared = "attack declare '1,3>1,4' '2,2>2,3'"
+    lines = ["answer x=first", "events roll", "move 1,2 --path 1,3", "move 5,5 --path 5,6"]
+    lines += [declared, "attack resolve 1", "attack resolve 2", "end-phase"]
+    said = [
+        "  line 3: move 1,2 --path 1,3",
+        "    refused if RandomEventRolled event=Bad Omens (4 of 47 outcomes, 8.5%): no",
+        "    refused if RandomEventRolled event=Mutiny (4 of 47 outcomes, 8.5%): no unit",
+        "  line 4: move 5,5 --path 5,6",
+        "    refused if RandomEventRolled event=Bad Omens (4 of 47 outcomes, 8.5%): no",
+        "  line 7: attack resolve 2",
+        "    waits for bob if RandomEventRolled total=7 (40 of 47 outcomes, 90%): bob must",
+        "  line 8: end-phase",
+        "    refused if RandomEventRolled total=7 (40 of 47 outcomes, 90%): resolve first",
     ]
-    said = "\n".join(
-        [
-            "  line 3: move 1,2 --path 1,3",
-            "    refused if RandomEventRolled event=Bad Omens (5 of 47 outcomes, 8.3%): no",
-            "    refused if RandomEventRolled event=Mutiny (12 of 47 outcomes, 20.1%): no unit",
-            "  line 6: attack resolve 2",
-            "    waits for bob if RandomEventRolled total=7 (40 of 47 outcomes, 90%): bob must",
-            "  line 7: end-phase",
-            "    refused if RandomEventRolled total=7 (40 of 47 outcomes, 90%): resolve first",
-        ]
-    )
-    assert [n for n, _ in host.risky(said, "alice", lines)] == [3, 5]
+    assert [n for n, _ in host.risky("\n".join(said), "alice", lines)] == [3, 6]
     plan = host.Plan(list(lines))
-    plan.struck(5, "waits for bob")
-    assert plan.lines[3:] == ["attack declare '2,2>2,3'", "attack resolve 1", "end-phase"]
+    plan.struck(6, "waits for bob")
+    assert plan.lines[4:] == ["attack declare '2,2>2,3'", "attack resolve 1", "end-phase"]
