@@ -64,7 +64,7 @@ def spelled(where: Space) -> str:
 
 @dataclass
 class Plan:
-    """A player turn's lines, and which of them resolve the attacks declared."""
+    """A player turn's lines, struck one at a time as the dry run says."""
 
     lines: list[str] = field(default_factory=list)
 
