@@ -237,6 +237,13 @@ host_secret_option = click.option(
 )
 
 
+def read_host_secret(path: str | None) -> bytes | None:
+    """The bytes of `--host-secret FILE` (without the whitespace around them)."""
+    from .files import read_bytes
+
+    return None if path is None else read_bytes(path).strip()
+
+
 def name_option(ruleset: str) -> Callable[[F], F]:
     """`--name` for `new RULESET`."""
     return click.option(

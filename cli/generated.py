@@ -36,6 +36,7 @@ from .context import (
     name_option,
     parse_player,
     pass_ctx,
+    read_host_secret,
     read_public_keys,
 )
 from .files import read_text
@@ -202,7 +203,7 @@ def new_command(book: RuleBook[Any]) -> click.Command:
             options=options,
         )
         keys = read_public_keys(keys_given)
-        create(ctx, book.name, game, dice, as_json, keys, host_secret)
+        create(ctx, book.name, game, dice, as_json, keys, read_host_secret(host_secret))
 
     player = click.Option(
         ["--player", "players"],

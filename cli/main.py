@@ -324,15 +324,11 @@ def create(
     dice: str,
     as_json: bool,
     player_keys: tuple[tuple[str, bytes], ...] = (),
-    host_secret: str | None = None,
+    host_secret: bytes | None = None,
 ) -> None:
-    from warscribe.engine import rulesets
     from warscribe.store.views import escaped
 
-    from .files import read_bytes
-
-    secret = None if host_secret is None else read_bytes(host_secret).strip()
-    head = ctx.app.create(ruleset, spec, dice, player_keys, secret)
+    head = ctx.app.create(ruleset, spec, dice, player_keys, host_secret)
     listing = ctx.app.find(str(head.game_id))
     rs = rulesets.get(head.ruleset)
     data = {

@@ -370,18 +370,22 @@ def import_orders(ctx: Context, file: str) -> None:
         say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
     say(_who_acts(ctx, received.orders.game_id))
     if refused is not None:
-        from .generated import cli_words
+        raise _returned(ctx, received.orders, refused.index, refused.reason)
 
-        orders = received.orders
-        ruleset = ctx.app.find(str(orders.game_id)).ruleset
-        steps = orders.steps()
-        returned = [orders.line(line) for line, _ in steps[refused.index :]]
-        raise WarscribeError(
-            f"recorded {refused.index} of {len(steps)} commands of {orders.player}'s "
-            f"orders; command {refused.index + 1} (`{returned[0]}`) was refused: "
-            f"{cli_words(ruleset, str(refused.reason))}. Returned unrecorded: "
-            + "; ".join(returned)
-        )
+
+def _returned(ctx: Context, orders: Orders, index: int, reason: object) -> WarscribeError:
+    """The error of orders recorded up to command `index`, the rest returned (the reason in
+    the words the player types)."""
+    from .generated import cli_words
+
+    steps = orders.steps()
+    returned = [orders.line(line) for line, _ in steps[index:]]
+    why = cli_words(ctx.app.find(str(orders.game_id)).ruleset, str(reason))
+    return WarscribeError(
+        f"recorded {index} of {len(steps)} commands of {orders.player}'s orders; command "
+        f"{index + 1} (`{returned[0]}`) was refused: {why}. Returned unrecorded: "
+        + "; ".join(returned)
+    )
 
 
 def _who_acts(ctx: Context, game_id: Any) -> str:
