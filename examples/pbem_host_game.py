@@ -282,7 +282,7 @@ class Tally:
     def line(self, seeds: int) -> str:
         each = self.received / self.turns / len(KINGDOMS)
         return (
-            f"{seeds} seeds: mails per player turn: {self.mails / self.turns:.3f} "
+            f"{seeds} seed(s): mails per player turn: {self.mails / self.turns:.3f} "
             f"({self.mails} over {self.turns}); referee mails per player per player turn: "
             f"{each:.3f}; {', '.join(sorted(self.found))}"
         )
