@@ -422,21 +422,29 @@ class _Tee:
 
 def record_results() -> None:
     """With `--results` (taken out of the arguments the script reads), what the run prints
-    is also written into benchmarks/RESULTS.md when it ends, if it printed a figure."""
+    is also written into benchmarks/RESULTS.md when it ends, unless it failed."""
     if "--results" not in sys.argv:
         return
     sys.argv.remove("--results")
     tee = _Tee(sys.stdout)
     sys.stdout = tee
+    failed: list[object] = []
+    hook = sys.excepthook
+
+    def noted(kind: type[BaseException], value: BaseException, trace: Any) -> None:
+        failed.append(value)
+        hook(kind, value, trace)
+
+    sys.excepthook = noted
     script = Path(sys.argv[0]).name
     command = " ".join(["python3", f"benchmarks/{script}", *sys.argv[1:]])
-    atexit.register(lambda: write_results(script, command, "".join(tee.seen)))
+    atexit.register(lambda: failed or write_results(script, command, "".join(tee.seen)))
 
 
 def write_results(script: str, command: str, printed: str) -> None:
     """`printed` as the section of `script` in RESULTS.md (the sections kept in name order)."""
     if " ratio=" not in printed:
-        return  # the run failed before its first figure: the last one's stay
+        return  # no figure printed: the last run's stay
     sections: dict[str, str] = {}
     if RESULTS.exists():
         for part in RESULTS.read_text(encoding="utf-8").split("\n## ")[1:]:

@@ -208,14 +208,11 @@ def bench(store: str, label: str, runs: int, commands: int) -> None:
         app.close()
 
 
-def peer_replay(store: str, label: str, raw: Raw, game_id: Any, runs: int) -> float:
-    """Seconds of the same replay through eventsourcing's stock Application (module
-    docstring: peer-replay), the minimum of `runs`, in a database of its own."""
-    from eventsourcing.application import Application
+@functools.cache
+def peer_aggregate() -> Any:
+    """A stock eventsourcing aggregate that keeps the last entry it was given (defined
+    once: eventsourcing registers each class by its topic)."""
     from eventsourcing.domain import Aggregate, event
-
-    from warscribe.engine import codec
-    from warscribe.store.views import jsonable
 
     class Game(Aggregate):  # type: ignore[misc]
         def __init__(self) -> None:
@@ -224,6 +221,17 @@ def peer_replay(store: str, label: str, raw: Raw, game_id: Any, runs: int) -> fl
         @event("Recorded")  # type: ignore[misc]
         def record(self, entry: object) -> None:
             self.last = entry
+
+    return Game
+
+
+def peer_replay(store: str, label: str, raw: Raw, game_id: Any, runs: int) -> float:
+    """Seconds of the same replay through eventsourcing's stock Application (module
+    docstring: peer-replay), the minimum of `runs`, in a database of its own."""
+    from eventsourcing.application import Application
+
+    from warscribe.engine import codec
+    from warscribe.store.views import jsonable
 
     rows = raw.conn.execute(
         f"SELECT state FROM {raw.table} WHERE originator_id = {raw.mark} "
@@ -235,7 +243,7 @@ def peer_replay(store: str, label: str, raw: Raw, game_id: Any, runs: int) -> fl
     assert own is not None, "the PostgreSQL server answered a moment ago"
     app = Application(env=peer_env(own, label))
     try:
-        game = Game()
+        game = peer_aggregate()()
         for (state,) in rows:
             game.record(jsonable(codec.decode(bytes(state))))
         app.save(game)
