@@ -438,7 +438,12 @@ def record_results() -> None:
     sys.excepthook = noted
     script = Path(sys.argv[0]).name
     command = " ".join(["python3", f"benchmarks/{script}", *sys.argv[1:]])
-    atexit.register(lambda: failed or write_results(script, command, "".join(tee.seen)))
+
+    def written() -> None:
+        if not failed:
+            write_results(script, command, "".join(tee.seen))
+
+    atexit.register(written)
 
 
 def write_results(script: str, command: str, printed: str) -> None:

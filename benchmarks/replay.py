@@ -214,11 +214,11 @@ def peer_aggregate() -> Any:
     once: eventsourcing registers each class by its topic)."""
     from eventsourcing.domain import Aggregate, event
 
-    class Game(Aggregate):  # type: ignore[misc]
+    class Game(Aggregate):
         def __init__(self) -> None:
             self.last: object = None
 
-        @event("Recorded")  # type: ignore[misc]
+        @event("Recorded")
         def record(self, entry: object) -> None:
             self.last = entry
 
@@ -241,7 +241,7 @@ def peer_replay(store: str, label: str, raw: Raw, game_id: Any, runs: int) -> fl
     raw.conn.commit()
     own = f"{store}.peer" if label == "sqlite" else pg_store("peer")
     assert own is not None, "the PostgreSQL server answered a moment ago"
-    app = Application(env=peer_env(own, label))
+    app: Any = Application(env=peer_env(own, label))
     try:
         game = peer_aggregate()()
         for (state,) in rows:
