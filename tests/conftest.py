@@ -92,3 +92,10 @@ def _secrets_home(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
     monkeypatch.delenv("WARSCRIBE_SECRETS", raising=False)
     monkeypatch.delenv("WARSCRIBE_PASSPHRASE", raising=False)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier (tests/tiers.py): what `pytest -m "not slow"` leaves out."""
+    from tests.tiers import mark_slow
+
+    mark_slow(items)

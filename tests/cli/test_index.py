@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from warscribe.cli import main
@@ -41,3 +42,39 @@ def test_help_lists_every_command_as_if_all_were_loaded() -> None:
         loaded = runner.invoke(main.cli, args).output
         assert fresh(show_help, *args) == loaded
         assert "divine-right" in loaded if args[0] == "new" else "treasury" in loaded
+
+
+def test_a_fresh_process_verifies_a_game_with_snapshots(tmp_path: Path) -> None:
+    """`verify` checks each stored snapshot against the replay: in a process that has not
+    imported the store's aggregates (a read defines none), as every CLI call is."""
+    store = str(tmp_path / "game.db")
+    runner = CliRunner()
+    players = ["--player", "a", "--player", "b", "--dice", "seeded:1"]
+    assert (
+        runner.invoke(main.cli, ["--store", store, "new", "divine-right", *players]).exit_code == 0
+    )
+    roll = ["--store", store, "roll", "2d6", "--purpose", "weather"]
+    for _ in range(110):  # past the first snapshot (every 100 entries)
+        assert runner.invoke(main.cli, roll).exit_code == 0
+    code = (
+        "import sys; from warscribe.cli.main import cli\n"
+        "try:\n    cli(sys.argv[1:])\nexcept SystemExit as exit:\n    print('exit', exit.code)"
+    )
+    assert fresh(code, "--store", store, "verify").splitlines()[-1] == "exit 0"
+
+
+def test_a_listing_of_commands_is_written_as_click_writes_it() -> None:
+    """`--help` writes a listing whose texts fit their lines itself (wrapping each again
+    was most of the call): the same text as click's `write_dl`, at any width; a listing
+    that does not fit (a long name, a long text) goes through `write_dl`."""
+    fitting = [("audit", "Re-decide every recorded command..."), ("games", ""), ("x", "A b.")]
+    too_long = [("a" * 31, "Long name."), ("b", "word " * 40)]
+    tabbed = [("c", "A\tb.")]
+    for rows in (fitting, too_long, tabbed):
+        for width in (40, 80, 200):
+            ours, clicks = (click.HelpFormatter(width=width) for _ in range(2))
+            with ours.section("Commands"):
+                main._write_rows(ours, rows)
+            with clicks.section("Commands"):
+                clicks.write_dl(rows)
+            assert ours.getvalue() == clicks.getvalue()
