@@ -17,6 +17,9 @@ deterministic:
 * registered enums are an extension type holding (topic, value);
 * UUIDs, datetimes, Decimals, Fractions, sets and frozensets have extension types too.
 
+The record and `frozen` classes are made, and `replace`d, by engine/_records.py: a fast
+layer, or plain dataclasses with WARSCRIBE_PLAIN_DATACLASSES=1 (the same bytes either way).
+
 Bytes from a file are untrusted: decoding them raises CodecError and nothing else (a bad
 extension payload, an unknown topic or enum value, a dataclass array of the wrong length),
 and values nest at most `MAX_DEPTH` levels, in the decoder and in the encoder alike.
