@@ -398,11 +398,13 @@ def _answers(pending: dict[str, Any]) -> list[Choice]:
 
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
-RESULTS_HEAD = (
-    "# Benchmark results\n\nWritten by the benchmarks themselves: each section is the last run of "
-    "one script given `--results` (`python3 benchmarks/replay.py --results`). What the "
-    "figures mean and how they are measured: [docs/performance.md](../docs/performance.md).\n"
-)
+RESULTS_HEAD = """# Benchmark results
+
+Written by the benchmarks themselves: each section is the last run of one script given
+`--results` (`python3 benchmarks/replay.py --results`), with the machine's load average as
+it ended (a shared machine's load moves the ratios). What the figures mean and how they
+are measured: [docs/performance.md](../docs/performance.md).
+"""
 
 
 class _Tee:
@@ -456,7 +458,10 @@ def write_results(script: str, command: str, printed: str) -> None:
             name, _, body = part.partition("\n")
             sections[name] = body
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    sections[script] = f"\n{when}, `{command}`:\n\n```\n{printed.rstrip()}\n```\n"
+    load = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
+    sections[script] = (
+        f"\n{when}, load average {load}, `{command}`:\n\n```\n{printed.rstrip()}\n```\n"
+    )
     body = "".join(f"\n## {name}\n{sections[name]}" for name in sorted(sections))
     RESULTS.write_text(RESULTS_HEAD + body, encoding="utf-8")
 
