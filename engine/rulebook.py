@@ -85,6 +85,8 @@ class RuleBook(Generic[S]):
     and `summary`; `pending` when it asks players questions."""
 
     name: str
+    prefix: str
+    """The first part of its event topics, its group on the command line (`RuleSet`)."""
     rule: str
     """The rule an unknown command is refused under (the game's sequence of play)."""
     commands: Mapping[str, CommandSpec[S]]

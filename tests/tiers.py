@@ -29,7 +29,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "tests/cli/test_index.py": (
         "test_a_fresh_process_verifies_a_game_with_snapshots",
         "test_help_lists_every_command_as_if_all_were_loaded",
-        "test_the_index_is_what_the_modules_add",
+        "test_the_index_is_made_at_first_use_and_read_back_after",
     ),
     "tests/cli/test_jsontext.py": (
         "test_every_entry_of_a_random_games_log_is_written_as_json_writes_it",

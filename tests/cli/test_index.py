@@ -1,9 +1,10 @@
-"""Commands added on first use (issue 14): the index the CLI lists them from is current,
-and `--help` reads the same as with every command loaded. What a call imports is held by
-its start-up time (tests/test_startup.py)."""
+"""Commands added on first use (issue 14): the index the CLI lists them from is made from
+what is installed and cached (cli/index.py), and `--help` reads the same as with every
+command loaded. What a call imports is held by its start-up time (tests/test_startup.py)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,19 +17,40 @@ from warscribe.cli import main
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def fresh(code: str, *args: str) -> str:
+# `warscribe ARGS` run, then the modules of the rule sets it loaded, as a JSON list
+HELP_LOADED = (
+    "import json, sys; from click.testing import CliRunner; from warscribe.cli.main import cli\n"
+    "print(CliRunner().invoke(cli, sys.argv[1:]).output.splitlines()[0])\n"
+    "print(json.dumps([m for m in sys.modules if m.startswith('warscribe.engine.rulesets.')]))"
+)
+
+
+def fresh(code: str, *args: str, env: dict[str, str] | None = None) -> str:
     """What a fresh interpreter prints running `code` (nothing of the CLI loaded before)."""
     result = subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
 
 
-def test_the_index_is_what_the_modules_add() -> None:
-    made = fresh("from tests.cli.command_index import text; print(text(), end='')")
-    kept = (ROOT / "cli" / "commands.tsv").read_text(encoding="utf-8")
-    assert made == kept, "run `python -m tests.cli.command_index cli/commands.tsv`"
+def test_the_index_is_made_at_first_use_and_read_back_after(tmp_path: Path) -> None:
+    """A first `--help` (no cache yet) works the index out from every installed game and
+    writes it; the next reads it and imports no game; both print the same."""
+    cache = {"WARSCRIBE_CACHE": str(tmp_path)}
+    first = fresh(HELP_LOADED, "--help", env=cache)
+    assert sorted(p.name.split("-")[0] for p in tmp_path.iterdir()) == ["commands", "rulesets"]
+    second = fresh(HELP_LOADED, "--help", env=cache)
+    assert first.split("\n", 1)[0] == second.split("\n", 1)[0]
+    assert "divine_right" in first.rsplit("\n", 2)[-2]
+    assert "warscribe.engine.rulesets." not in second.rsplit("\n", 2)[-2]
+    index = next(tmp_path.glob("commands-*")).read_text(encoding="utf-8")
+    for line in ("new\tduel\tduel\t", "duel\tstrike\tduel\t", "cli\tfork\tpbem\t"):
+        assert line in index
 
 
 def test_help_lists_every_command_as_if_all_were_loaded() -> None:
