@@ -118,7 +118,11 @@ SLOW: dict[str, tuple[str, ...]] = {
     "tests/store/test_writing.py": (
         "test_a_store_first_opened_without_snapshots_has_their_table_for_the_next_open",
     ),
+    "tests/test_packaging.py": ("test_the_wheel_holds_every_package_and_data_file",),  # pip
     "tests/test_quality.py": ("test_mypy_strict_is_clean",),
+    "tests/third_game/test_third_game.py": (
+        "test_a_game_installed_beside_warscribe_is_played_through_the_cli",  # pip builds it
+    ),
 }
 """Per test module, the tests of the slow tier (a test class, or a test with all its
 parameters); none named: the whole module."""
