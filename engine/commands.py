@@ -190,10 +190,12 @@ class CommandSpec(Generic[S]):
 
     `decide(state, call)` returns its events or raises a RuleError citing the rule; it
     reads the arguments from `call`, already checked against `args`. `answers` names the
-    kind of pending decision it answers (None: it answers none). On the command line it is
-    `warscribe GROUP SUB` when `group` is set (e.g. `attack declare`), else `warscribe
-    NAME`, unless `flag_of` makes it a flag of another command: `("pursue", "none")` is
-    `warscribe pursue --none`; `rolls` adds the table dice option `--roll`."""
+    kinds of decision it answers (the rule book's one source for it: while a decision is
+    asked only its answers are given, by the player asked; empty: it answers none). On
+    the command line it is `warscribe GROUP SUB` when `group` is set (e.g. `attack
+    declare`), else `warscribe NAME`, unless `flag_of` makes it a flag of another command:
+    `("pursue", "none")` is `warscribe pursue --none`; `rolls` adds the table dice option
+    `--roll`."""
 
     name: str
     decide: Decide[S]
@@ -202,7 +204,7 @@ class CommandSpec(Generic[S]):
     help: str
     example: tuple[str, ...]
     authority: str = TURN
-    answers: str | None = None
+    answers: tuple[str, ...] = ()
     group: str | None = None
     sub: str | None = None
     rolls: bool = False
@@ -322,6 +324,11 @@ class Call:
 def decide(spec: CommandSpec[S], state: S, command: Command, dice: Dice | None) -> list[Event]:
     """The events of `command`, its arguments checked against `spec` first."""
     return list(spec.decide(state, read(spec, command, dice)))
+
+
+def answering(specs: Mapping[str, CommandSpec[Any]], kind: str) -> tuple[str, ...]:
+    """The names of the commands answering a decision of `kind`, in the table's order."""
+    return tuple(name for name, spec in specs.items() if kind in spec.answers)
 
 
 def table(*specs: CommandSpec[S]) -> dict[str, CommandSpec[S]]:

@@ -583,8 +583,8 @@ def _cargo_lost(state: State, event: CargoLost) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    STRANDED: Answer(("castaway-",), _castaway_stands),
-    CAPTIVE: Answer(("prisoner-",), _captive_stands),
+    STRANDED: Answer(_castaway_stands),
+    CAPTIVE: Answer(_captive_stands),
 }
 
 

@@ -791,8 +791,8 @@ def _gain_stands(state: State, pending: Pending) -> bool:
 
 
 DECISIONS: dict[str, Answer] = {
-    **{kind: Answer(("events-",), offered_units) for kind in LOSSES},
-    **{kind: Answer(("events-",), _gain_stands) for kind in GAINS},
+    **{kind: Answer(offered_units) for kind in LOSSES},
+    **{kind: Answer(_gain_stands) for kind in GAINS},
 }
 
 

@@ -10,17 +10,17 @@ from warscribe.engine.codec import sorted_map
 from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
-from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
+from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
 from . import answers, legal, projections, story, turn
 from .data import load_custom
 from .evolving import Outcome, asking_next, next_decision
 from .rulebook import RULEBOOK
-from .sections import GAME_TURN
+from .sections import GAME_TURN, VICTORY
 from .setup import check_players, setup_events
 from .specs import COMMANDS, GROUPS, data_of
-from .state import PHASES, KingdomState, State
+from .state import KingdomState, State
 from .tables import Rulebook
 
 if TYPE_CHECKING:  # signed orders: imported where they are read, not with the rules
@@ -72,7 +72,9 @@ class DivineRight(RuleBook[State]):
     hooks = (Hook("settle", _settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
     groups = GROUPS
-    phases = PHASES
+    sequence = RULEBOOK.phases
+    turn_order = RULEBOOK.turn_order
+    over_rule = VICTORY
     sentences = story.SENTENCES
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
@@ -126,13 +128,15 @@ class DivineRight(RuleBook[State]):
     def setup(self, state: State, spec: GameSpec, dice: Dice) -> list[Event]:
         return setup_events(spec, load_custom(_custom(spec.options)), dice)
 
-    def pending(self, state: State) -> str | None:
+    def pending(self, state: State) -> Waiting | None:
         waiting = state.turn.progress.pending if state.turn else None
-        return waiting.kind if waiting else None
+        return Waiting(waiting.kind, waiting.player, waiting.why) if waiting else None
 
-    def check_pending(self, state: State, spec: CommandSpec[State]) -> None:
-        """Divine Right's rules check the decision asked themselves (`turn.current`,
-        `turn.answering`): who must answer it, and the commands answering each kind."""
+    def current_phase(self, state: State) -> str | None:
+        return state.turn.phase if state.turn else None
+
+    def on_turn(self, state: State) -> str | None:
+        return state.turn.player if state.turn else None
 
     def position(self, state: State) -> str | None:
         return state.turn.label if state.turn else None

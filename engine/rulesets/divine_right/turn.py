@@ -37,7 +37,9 @@ HAND_LIMIT = 4
 
 
 def current(state: State, command: Command, phase: str | None = None) -> Turn:
-    """The turn, after checking the game goes on, it is the actor's turn and phase."""
+    """The turn, after checking the game goes on, it is the actor's turn and phase (the
+    rule book checks them for every command before it is decided: `RuleBook.check_turn`;
+    a query, `reach`, asks here)."""
     turn = state.turn
     if state.outcome is not None or turn is None:
         raise IllegalCommand("the game is over", VICTORY)
@@ -51,18 +53,7 @@ def current(state: State, command: Command, phase: str | None = None) -> Turn:
             f"{PHASE_TITLES[turn.phase]} ({turn.label})",
             GAME_TURN,
         )
-    pending = turn.progress.pending
-    if pending is not None and not command.name.startswith(answered_by(pending.kind) or "\0"):
-        raise IllegalCommand(
-            f"{pending.player} must first decide: {pending.why} ({pending.kind})", GAME_TURN
-        )
     return turn
-
-
-def answered_by(kind: str) -> tuple[str, ...]:
-    """The prefixes of the commands answering a decision of `kind`."""
-    answer = rulebook().decisions.get(kind)
-    return answer.answered_by if answer else ()
 
 
 def pending_kinds() -> tuple[str, ...]:
@@ -139,7 +130,8 @@ def settle(out: Outcome, data: DRData, dice: Dice) -> None:
 def _turn_of_the_eliminated(out: Outcome, data: DRData, dice: Dice) -> None:
     """Kingdoms › Fate of Player Kingdoms: a player eliminated during his own player turn
     is out of the game at once, so once nothing is left to decide the rest of his turn is
-    not played: the next player's turn (or the next game turn) begins."""
+    not played: his phase ends as any phase does (`close`), then the next player's turn
+    (or the next game turn) begins."""
     turn = out.state.turn
     if out.state.outcome is not None or turn is None or turn.phase == TURN_OVER:
         return
@@ -147,36 +139,49 @@ def _turn_of_the_eliminated(out: Outcome, data: DRData, dice: Dice) -> None:
         return
     if not out.state.player(turn.player).eliminated:
         return
-    out.add(PlayerTurnEnded(player=turn.player, phase=turn.phase))
-    _what_follows(out, data, dice)
+    close(out, data, dice, PlayerTurnEnded(player=turn.player, phase=turn.phase))
 
 
 def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    """Close the phase; after the last player's Combat Phase a new game turn begins with
-    newly drawn randomizer chits, or the game ends after turn 20."""
+    """Close the phase once its player has done what it requires (its `ready` steps);
+    after the last player's Combat Phase a new game turn begins with newly drawn
+    randomizer chits, or the game ends after turn 20."""
     turn = current(state, command)
-    _check_phase_done(state, turn)
     out = Outcome(state)
-    table = rulebook()
-    due = [
-        ask
-        for check in table.due_before_phase_end.get(turn.phase, ())
-        for ask in check(state, data)
-    ]
-    if due:
-        out.add(*due)
-        return out
-    for hook in table.at_phase_end.get(turn.phase, ()):
-        hook(out, data, dice)
-    out.add(PhaseEnded(player=turn.player, phase=turn.phase))
-    _what_follows(out, data, dice)
+    for step in rulebook().phase(turn.phase).ready:
+        step(out, data, dice)
+    close(out, data, dice, PhaseEnded(player=turn.player, phase=turn.phase))
     return out
+
+
+def close(out: Outcome, data: DRData, dice: Dice, ending: PhaseEnded | PlayerTurnEnded) -> None:
+    """The end of the phase under way, the same however it ends (its player ends it, or
+    is eliminated during it and the rest of his player turn is not played): the decisions
+    due before it ends (and before the game turn ends, when it is the game turn's last)
+    are asked first, and it ends once they are answered; then its end steps run, it ends
+    (`ending`), and what follows begins."""
+    turn = out.state.turn
+    assert turn is not None
+    table = rulebook()
+    phase = table.phase(turn.phase)
+    last = isinstance(ending, PlayerTurnEnded) or turn.phase == PHASES[-1]
+    game_turn = table.turn_order.due_before_game_turn_end
+    due = (*phase.due, *(game_turn if last and out.state.next_player_turn() is None else ()))
+    made = len(out.events)
+    for step in due:
+        step(out, data, dice)
+    if len(out.events) > made:
+        return
+    for step in phase.at_end:
+        step(out, data, dice)
+    out.add(ending)
+    _what_follows(out, data, dice)
 
 
 def _what_follows(out: Outcome, data: DRData, dice: Dice) -> None:
     """After a player turn's end: a new game turn with newly drawn randomizer chits, or the
     end of the game after turn 20; then the next player turn's start."""
-    table = rulebook()
+    order = rulebook().turn_order
     state = out.state
     if state.turn is not None and state.turn.phase == TURN_OVER:
         if state.number >= LAST_TURN:
@@ -184,9 +189,9 @@ def _what_follows(out: Outcome, data: DRData, dice: Dice) -> None:
         else:
             out.add(*player_order(state.number + 1, state.active_players(), dice))
             turn_starts(out, dice)
-            _run(table.at_game_turn_start, out, data, dice)
+            _run(order.at_game_turn_start, out, data, dice)
     if out.state.turn is not None and out.state.turn.phase == PHASES[0]:
-        _run(table.at_player_turn_start, out, data, dice)
+        _run(order.at_player_turn_start, out, data, dice)
 
 
 def _run(hooks: tuple[Hook, ...], out: Outcome, data: DRData, dice: Dice) -> None:
@@ -195,23 +200,34 @@ def _run(hooks: tuple[Hook, ...], out: Outcome, data: DRData, dice: Dice) -> Non
             hook(out, data, dice)
 
 
-def _check_phase_done(state: State, turn: Turn) -> None:
-    progress = turn.progress
-    if turn.phase == "random-events" and not progress.rolled:
+def events_rolled(out: Outcome, data: DRData, dice: Dice) -> None:
+    """The Random Events Phase ends once the player has rolled on the table."""
+    assert out.state.turn is not None
+    if not out.state.turn.progress.rolled:
         raise IllegalCommand("roll the random events first (`events roll`)", RANDOM_EVENTS_PHASE)
-    if turn.phase == "diplomacy":
-        if not progress.drew:
-            raise IllegalCommand(
-                "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
-                DIPLOMACY_CARDS,
-            )
-        held = len(state.player(turn.player).hand)
-        if held > HAND_LIMIT:
-            raise IllegalCommand(
-                f"{turn.player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "
-                "before the phase ends (`discard CARD`)",
-                DIPLOMACY_CARDS,
-            )
+
+
+def card_drawn(out: Outcome, data: DRData, dice: Dice) -> None:
+    """The Diplomacy Phase ends once the player has drawn a card."""
+    assert out.state.turn is not None
+    if not out.state.turn.progress.drew:
+        raise IllegalCommand(
+            "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
+            DIPLOMACY_CARDS,
+        )
+
+
+def within_hand_limit(out: Outcome, data: DRData, dice: Dice) -> None:
+    """The Diplomacy Phase ends with the player's hand within the limit."""
+    assert out.state.turn is not None
+    player = out.state.turn.player
+    held = len(out.state.player(player).hand)
+    if held > HAND_LIMIT:
+        raise IllegalCommand(
+            f"{player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "
+            "before the phase ends (`discard CARD`)",
+            DIPLOMACY_CARDS,
+        )
 
 
 def _phase_ended(state: State, event: PhaseEnded) -> State:

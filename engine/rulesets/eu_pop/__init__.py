@@ -15,15 +15,15 @@ from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, table
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
-from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
+from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, Phase, RuleBook, TurnOrder
 from warscribe.engine.ruleset import GameSpec, LegalCommand, names
 
 from . import adjust, call_to_arms, income, legal, loans, minor_actions, story, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
-from .rules import INCOME, ROUND, START
-from .state import PHASES, EuState
+from .rules import INCOME, MINOR, ROUND, START
+from .state import EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
 COMMANDS = table(*(spec for module in _MODULES for spec in module.COMMANDS))
@@ -62,6 +62,17 @@ def _start_text(spec: GameSpec) -> str:
     return text
 
 
+# The round's four phases, in order (ROUND). Their commands are not declared phase by
+# phase: a minor action may be taken in any phase as a Reaction (5.2), and the rules
+# check each (`guards.require_window`); `end-phase` ends each once it is complete.
+SEQUENCE: tuple[Phase[None], ...] = (
+    Phase("draw", ROUND),
+    Phase("action", MINOR),
+    Phase("peace", ROUND),
+    Phase("income-upkeep", INCOME),
+)
+
+
 class EuPop(RuleBook[EuState]):
     """The eu-pop rule set (see `warscribe.engine.rulebook.RuleBook`)."""
 
@@ -71,7 +82,8 @@ class EuPop(RuleBook[EuState]):
     evolvers = EVOLVERS
     hooks = (Hook("Phase 4 steps with no choice close themselves", _close_steps),)
     projections = PROJECTIONS
-    phases = PHASES
+    sequence = SEQUENCE
+    turn_order: TurnOrder[None] = TurnOrder(every_phase=("end-phase",))
     sentences = story.SENTENCES
     new = NewSpec(
         "Set up an EU: The Price of Power economy from a starting-position file: the realms, "
@@ -113,6 +125,9 @@ class EuPop(RuleBook[EuState]):
             PhaseBegun(position.round, position.phase, order),
         ]
         return events + income.close_steps(self.after(state, events), dice, self.after)
+
+    def current_phase(self, state: EuState) -> str | None:
+        return state.phase or None
 
     def position(self, state: EuState) -> str | None:
         return state.label

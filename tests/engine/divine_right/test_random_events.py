@@ -561,7 +561,7 @@ def test_11_desertion_loses_a_common_mercenary_of_the_players_choice(table: Tabl
     hire(table, "B", "Colist", owner="bob")
     roll(table, "Desertion")
     assert set(asked(table).options) == {"A", "K"}
-    table.refuse(NotYourTurn, "carol's turn", "events-lose", unit="B", by="bob")
+    table.refuse(NotYourTurn, "carol must decide", "events-lose", unit="B", by="bob")
     table.do("events-lose", unit="K")
     assert table.state.mercenary_pool[-1] == "K"
 
@@ -637,7 +637,8 @@ def test_a_pending_decision_blocks_the_phase_and_shows_in_the_legal_commands(tab
     assert ruleset.legal_commands(table.state) == ("events lose",)
     assert ruleset.whose_turn(table.state) == ME
     table.refuse(IllegalCommand, "must first decide", "end-phase")
-    table.refuse(IllegalCommand, "already rolled", "events-roll", 1, 1)
+    # `events roll` answers no decision, whatever its name shares with those that do
+    table.refuse(IllegalCommand, "must first decide", "events-roll", 1, 1)
     table.refuse(
         IllegalCommand, "answers no decision now", "events-reinforce", kind="army", at="Pennol"
     )

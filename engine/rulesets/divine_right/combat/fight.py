@@ -543,7 +543,7 @@ def _ended(state: State, event: AttackEnded) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    LOSSES: Answer(("losses",), offered_units),
+    LOSSES: Answer(offered_units),
 }
 
 

@@ -333,8 +333,8 @@ def _came_out(state: State, event: FleetsCameOut) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    ADVANCE: Answer(("advance-",), _advance_stands),
-    SORTIE: Answer(("sortie",), _sortie_stands),
+    ADVANCE: Answer(_advance_stands),
+    SORTIE: Answer(_sortie_stands),
 }
 
 

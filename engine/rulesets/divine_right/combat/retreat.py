@@ -401,8 +401,8 @@ def _rolled(state: State, event: RetreatRolled) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    RETREAT: Answer(("retreat-",), _retreat_stands),
-    PURSUE: Answer(("pursue",), _pursuit_stands),
+    RETREAT: Answer(_retreat_stands),
+    PURSUE: Answer(_pursuit_stands),
 }
 
 

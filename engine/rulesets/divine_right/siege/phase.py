@@ -687,9 +687,9 @@ def _given_up(state: State, event: SiegeGivenUp) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    DISPLACE: Answer(("siege-displace",), _siege_stands),
-    MAKE_WAY: Answer(("siege-displace",), _barring_stands),
-    VETO: Answer(("siege-keep", "siege-lift"), _veto_stands),
+    DISPLACE: Answer(_siege_stands),
+    MAKE_WAY: Answer(_barring_stands),
+    VETO: Answer(_veto_stands),
 }
 
 
