@@ -219,7 +219,7 @@ def new_command(book: RuleBook[Any]) -> click.Command:
 def _read_options(book: RuleBook[Any], values: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The options of `new` as values of their kinds (a bad one refused naming it)."""
     args = book.new.options
-    spec = CommandSpec[Any]("new", lambda state, call: (), args, "new", book.new.help, ())
+    spec = CommandSpec[Any]("new", lambda d: None, args, "new", book.new.help, ())
     call = read(spec, Command(REFEREE_NAME, "new", given_args(args, values)))
     found = ((arg.name, call.get(arg.name)) for arg in args)
     return [(name, value) for name, value in found if value is not None]

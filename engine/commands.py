@@ -5,8 +5,9 @@ arguments (`Arg`, each read by a `Kind`), the rule section it follows, who may g
 the pending decision it answers, its help and an example, and its shape on the command
 line. `read` checks a `Command` against its spec before anything is decided: an unknown
 argument, a missing required one, or a value its kind refuses is an `InvalidCommand`
-naming the argument and the rule. The decision then reads the values through `Call`,
-already of their type.
+naming the argument and the rule. The decision (`warscribe.engine.decision.Decision`)
+then reads the values through `Call`, already of their type: a kind that names things of
+the game's data (a space, a path) gives them resolved against it.
 
 A kind reads both the text typed on the command line and the Python values tests and
 scripts pass; None always reads as "not given".
@@ -15,12 +16,13 @@ scripts pass; None always reads as "not given".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from warscribe.engine.codec import frozen
 
+from .decision import Decision
 from .dice import Dice
 from .errors import InvalidCommand
 from .events import Command, Event
@@ -44,7 +46,9 @@ class Kind(Generic[T]):
 
     `wanted` says what it must be (for the error); the rest is its command-line shape:
     `metavar`, a bare `flag`, a list (`many`: several words, or an option given several
-    times, joined with `joiner`), or a `file` whose text is the value."""
+    times, joined with `joiner`), or a `file` whose text is the value. `resolve`, when
+    set, turns the value read into what it names in the game's data, `(data, value, rule)`,
+    as the decision reads it (refusing, citing `rule`, what names nothing)."""
 
     wanted: str
     read: Callable[[Any], T | None]
@@ -53,6 +57,7 @@ class Kind(Generic[T]):
     many: bool = False
     file: bool = False
     joiner: str = ","
+    resolve: Callable[[Any, Any, str], Any] | None = None
 
 
 INT_MAX = 2**63 - 1
@@ -181,21 +186,21 @@ class Arg:
         return self.metavar or self.kind.metavar
 
 
-Decide = Callable[[S, "Call"], Sequence[Event]]
+Decide = Callable[["Decision[S, Any]"], None]
 
 
 @frozen
 class CommandSpec(Generic[S]):
     """A command of a rule set (or of the record), everything about it in one place.
 
-    `decide(state, call)` returns its events or raises a RuleError citing the rule; it
-    reads the arguments from `call`, already checked against `args`. `answers` names the
-    kinds of decision it answers (the rule book's one source for it: while a decision is
-    asked only its answers are given, by the player asked; empty: it answers none). On
-    the command line it is `warscribe GROUP SUB` when `group` is set (e.g. `attack
-    declare`), else `warscribe NAME`, unless `flag_of` makes it a flag of another command:
-    `("pursue", "none")` is `warscribe pursue --none`; `rolls` adds the table dice option
-    `--roll`."""
+    `decide(d)` emits its events on the decision `d` or raises a RuleError citing the
+    rule; it reads the arguments from `d.call`, already checked against `args`. `answers`
+    names the kinds of decision it answers (the rule book's one source for it: while a
+    decision is asked only its answers are given, by the player asked; empty: it answers
+    none). On the command line it is `warscribe GROUP SUB` when `group` is set (e.g.
+    `attack declare`), else `warscribe NAME`, unless `flag_of` makes it a flag of another
+    command: `("pursue", "none")` is `warscribe pursue --none`; `rolls` adds the table
+    dice option `--roll`."""
 
     name: str
     decide: Decide[S]
@@ -224,7 +229,9 @@ def _refusal(spec: CommandSpec[Any], arg: Arg, raw: Any) -> InvalidCommand:
     )
 
 
-def read(spec: CommandSpec[Any], command: Command, dice: Dice | None = None) -> Call:
+def read(
+    spec: CommandSpec[Any], command: Command, dice: Dice | None = None, data: Any = None
+) -> Call:
     """`command`'s arguments read and checked against `spec`: InvalidCommand, citing the
     rule, naming the arguments it does not take, else the first one of the wrong kind,
     else the first required one missing."""
@@ -242,7 +249,7 @@ def read(spec: CommandSpec[Any], command: Command, dice: Dice | None = None) -> 
             if value is None:
                 raise _refusal(spec, arg, given[arg.name])
             values[arg.name] = value
-    call = Call(spec, command, values, dice)
+    call = Call(spec, command, values, dice, data)
     for arg in spec.args:
         if arg.required:
             call.value(arg.name)
@@ -253,13 +260,15 @@ def read(spec: CommandSpec[Any], command: Command, dice: Dice | None = None) -> 
 class Call:
     """A command as its decision reads it: who gives it, its checked values, the dice.
 
-    `get` and the typed readers give a value given, else the argument's default; a value
-    the decision needs that is neither is refused naming the argument."""
+    `get` and the typed readers give a value given (resolved against the game's `data`
+    when its kind resolves), else the argument's default; a value the decision needs that
+    is neither is refused naming the argument."""
 
     spec: CommandSpec[Any]
     command: Command
     values: Mapping[str, Any]
     dice: Dice | None = None
+    data: Any = None
 
     @property
     def actor(self) -> str:
@@ -275,7 +284,12 @@ class Call:
     def get(self, name: str, default: Any = None) -> Any:
         """The value given, else `default`, else the argument's default."""
         if name in self.values:
-            return self.values[name]
+            arg = self.spec.arg(name)
+            resolve = arg.kind.resolve
+            value = self.values[name]
+            return (
+                value if resolve is None else resolve(self.data, value, arg.rule or self.spec.rule)
+            )
         return default if default is not None else self.spec.arg(name).default
 
     def value(self, name: str, default: Any = None) -> Any:
@@ -321,9 +335,25 @@ class Call:
         return self.dice
 
 
-def decide(spec: CommandSpec[S], state: S, command: Command, dice: Dice | None) -> list[Event]:
-    """The events of `command`, its arguments checked against `spec` first."""
-    return list(spec.decide(state, read(spec, command, dice)))
+def decision(
+    spec: CommandSpec[S],
+    state: S,
+    command: Command,
+    dice: Dice,
+    evolve: Callable[[S, Event], S],
+    data: Any = None,
+) -> Decision[S, Any]:
+    """`command` decided on `state`, its arguments checked against `spec` first: the
+    decision, its events evolved by `evolve` as they were emitted."""
+    made: Decision[S, Any] = Decision(state, read(spec, command, dice, data), data, dice, evolve)
+    spec.decide(made)
+    return made
+
+
+def follow(d: Decision[S, Any], spec: CommandSpec[S], command: Command) -> None:
+    """`command` decided as a part of `d` (a step the rules record for a player as his own
+    command would record it), its events emitted on `d`."""
+    d.under(read(spec, command, d.dice, d.data), spec.decide)
 
 
 def answering(specs: Mapping[str, CommandSpec[Any]], kind: str) -> tuple[str, ...]:

@@ -5,7 +5,9 @@ table (`Evolvers`), its sequence of play (`Phase`s, in order), its hooks in the 
 run, its projections and what `new` takes. `decide`, `evolve`, argument checking, the
 check that a command belongs to the phase and to its player's turn, the pending-decision
 check (which commands answer which decision: `CommandSpec.answers`, nowhere else) and "the
-state after my own events" are written here once; a rule set writes only its rules.
+state after my own events" are written here once; a rule set writes only its rules. A
+command's spec and every hook decide on one `Decision`: the state so far, the game's data
+(`data`), the dice and the typed call; each `emit`s its events.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from . import commands
 from .codec import topic_of
 from .commands import TURN, Arg, CommandSpec
 from .common import RECORD_EVENTS
+from .decision import Asking, Decision
 from .dice import Dice
 from .errors import IllegalCommand, InvalidCommand, LogError, NotYourTurn
 from .events import Command, Event, GameCreated
@@ -63,10 +66,10 @@ class Evolvers(Generic[S]):
 @frozen
 class Hook(Generic[S]):
     """A rule that acts after a command's events (a phase that ends itself, say): given
-    the state after them and the events so far, the events it adds."""
+    the command's decision (its state after the events so far), it emits what it adds."""
 
     name: str
-    run: Callable[[S, Sequence[Event], Dice], Sequence[Event]]
+    run: Callable[[Decision[S, Any]], None]
 
 
 @frozen
@@ -146,6 +149,8 @@ class RuleBook(Generic[S]):
     """The rule a command given once the game is over is refused under (its victory)."""
     sentences: Mapping[type, Callable[[Any, S], str | None]] = {}
     """The story's words for each of the game's event classes (`sentence`)."""
+    asking: Asking | None = None
+    """The event asking a player a decision (`Decision.ask`); None: the game asks none."""
     new: NewSpec
 
     def spec(self, name: str) -> CommandSpec[S]:
@@ -177,17 +182,21 @@ class RuleBook(Generic[S]):
         """The decision the game waits for (None: it waits for none)."""
         return None
 
+    def data(self, state: S) -> Any:
+        """The game's data its rules read (None: they read none but the state)."""
+        return None
+
     def decide(self, state: S, command: Command, dice: Dice) -> list[Event]:
         """The command's events, then each hook's, in the order the hooks are written."""
         spec = self.spec(command.name)
         self.check_turn(state, spec, command.actor)
-        events = commands.decide(spec, state, command, dice)
-        now = self.after(state, events)
+        data = self.data(state)
+        call = commands.read(spec, command, dice, data)
+        made = Decision(state, call, data, dice, self.evolve, self.asking)
+        spec.decide(made)
         for hook in self.hooks:
-            added = list(hook.run(now, tuple(events), dice))
-            now = self.after(now, added)
-            events += added
-        return events
+            hook.run(made)
+        return made.events
 
     def check_turn(self, state: S, spec: CommandSpec[S], actor: str) -> None:
         """Refuse a command out of its place in the sequence of play: an answer to a

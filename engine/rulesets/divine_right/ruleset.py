@@ -3,18 +3,19 @@ commands (`specs`), its evolvers and hooks (`rulebook`), projections and what `n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import sorted_map
 from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
+from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
 from . import answers, legal, projections, story, turn
-from .data import load_custom
+from .data import DRData, load_custom
 from .evolving import Outcome, asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN, VICTORY
@@ -30,12 +31,12 @@ DATA_FILES = ("deck", "personalities", "map")
 """The options of `new` that replace a data file (recorded together as `data_files`)."""
 
 
-def _settle(state: State, events: Sequence[Event], dice: Dice) -> list[Event]:
+def _settle(d: Decision[State, DRData]) -> None:
     """What every decision settles (the rulebook's `after_decision`, in its order), then
     the decisions made moot withdrawn."""
-    out = Outcome.following(state, events)
-    turn.settle(out, data_of(state), dice)
-    return out.events[len(events) :]
+    out = Outcome.following(d.state, d.events)
+    turn.settle(out, d.data, d.dice)
+    d.emit(*out.events[len(d.events) :])
 
 
 def _created(event: GameCreated) -> State:
@@ -127,6 +128,9 @@ class DivineRight(RuleBook[State]):
 
     def setup(self, state: State, spec: GameSpec, dice: Dice) -> list[Event]:
         return setup_events(spec, load_custom(_custom(spec.options)), dice)
+
+    def data(self, state: State) -> DRData:
+        return data_of(state)
 
     def pending(self, state: State) -> Waiting | None:
         waiting = state.turn.progress.pending if state.turn else None

@@ -6,21 +6,21 @@ checked by the core (`warscribe.engine.commands.read`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from warscribe.engine.commands import (
     FLAG,
     TEXT,
     Arg,
-    Call,
     CommandSpec,
     Decide,
     choice,
     integer,
     table,
 )
+from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Command
 
 from . import diplomacy, heroes, inactive_kingdoms, random_events, reentry, special_kingdoms, turn
 from .arguments import ATTACKS, HEXES, PATH, UNITS
@@ -78,9 +78,10 @@ def _handled(handler: Handler) -> Decide[State]:
     """A rule module's handler as a spec's decision: given the command with the values
     the core read (only those given, in the spec's order) and the command's dice."""
 
-    def decide(state: State, call: Call) -> Sequence[Event]:
+    def decide(d: Decision[State, DRData]) -> None:
+        call = d.call
         command = Command(call.actor, call.name, tuple(call.values.items()))
-        return handler(state, command, data_of(state), call.roll_dice()).events
+        d.emit(*handler(d.state, command, d.data, d.dice).events)
 
     return decide
 
