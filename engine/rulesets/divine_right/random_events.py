@@ -4,7 +4,8 @@
 monarch dies, which friendly kingdom has bad omens, which kingdom helps from afar, which of
 several equally largest stacks an epidemic strikes) are derived rolls, each recorded as
 `DiceRolled` followed by `RandomlyPicked`. Every choice the rules leave to the player is
-that player's recorded decision: the result records `ChoiceAsked` (the pending decision:
+that player's recorded decision: the result records `DecisionAsked` (asked at once, not
+queued: the pending decision:
 its kind, options and how many units), and play goes on only once it is answered by
 
 - `events-lose unit=ID` or `units=A,B,...` (pending kinds `storm`, `mutiny`, `epidemic`,
@@ -51,6 +52,7 @@ from warscribe.engine.events import Command, Event
 
 from .arguments import hex_arg, label, names
 from .data import DRData, Location, UnitKind, UnitSpec
+from .events import DecisionAsked
 from .evolving import Outcome
 from .kingdoms import activate, crown, monarch_dies
 from .movement.fleets import aboard
@@ -157,17 +159,6 @@ class RandomlyPicked(Event):
     candidates: tuple[str, ...]
     roll: int | None
     picked: str
-
-
-@record("dr.ChoiceAsked")
-class ChoiceAsked(Event):
-    """The rolling player must decide: `count` unit(s) among `options` (the pending decision)."""
-
-    player: str
-    kind: str
-    options: tuple[str, ...]
-    count: int
-    why: str
 
 
 @record("dr.UnitsLost")
@@ -279,7 +270,7 @@ def _ask(
 ) -> None:
     """Ask the player to choose, or record the result void when there is nothing to choose."""
     if options:
-        out.add(ChoiceAsked(player=player, kind=kind, options=tuple(options), count=count, why=why))
+        out.add(DecisionAsked(player, kind, tuple(options), count, why, queue=False))
     else:
         short = count if kind in GAINS else 0
         _void(out, player, KIND_RESULT[kind], _VOID[kind].format(player=player), short)
@@ -814,17 +805,6 @@ def _rolled(state: State, event: RandomEventRolled) -> State:
     return state.with_progress(rolled=True)
 
 
-def _asked(state: State, event: ChoiceAsked) -> State:
-    pending = Pending(
-        kind=event.kind,
-        player=event.player,
-        options=event.options,
-        count=event.count,
-        why=event.why,
-    )
-    return state.with_progress(pending=pending)
-
-
 def _closed(state: State, event: Event) -> State:
     return state.with_progress(pending=None)
 
@@ -860,7 +840,6 @@ EVOLVERS: Evolvers = {
     RandomEventVoid: _closed,
     ReinforcementsDeclined: _closed,
     RandomEventRolled: _rolled,
-    ChoiceAsked: _asked,
     UnitsLost: _lost,
     RegularReplaced: _replaced,
     MercenaryEntered: _entered,

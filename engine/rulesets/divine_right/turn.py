@@ -10,6 +10,7 @@ from warscribe.engine.events import Command
 
 from .data import DRData
 from .events import (
+    ChoiceAsked,
     DecisionAsked,
     DecisionWithdrawn,
     PhaseEnded,
@@ -262,7 +263,11 @@ def _decision_asked(state: State, event: DecisionAsked) -> State:
         count=event.count,
         why=event.why,
     )
-    return ask(state, pending)
+    return ask(state, pending) if event.queue else state.with_progress(pending=pending)
+
+
+def _choice_asked(state: State, event: ChoiceAsked) -> State:
+    return _decision_asked(state, event.upcast())
 
 
 def _withdrawn(state: State, event: DecisionWithdrawn) -> State:
@@ -286,6 +291,7 @@ EVOLVERS: Evolvers = {
     PhaseEnded: _phase_ended,
     PlayerTurnEnded: _player_turn_ended,
     DecisionAsked: _decision_asked,
+    ChoiceAsked: _choice_asked,
     DecisionWithdrawn: _withdrawn,
     PlayerOrderDrawn: _order,
 }

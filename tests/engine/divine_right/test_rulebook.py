@@ -12,7 +12,11 @@ from typing import Any
 import pytest
 
 from warscribe.engine.rulesets.divine_right import RULESET, tables
-from warscribe.engine.rulesets.divine_right.events import DecisionAsked, DecisionWithdrawn
+from warscribe.engine.rulesets.divine_right.events import (
+    ChoiceAsked,
+    DecisionAsked,
+    DecisionWithdrawn,
+)
 
 from .board import movement
 from .play import Table
@@ -87,3 +91,18 @@ def test_decisions_queued_are_asked_first_in_first_out() -> None:
     state = RULESET.evolve(state, DecisionWithdrawn("bob", "retreat", ("X",), "settled"))
     assert state.turn is not None and state.turn.progress.pending is not None
     assert state.turn.progress.pending.kind == "advance"
+
+
+def test_a_choice_asked_at_once_is_not_queued_as_logs_before_the_flag_recorded_it() -> None:
+    """Random Events Phase: a random event's choice is asked at once (`queue` unset); a
+    log written before the flag recorded it as `ChoiceAsked`, which replays the same and
+    is audited as the `DecisionAsked` the rules decide now (its upcast)."""
+    table = Table()
+    waiting = RULESET.evolve(table.state, DecisionAsked("bob", "retreat", ("X",), 0, "asked"))
+    now = DecisionAsked("carol", "storm", ("Muetar-F1",), 1, "Storms", queue=False)
+    old = ChoiceAsked("carol", "storm", ("Muetar-F1",), 1, "Storms")
+    assert old.upcast() == now
+    asked = RULESET.evolve(waiting, now)
+    assert asked == RULESET.evolve(waiting, old)
+    assert asked.turn is not None and asked.turn.progress.pending is not None
+    assert asked.turn.progress.pending.kind == "storm"
