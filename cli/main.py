@@ -943,9 +943,11 @@ def face(game: str) -> click.Group:
     module's commands, then one per command spec of its rule set, and its `new`."""
     from warscribe.engine.rulebook import RuleBook
 
+    from .generated import GameGroup
+
     if game not in _FACES:
         entry = next(e for e in rulesets.registered() if e.name == game)
-        group = click.Group(entry.prefix, help=f"The commands of {game} games.")
+        group = GameGroup(entry.prefix, help=f"The commands of {game} games.")
         _FACES[game] = group
         if game in _GAME_MODULES:
             import_module(f"{__package__}.{_GAME_MODULES[game]}").register(group)

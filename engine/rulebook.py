@@ -169,6 +169,25 @@ class RuleBook(Generic[S]):
         """The phase called `name`."""
         return next(p for p in self.sequence if p.name == name)
 
+    def sections(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The commands by their place in the sequence of play, as help lists them: each
+        phase's (titled with its rule), those of every phase, the answers to a decision,
+        those given at any time, then the rest; a command in several is listed in its
+        first."""
+        order = self.turn_order
+        answers = tuple(name for name, spec in self.commands.items() if spec.answers)
+        found = [(phase.rule, phase.commands) for phase in self.sequence]
+        found += [("Every phase", order.every_phase), ("Answers to a decision", answers)]
+        found += [("At any time", order.any_time)]
+        listed: set[str] = set()
+        sections = []
+        for title, names in (*found, ("Other commands", tuple(self.commands))):
+            kept = tuple(name for name in names if name not in listed)
+            listed.update(kept)
+            if kept:
+                sections.append((title, kept))
+        return tuple(sections)
+
     def current_phase(self, state: S) -> str | None:
         """The phase play is in (None: none, or the game has no phases)."""
         return None

@@ -164,7 +164,9 @@ class DivineRight(RuleBook[State]):
         return offers
 
     def legal_commands(self, state: State) -> tuple[str, ...]:
-        return names(self.legal(state), self.whose_turn(state), legal.spelled)
+        return names(
+            self.legal(state), self.whose_turn(state), legal.spelled, self.turn_order.every_phase
+        )
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)

@@ -143,7 +143,7 @@ class EuPop(RuleBook[EuState]):
         return legal.legal(state)
 
     def legal_commands(self, state: EuState) -> tuple[str, ...]:
-        return names(self.legal(state), self.whose_turn(state))
+        return names(self.legal(state), self.whose_turn(state), last=self.turn_order.every_phase)
 
     def summary(self, state: EuState) -> dict[str, Any]:
         return summary(state)
