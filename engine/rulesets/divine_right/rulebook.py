@@ -40,7 +40,7 @@ from .sections import (
 )
 from .siege import declare as siege
 from .siege import phase as siege_phase
-from .tables import Answer, Evolver, Hook, Placement, Rulebook, asking, bind
+from .tables import Answer, Evolver, Hook, Placement, Rulebook, bind, due_step
 
 
 def _one_each(parts: Iterable[Mapping[type[Event], Evolver]]) -> dict[type[Event], Evolver]:
@@ -133,15 +133,15 @@ PHASES: tuple[Phase[Hook], ...] = (
         "movement",
         MOVEMENT_PHASE,
         commands=("move", "ferry", "embark", "debark", "inside", "outside", "search", "disband"),
-        ready=(asking(fleets.fleets_beside_enemy_land),),
-        due=(asking(fleets.ports_taken),),
+        ready=(due_step(fleets.fleets_beside_enemy_land),),
+        due=(due_step(fleets.ports_taken),),
         at_end=(inactive_kingdoms.lingering,),
     ),
     Phase(
         "combat",
         COMBAT_PHASE,
         commands=("attack-declare", "attack-resolve"),
-        ready=(asking(declare.unresolved_attacks),),
+        ready=(due_step(declare.unresolved_attacks),),
     ),
 )
 
@@ -153,7 +153,7 @@ TURN_ORDER: TurnOrder[Hook] = TurnOrder(
     any_time=("rejoin",),
     # "the besieger must displace his forces from the space at the end of the current game
     # turn" (Siege Phase › Besieger Displacement): after the last phase's own due steps
-    due_before_game_turn_end=(asking(siege_phase.invalid_sieges),),
+    due_before_game_turn_end=(due_step(siege_phase.invalid_sieges),),
     # As a new game turn begins (after the player order is drawn).
     at_game_turn_start=(special_kingdoms.regenerate,),
     # As a player turn begins (before its Random Events Phase).

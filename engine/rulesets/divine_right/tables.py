@@ -75,7 +75,7 @@ class Rulebook:
         return next(p for p in self.phases if p.name == name)
 
 
-def asking(check: Due) -> Hook:
+def due_step(check: Due) -> Hook:
     """A step asking the decisions `check` finds due (or refusing, as it says)."""
 
     def step(out: Outcome, data: DRData, dice: Dice) -> None:

@@ -63,7 +63,7 @@ def test_hooks_run_in_the_order_the_table_says(monkeypatch: pytest.MonkeyPatch) 
     movement_phase = dataclasses.replace(
         rules.phase("movement"),
         ready=(hook("ready 2"), hook("ready 1")),
-        due=(tables.asking(check("due 2")), tables.asking(check("due 1"))),
+        due=(tables.due_step(check("due 2")), tables.due_step(check("due 1"))),
         at_end=(hook("end 2"), hook("end 1")),
     )
     phases = tuple(movement_phase if p.name == "movement" else p for p in rules.phases)
