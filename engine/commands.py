@@ -249,11 +249,14 @@ def read(
             if value is None:
                 raise _refusal(spec, arg, given[arg.name])
             values[arg.name] = value
-    call = Call(spec, command, values, dice, data)
     for arg in spec.args:
-        if arg.required:
-            call.value(arg.name)
-    return call
+        if arg.required and arg.name not in values and arg.default is None:
+            raise _missing(spec, arg)
+    return Call(spec, command, values, dice, data)
+
+
+def _missing(spec: CommandSpec[Any], arg: Arg) -> InvalidCommand:
+    return InvalidCommand(f"{spec.name} needs {arg.name}={arg.shown}", arg.rule or spec.rule)
 
 
 @frozen
@@ -296,10 +299,7 @@ class Call:
         """As `get`, refused (InvalidCommand naming the argument) when there is none."""
         found = self.get(name, default)
         if found is None:
-            arg = self.spec.arg(name)
-            raise InvalidCommand(
-                f"{self.spec.name} needs {name}={arg.shown}", arg.rule or self.spec.rule
-            )
+            raise _missing(self.spec, self.spec.arg(name))
         return found
 
     def text(self, name: str, default: str | None = None) -> str:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import sorted_map
 from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
-from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
@@ -16,7 +15,7 @@ from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
 from . import answers, legal, projections, story, turn
 from .data import DRData, load_custom
-from .evolving import Outcome, asking_next, next_decision
+from .evolving import asking, asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN, VICTORY
 from .setup import check_players, setup_events
@@ -29,14 +28,6 @@ if TYPE_CHECKING:  # signed orders: imported where they are read, not with the r
 
 DATA_FILES = ("deck", "personalities", "map")
 """The options of `new` that replace a data file (recorded together as `data_files`)."""
-
-
-def _settle(d: Decision[State, DRData]) -> None:
-    """What every decision settles (the rulebook's `after_decision`, in its order), then
-    the decisions made moot withdrawn."""
-    out = Outcome.following(d.state, d.events)
-    turn.settle(out, d.data, d.dice)
-    d.emit(*out.events[len(d.events) :])
 
 
 def _created(event: GameCreated) -> State:
@@ -70,13 +61,14 @@ class DivineRight(RuleBook[State]):
     rule = GAME_TURN
     commands: Mapping[str, CommandSpec[State]] = COMMANDS
     evolvers = EVOLVERS
-    hooks = (Hook("settle", _settle),)
+    hooks = (Hook("settle", turn.settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
     groups = GROUPS
     sequence = RULEBOOK.phases
     turn_order = RULEBOOK.turn_order
     over_rule = VICTORY
     sentences = story.SENTENCES
+    asking = staticmethod(asking)
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",

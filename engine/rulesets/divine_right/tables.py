@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import frozen
-from warscribe.engine.dice import Dice
 from warscribe.engine.events import Event
 from warscribe.engine.rulebook import Phase, TurnOrder
 
@@ -23,16 +22,16 @@ from .data import DRData
 from .state import Hex, Pending, State
 
 if TYPE_CHECKING:
-    from .evolving import Outcome
+    from .evolving import Decision
 
 Evolver = Callable[[State, Any], State]
 Evolvers = Mapping[type[Event], Evolver]
 Stands = Callable[[State, Pending], bool]
-Hook = Callable[["Outcome", DRData, Dice], None]
+Hook = Callable[["Decision"], None]
 Due = Callable[[State, DRData], list[Any]]
-Reaction = Callable[["Outcome", DRData, str], None]
+Reaction = Callable[["Decision", str], None]
 SetupQuestion = Callable[[DRData, str, str], list[Event]]
-Finish = Callable[["Outcome", DRData, str, tuple[str, ...], Hex], None]
+Finish = Callable[["Decision", str, tuple[str, ...], Hex], None]
 Refusal = Callable[[State, DRData, tuple[str, ...], Hex], str]
 
 
@@ -47,7 +46,7 @@ class Answer:
 @frozen
 class Placement:
     """A placement the rules leave to a player, answered by `place`: how it is carried out
-    (`finish(out, data, player, units, hex)`), the section it cites, whether it still
+    (`finish(d, player, units, hex)`), the section it cites, whether it still
     stands, and why a space not offered breaks it (`refusal`, if the rule says)."""
 
     finish: Finish
@@ -78,8 +77,8 @@ class Rulebook:
 def due_step(check: Due) -> Hook:
     """A step asking the decisions `check` finds due (or refusing, as it says)."""
 
-    def step(out: Outcome, data: DRData, dice: Dice) -> None:
-        out.add(*check(out.state, data))
+    def step(d: Decision) -> None:
+        d.emit(*check(d.state, d.data))
 
     step.__doc__, step.__qualname__ = check.__doc__, check.__qualname__
     step.__module__ = check.__module__

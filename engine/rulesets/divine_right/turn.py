@@ -4,11 +4,10 @@ end of a phase, a new game turn's randomizer chits, and the end of the game."""
 from __future__ import annotations
 
 from warscribe.engine.codec import replace
-from warscribe.engine.dice import Dice
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Command
 
-from .data import DRData
 from .events import (
     ChoiceAsked,
     DecisionAsked,
@@ -17,7 +16,7 @@ from .events import (
     PlayerOrderDrawn,
     PlayerTurnEnded,
 )
-from .evolving import Outcome
+from .evolving import Decision
 from .kingdoms import finish, turn_starts
 from .sections import DIPLOMACY_CARDS, GAME_TURN, RANDOM_EVENTS_PHASE, VICTORY
 from .setup import player_order
@@ -37,7 +36,7 @@ from .tables import Evolvers, Hook, rulebook
 HAND_LIMIT = 4
 
 
-def current(state: State, command: Command, phase: str | None = None) -> Turn:
+def current(state: State, command: Call | Command, phase: str | None = None) -> Turn:
     """The turn, after checking the game goes on, it is the actor's turn and phase (the
     rule book checks them for every command before it is decided: `RuleBook.check_turn`;
     a query, `reach`, asks here)."""
@@ -88,7 +87,7 @@ def _over(state: State, pending: Pending) -> str | None:
     return None
 
 
-def answering(state: State, command: Command, kinds: tuple[str, ...], rule: str) -> Pending:
+def answering(state: State, command: Call, kinds: tuple[str, ...], rule: str) -> Pending:
     """The decision `command` answers, after checking one of `kinds` is asked of its actor
     (who need not be the player whose turn it is)."""
     turn = state.turn
@@ -119,110 +118,108 @@ def asked(state: State, kind: str) -> bool:
     return any(p is not None and p.kind == kind for p in waiting)
 
 
-def settle(out: Outcome, data: DRData, dice: Dice) -> None:
+def settle(d: Decision) -> None:
     """Run the after-decision hooks on a decision's outcome, then withdraw the decisions
     whatever happened has made moot."""
     for hook in rulebook().after_decision:
-        hook(out, data, dice)
-    out.add(*withdrawals(out.state))
-    _turn_of_the_eliminated(out, data, dice)
+        hook(d)
+    d.emit(*withdrawals(d.state))
+    _turn_of_the_eliminated(d)
 
 
-def _turn_of_the_eliminated(out: Outcome, data: DRData, dice: Dice) -> None:
+def _turn_of_the_eliminated(d: Decision) -> None:
     """Kingdoms › Fate of Player Kingdoms: a player eliminated during his own player turn
     is out of the game at once, so once nothing is left to decide the rest of his turn is
     not played: his phase ends as any phase does (`close`), then the next player's turn
     (or the next game turn) begins."""
-    turn = out.state.turn
-    if out.state.outcome is not None or turn is None or turn.phase == TURN_OVER:
+    turn = d.state.turn
+    if d.state.outcome is not None or turn is None or turn.phase == TURN_OVER:
         return
     if turn.progress.pending is not None or turn.progress.queue:
         return
-    if not out.state.player(turn.player).eliminated:
+    if not d.state.player(turn.player).eliminated:
         return
-    close(out, data, dice, PlayerTurnEnded(player=turn.player, phase=turn.phase))
+    close(d, PlayerTurnEnded(player=turn.player, phase=turn.phase))
 
 
-def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def end_phase(d: Decision) -> None:
     """Close the phase once its player has done what it requires (its `ready` steps);
     after the last player's Combat Phase a new game turn begins with newly drawn
     randomizer chits, or the game ends after turn 20."""
-    turn = current(state, command)
-    out = Outcome(state)
+    turn = current(d.state, d.call)
     for step in rulebook().phase(turn.phase).ready:
-        step(out, data, dice)
-    close(out, data, dice, PhaseEnded(player=turn.player, phase=turn.phase))
-    return out
+        step(d)
+    close(d, PhaseEnded(player=turn.player, phase=turn.phase))
 
 
-def close(out: Outcome, data: DRData, dice: Dice, ending: PhaseEnded | PlayerTurnEnded) -> None:
+def close(d: Decision, ending: PhaseEnded | PlayerTurnEnded) -> None:
     """The end of the phase under way, the same however it ends (its player ends it, or
     is eliminated during it and the rest of his player turn is not played): the decisions
     due before it ends (and before the game turn ends, when it is the game turn's last)
     are asked first, and it ends once they are answered; then its end steps run, it ends
     (`ending`), and what follows begins."""
-    turn = out.state.turn
+    turn = d.state.turn
     assert turn is not None
     table = rulebook()
     phase = table.phase(turn.phase)
     last = isinstance(ending, PlayerTurnEnded) or turn.phase == PHASES[-1]
     game_turn = table.turn_order.due_before_game_turn_end
-    due = (*phase.due, *(game_turn if last and out.state.next_player_turn() is None else ()))
-    made = len(out.events)
+    due = (*phase.due, *(game_turn if last and d.state.next_player_turn() is None else ()))
+    made = len(d.events)
     for step in due:
-        step(out, data, dice)
-    if len(out.events) > made:
+        step(d)
+    if len(d.events) > made:
         return
     for step in phase.at_end:
-        step(out, data, dice)
-    out.add(ending)
-    _what_follows(out, data, dice)
+        step(d)
+    d.emit(ending)
+    _what_follows(d)
 
 
-def _what_follows(out: Outcome, data: DRData, dice: Dice) -> None:
+def _what_follows(d: Decision) -> None:
     """After a player turn's end: a new game turn with newly drawn randomizer chits, or the
     end of the game after turn 20; then the next player turn's start."""
     order = rulebook().turn_order
-    state = out.state
+    state = d.state
     if state.turn is not None and state.turn.phase == TURN_OVER:
         if state.number >= LAST_TURN:
-            finish(out, f"turn {LAST_TURN} is over: the most victory points win (Victory B)")
+            finish(d, f"turn {LAST_TURN} is over: the most victory points win (Victory B)")
         else:
-            out.add(*player_order(state.number + 1, state.active_players(), dice))
-            turn_starts(out, dice)
-            _run(order.at_game_turn_start, out, data, dice)
-    if out.state.turn is not None and out.state.turn.phase == PHASES[0]:
-        _run(order.at_player_turn_start, out, data, dice)
+            d.emit(*player_order(state.number + 1, state.active_players(), d.dice))
+            turn_starts(d)
+            _run(order.at_game_turn_start, d)
+    if d.state.turn is not None and d.state.turn.phase == PHASES[0]:
+        _run(order.at_player_turn_start, d)
 
 
-def _run(hooks: tuple[Hook, ...], out: Outcome, data: DRData, dice: Dice) -> None:
+def _run(hooks: tuple[Hook, ...], d: Decision) -> None:
     for hook in hooks:
-        if out.state.outcome is None:
-            hook(out, data, dice)
+        if d.state.outcome is None:
+            hook(d)
 
 
-def events_rolled(out: Outcome, data: DRData, dice: Dice) -> None:
+def events_rolled(d: Decision) -> None:
     """The Random Events Phase ends once the player has rolled on the table."""
-    assert out.state.turn is not None
-    if not out.state.turn.progress.rolled:
+    assert d.state.turn is not None
+    if not d.state.turn.progress.rolled:
         raise IllegalCommand("roll the random events first (`events roll`)", RANDOM_EVENTS_PHASE)
 
 
-def card_drawn(out: Outcome, data: DRData, dice: Dice) -> None:
+def card_drawn(d: Decision) -> None:
     """The Diplomacy Phase ends once the player has drawn a card."""
-    assert out.state.turn is not None
-    if not out.state.turn.progress.drew:
+    assert d.state.turn is not None
+    if not d.state.turn.progress.drew:
         raise IllegalCommand(
             "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
             DIPLOMACY_CARDS,
         )
 
 
-def within_hand_limit(out: Outcome, data: DRData, dice: Dice) -> None:
+def within_hand_limit(d: Decision) -> None:
     """The Diplomacy Phase ends with the player's hand within the limit."""
-    assert out.state.turn is not None
-    player = out.state.turn.player
-    held = len(out.state.player(player).hand)
+    assert d.state.turn is not None
+    player = d.state.turn.player
+    held = len(d.state.player(player).hand)
     if held > HAND_LIMIT:
         raise IllegalCommand(
             f"{player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "

@@ -20,14 +20,13 @@ from warscribe.engine.rulesets.divine_right.events import (
     SiegeDeclared,
     StackMoved,
 )
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
 from warscribe.engine.rulesets.divine_right.mapview import board
 from warscribe.engine.rulesets.divine_right.movement.terrain import land_cost
 from warscribe.engine.rulesets.divine_right.state import Unit
 from warscribe.engine.rulesets.divine_right.units import bonuses
 
-from .board import DATA, ally, hire, movement, put, spent, where
+from .board import DATA, ally, deciding, hire, movement, put, spent, where
 from .play import Table, of
 
 ME = "carol"
@@ -349,8 +348,8 @@ def test_units_in_a_kingdom_that_deactivated_have_one_movement_phase_to_leave() 
     put(table, "Muetar-A1", (14, 22))
     put(table, "Muetar-A2", (15, 22))
     table.to_phase(1, ME, "diplomacy")
-    out = Outcome(table.state)
-    deactivate(out, DATA, "Shucassam", "test")
+    out = deciding(table.state)
+    deactivate(out, "Shucassam", "test")
     table.set_state(out.state)
     movement(table, ME)
     moved = table.do("move", units="Muetar-A1", path="15,22,14,22,13,23")
