@@ -60,7 +60,7 @@ from .sections import MERCENARY_REINFORCEMENTS, RANDOM_EVENTS_PHASE, REPLACEMENT
 from .siege.declare import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
 from .tables import Answer, Evolvers
-from .turn import current, offered_units
+from .turn import asked_now, offered_units, playing
 from .units import remove
 
 PHASE = "random-events"
@@ -226,7 +226,7 @@ Result = Callable[[Decision, str], None]
 
 def roll(d: Decision) -> None:
     """Two dice on the Random Events Table; the result happens at once."""
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     if turn.progress.rolled:
         raise IllegalCommand(
             f"{turn.player} has already rolled the random events this turn", RANDOM_EVENTS_PHASE
@@ -573,20 +573,9 @@ def _stealable(state: State, player: str, kind: str) -> list[Unit]:
 # -- the player's answers -------------------------------------------------------------------------
 
 
-def _pending(state: State, command: Call, kinds: tuple[str, ...]) -> Pending:
-    turn = current(state, command, PHASE)
-    pending = turn.progress.pending
-    if pending is None or pending.kind not in kinds:
-        asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
-        raise IllegalCommand(
-            f"`{command.name}` answers no decision now; {asked}", RANDOM_EVENTS_PHASE
-        )
-    return pending
-
-
 def lose(d: Decision) -> None:
     """The units the player loses to Storms, Mutiny, Epidemic or Desertion."""
-    pending = _pending(d.state, d.call, LOSSES)
+    pending = asked_now(d.state)
     rule = f"{RANDOM_EVENTS_PHASE} › {TABLE[KIND_RESULT[pending.kind]]}"
     units = _unit_list(d.call, rule)
     for unit in units:
@@ -620,7 +609,7 @@ def _check_halves(d: Decision, player: str, units: tuple[str, ...], rule: str) -
 
 def replace_unit(d: Decision) -> None:
     """An eliminated regular back at its deployment space."""
-    pending = _pending(d.state, d.call, (REPLACEMENT, EITHER))
+    pending = asked_now(d.state)
     unit = str(d.call.get("unit", ""))
     returns = [
         g
@@ -680,7 +669,7 @@ def _refusal(state: State, data: DRData, player: str, unit: str) -> str:
 
 def reinforce(d: Decision) -> None:
     """A common mercenary into play: from the pool, or stolen where the rules allow."""
-    pending = _pending(d.state, d.call, (REINFORCEMENT, EITHER))
+    pending = asked_now(d.state)
     player = pending.player
     offered = gains(d.state, d.data, player, pending.kind)
     unit, candidates = _reinforcement(d.state, d.data, d.call, offered)
@@ -745,7 +734,7 @@ def _next(d: Decision, pending: Pending) -> None:
 
 def decline(d: Decision) -> None:
     """Decline to steal when stealing is all the reinforcement rules leave."""
-    pending = _pending(d.state, d.call, (REINFORCEMENT, EITHER))
+    pending = asked_now(d.state)
     if any(g.source != "steal" for g in gains(d.state, d.data, pending.player, pending.kind)):
         raise IllegalCommand(
             "only stealing may be declined; a unit can enter without it", MERCENARY_REINFORCEMENTS

@@ -87,19 +87,19 @@ def _over(state: State, pending: Pending) -> str | None:
     return None
 
 
-def answering(state: State, command: Call, kinds: tuple[str, ...], rule: str) -> Pending:
-    """The decision `command` answers, after checking one of `kinds` is asked of its actor
-    (who need not be the player whose turn it is)."""
-    turn = state.turn
-    if state.outcome is not None or turn is None:
-        raise IllegalCommand("the game is over", VICTORY)
-    pending = turn.progress.pending
-    if pending is None or pending.kind not in kinds:
-        asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
-        raise IllegalCommand(f"`{command.name}` answers no decision now; {asked}", rule)
-    if command.actor != pending.player:
-        raise NotYourTurn(f"{pending.player} must decide: {pending.why}", rule)
+def asked_now(state: State) -> Pending:
+    """The decision a command answers: the rule book has checked it is one of the kinds
+    the command's spec answers, asked of its actor (`RuleBook.check_turn`)."""
+    pending = state.turn.progress.pending if state.turn else None
+    assert pending is not None
     return pending
+
+
+def playing(state: State) -> Turn:
+    """The turn a command of a phase is given in: the rule book has checked the command
+    belongs to the phase, on its actor's turn, with no decision waiting."""
+    assert state.turn is not None
+    return state.turn
 
 
 def ask(state: State, pending: Pending) -> State:
@@ -146,7 +146,7 @@ def end_phase(d: Decision) -> None:
     """Close the phase once its player has done what it requires (its `ready` steps);
     after the last player's Combat Phase a new game turn begins with newly drawn
     randomizer chits, or the game ends after turn 20."""
-    turn = current(d.state, d.call)
+    turn = playing(d.state)
     for step in rulebook().phase(turn.phase).ready:
         step(d)
     close(d, PhaseEnded(player=turn.player, phase=turn.phase))
