@@ -3,6 +3,7 @@ end of a phase, a new game turn's randomizer chits, and the end of the game."""
 
 from __future__ import annotations
 
+from warscribe.engine import pending as waiting
 from warscribe.engine.codec import replace
 from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
@@ -103,12 +104,12 @@ def playing(state: State) -> Turn:
 
 
 def ask(state: State, pending: Pending) -> State:
-    """The state with `pending` asked now, or queued behind the decision already asked."""
+    """The state with `pending` asked now, or queued behind the decision already asked
+    (the core's queue, `engine.pending`)."""
     assert state.turn is not None
     progress = state.turn.progress
-    if progress.pending is None:
-        return state.with_progress(pending=pending)
-    return state.with_progress(queue=(*progress.queue, pending))
+    now, queue = waiting.asked(progress.pending, progress.queue, pending)
+    return state.with_progress(pending=now, queue=queue)
 
 
 def asked(state: State, kind: str) -> bool:
@@ -269,15 +270,13 @@ def _choice_asked(state: State, event: ChoiceAsked) -> State:
 
 def _withdrawn(state: State, event: DecisionWithdrawn) -> State:
     progress = state.turn.progress if state.turn else Progress()
+    asked = (event.player, event.kind, event.options)
 
-    def withdrawn(pending: Pending | None) -> bool:
-        asked = (event.player, event.kind, event.options)
-        return pending is not None and (pending.player, pending.kind, pending.options) == asked
+    def this(pending: Pending) -> bool:
+        return (pending.player, pending.kind, pending.options) == asked
 
-    if withdrawn(progress.pending):
-        return state.with_progress(pending=None)
-    first = next(i for i, pending in enumerate(progress.queue) if withdrawn(pending))
-    return state.with_progress(queue=progress.queue[:first] + progress.queue[first + 1 :])
+    now, queue = waiting.withdrawn(progress.pending, progress.queue, this)
+    return state.with_progress(pending=now, queue=queue)
 
 
 def _order(state: State, event: PlayerOrderDrawn) -> State:
