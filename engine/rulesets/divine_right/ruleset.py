@@ -119,7 +119,7 @@ class DivineRight(RuleBook[State]):
         return data.refs
 
     def setup(self, state: State, spec: GameSpec, dice: Dice) -> list[Event]:
-        return setup_events(spec, load_custom(_custom(spec.options)), dice)
+        return setup_events(state, spec, load_custom(_custom(spec.options)), dice)
 
     def data(self, state: State) -> DRData:
         return data_of(state)

@@ -18,8 +18,6 @@ the canals cost 2 more to cross into or out of Parros by land.
 
 from __future__ import annotations
 
-from warscribe.engine.events import Event
-
 from .arguments import label
 from .data import DRData, Terrain, UnitSpec
 from .events import (
@@ -106,12 +104,11 @@ def monarch_enters(d: Decision, kingdom: str) -> None:
     ask_place(d, TROLL_MONARCH, player, _monarch_choices(spaces), _entry(player))
 
 
-def monarch_enters_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+def monarch_enters_at_setup(d: Decision, player: str, kingdom: str) -> None:
     """The same choice for the player whose identity is the Trolls, as the game begins."""
-    if kingdom != TROLLS:
-        return []
-    choices = _monarch_choices(_scenic_spaces(data))
-    return [placement_asked(data, TROLL_MONARCH, player, choices, _entry(player))]
+    if kingdom == TROLLS:
+        choices = _monarch_choices(_scenic_spaces(d.data))
+        d.emit(placement_asked(d.data, TROLL_MONARCH, player, choices, _entry(player)))
 
 
 def _scenic_spaces(data: DRData) -> list[Hex]:
@@ -180,15 +177,14 @@ def _barred(state: State, data: DRData, player: str, spec: UnitSpec) -> list[Hex
     return [h for h in data.spread_hexes(spec) if enemies(state, player, h)]
 
 
-def spread_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+def spread_at_setup(d: Decision, player: str, kingdom: str) -> None:
     """The same question for the player whose identity is Zorn, as the game begins."""
-    _, to_place = deployment(data, kingdom)
-    if not to_place:
-        return []
-    spec = data.unit(to_place[0])
-    choices = _spread_choices(data, spec, [], [], len(to_place) - 1)
-    why = _spreading(player, spec, len(to_place) - 1)
-    return [placement_asked(data, SPREAD, player, choices, why)]
+    _, to_place = deployment(d.data, kingdom)
+    if to_place:
+        spec = d.data.unit(to_place[0])
+        choices = _spread_choices(d.data, spec, [], [], len(to_place) - 1)
+        why = _spreading(player, spec, len(to_place) - 1)
+        d.emit(placement_asked(d.data, SPREAD, player, choices, why))
 
 
 def _spreading(player: str, spec: UnitSpec, to_come: int) -> str:

@@ -30,7 +30,7 @@ Stands = Callable[[State, Pending], bool]
 Hook = Callable[["Decision"], None]
 Due = Callable[[State, DRData], list[Any]]
 Reaction = Callable[["Decision", str], None]
-SetupQuestion = Callable[[DRData, str, str], list[Event]]
+SetupQuestion = Callable[["Decision", str, str], None]
 Finish = Callable[["Decision", str, tuple[str, ...], Hex], None]
 Refusal = Callable[[State, DRData, tuple[str, ...], Hex], str]
 
