@@ -50,9 +50,9 @@ class Decision(Generic[S, D]):
 
     @property
     def call(self) -> Call:
-        """The command decided (none while a game is set up: its rules decide alone)."""
+        """The command decided (none for a set-up or a trial: the rules decide alone)."""
         if self._call is None:
-            raise TypeError("no command is decided while the game is set up")
+            raise TypeError("this decision decides no command (a set-up or a trial)")
         return self._call
 
     def emit(self, *events: Event) -> None:
@@ -77,9 +77,7 @@ class Decision(Generic[S, D]):
         finally:
             self._call = given
 
-    def trial(self, dice: Dice | None = None) -> Decision[S, D]:
+    def trial(self) -> Decision[S, D]:
         """A decision going on from the state so far with none of these events, to try a
-        step on without keeping it (a dry walk), with its own `dice` if given."""
-        return Decision(
-            self.state, self._call, self.data, dice or self.dice, self._evolve, self._asking
-        )
+        step on without keeping it (a dry walk)."""
+        return Decision(self.state, self._call, self.data, self.dice, self._evolve, self._asking)

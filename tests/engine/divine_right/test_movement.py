@@ -23,6 +23,7 @@ from warscribe.engine.rulesets.divine_right.events import (
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
 from warscribe.engine.rulesets.divine_right.mapview import board
 from warscribe.engine.rulesets.divine_right.movement.terrain import land_cost
+from warscribe.engine.rulesets.divine_right.sections import MOVEMENT_PHASE
 from warscribe.engine.rulesets.divine_right.state import Unit
 from warscribe.engine.rulesets.divine_right.units import bonuses
 
@@ -180,6 +181,18 @@ def test_land_units_may_not_cross_a_river_hexside_an_enemy_fleet_controls(table:
     of its space; enemy land units may not cross them."""
     put(table, "Hothior-F1", (18, 15))
     table.refuse_move("Muetar-A13", "18,15", "an enemy fleet controls the river hexside")
+
+
+def test_a_ferried_stacks_path_naming_no_space_is_refused_under_the_movement_phase(
+    table: Table,
+) -> None:
+    """A path is read as hexes of the map for `ferry` as for `move`: a name the map does
+    not know is refused under the Movement Phase, whose paths they are."""
+    hire(table, "K", (18, 15), ME)
+    put(table, "Muetar-A1", (20, 16))
+    with pytest.raises(InvalidCommand, match="no place or hex 'Atlantis'") as refused:
+        table.do("ferry", units="Muetar-A1", fleet="K", path="19,16,Atlantis")
+    assert refused.value.rule == MOVEMENT_PHASE
 
 
 def test_a_fleet_with_allowance_8_ferries_8_combat_units_not_9(table: Table) -> None:
