@@ -134,6 +134,8 @@ class RuleBook(Generic[S]):
     and `summary`; `pending` when it asks players questions."""
 
     name: str
+    prefix: str
+    """The first part of its event topics, its group on the command line (`RuleSet`)."""
     rule: str
     """The rule an unknown command is refused under (the game's sequence of play)."""
     commands: Mapping[str, CommandSpec[S]]
@@ -147,10 +149,12 @@ class RuleBook(Generic[S]):
     turn_order: TurnOrder[Any] = TurnOrder()
     over_rule: str = ""
     """The rule a command given once the game is over is refused under (its victory)."""
-    sentences: Mapping[type, Callable[[Any, S], str | None]] = {}
-    """The story's words for each of the game's event classes (`sentence`)."""
     asking: Asking | None = None
     """The event asking a player a decision (`Decision.ask`); None: the game asks none."""
+    presenter: str | None = None
+    """Its presentation, `"module:ATTRIBUTE"` (`warscribe.engine.presenter`): its queries'
+    text, its board, its viewer frames and its story's words, imported on first use; None:
+    its queries print JSON, it has no board and the story tells its events generically."""
     new: NewSpec
 
     def spec(self, name: str) -> CommandSpec[S]:
@@ -298,8 +302,9 @@ class RuleBook(Generic[S]):
     def sentence(self, event: Event, state: S) -> str | None:
         """`event` as a sentence of the story, in the rulebook's words, told on the state
         before it (None: the story's generic words)."""
-        told = self.sentences.get(type(event))
-        return told(event, state) if told is not None else None
+        from .presenter import presenter_of  # the words are the presenter's, read when told
+
+        return presenter_of(self).sentence(event, state)
 
     def rule_of(self, name: str) -> str | None:
         """The rule section a command is decided by (the audit cites it)."""

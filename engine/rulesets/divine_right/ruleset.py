@@ -13,7 +13,7 @@ from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
-from . import answers, legal, projections, story, turn
+from . import answers, legal, projections, turn
 from .data import DRData, load_custom
 from .evolving import asking, asking_next, next_decision
 from .rulebook import RULEBOOK
@@ -58,6 +58,7 @@ class DivineRight(RuleBook[State]):
     """Divine Right, basic game."""
 
     name = "divine-right"
+    prefix = "dr"
     rule = GAME_TURN
     commands: Mapping[str, CommandSpec[State]] = COMMANDS
     evolvers = EVOLVERS
@@ -67,8 +68,8 @@ class DivineRight(RuleBook[State]):
     sequence = RULEBOOK.phases
     turn_order = RULEBOOK.turn_order
     over_rule = VICTORY
-    sentences = story.SENTENCES
     asking = staticmethod(asking)
+    presenter = f"{__package__}.present.presenter:PRESENTER"
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",

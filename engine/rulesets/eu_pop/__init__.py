@@ -18,7 +18,7 @@ from warscribe.engine.events import DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, Phase, RuleBook, TurnOrder
 from warscribe.engine.ruleset import GameSpec, LegalCommand, names
 
-from . import adjust, call_to_arms, income, legal, loans, minor_actions, story, turns
+from . import adjust, call_to_arms, income, legal, loans, minor_actions, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
@@ -73,6 +73,7 @@ class EuPop(RuleBook[EuState]):
     """The eu-pop rule set (see `warscribe.engine.rulebook.RuleBook`)."""
 
     name = "eu-pop"
+    prefix = "eu"
     rule = ROUND
     commands = COMMANDS
     evolvers = EVOLVERS
@@ -80,7 +81,7 @@ class EuPop(RuleBook[EuState]):
     projections = PROJECTIONS
     sequence = SEQUENCE
     turn_order: TurnOrder[None] = TurnOrder(every_phase=("end-phase",))
-    sentences = story.SENTENCES
+    presenter = f"{__name__}.present:PRESENTER"
     new = NewSpec(
         "Set up an EU: The Price of Power economy from a starting-position file: the realms, "
         "the papacy and the empire are recorded; the file is not needed again.",
