@@ -59,70 +59,25 @@ from .placement.deployment import kin_spaces, spread_refusal, spread_spaces
 from .sections import MERCENARY_REINFORCEMENTS, RANDOM_EVENTS_PHASE, REPLACEMENTS, ZORN_RULES
 from .siege.declare import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
-from .tables import Answer, Evolvers
+from .tables import Answer, Evolver, Evolvers
 from .turn import asked_now, offered_units, playing
 from .units import remove
 
 PHASE = "random-events"
-
-TABLE = {
-    2: "Untimely Death",
-    3: "Storms",
-    4: "Mutiny",
-    5: "Bad Omens",
-    6: "Replacements",
-    7: "No Event",
-    8: "Reinforcements",
-    9: "Epidemic",
-    10: "Replacements / Reinforcements",
-    11: "Desertion",
-    12: "Help from Afar",
-}
 
 HERO = "monarch"
 ARMY, FLEET = UnitKind.ARMY.value, UnitKind.FLEET.value
 KINDS = (ARMY, FLEET)
 EPIDEMIC_STACK = 10
 
-# Pending decision kinds, and the table result each belongs to.
+# Pending decision kinds (each asked by one result of the table, `EVENTS`).
 STORM, MUTINY, EPIDEMIC, DESERTION = "storm", "mutiny", "epidemic", "desertion"
 REPLACEMENT, REINFORCEMENT, EITHER = "replacement", "reinforcement", "replacement-or-reinforcement"
-KIND_RESULT = {
-    STORM: 3,
-    MUTINY: 4,
-    REPLACEMENT: 6,
-    REINFORCEMENT: 8,
-    EPIDEMIC: 9,
-    EITHER: 10,
-    DESERTION: 11,
-}
-LOSSES = (STORM, MUTINY, EPIDEMIC, DESERTION)
-GAINS = (REPLACEMENT, REINFORCEMENT, EITHER)
+# What a gain brings in (`Choice.brings`).
+REPLACING, REINFORCING = "replacement", "reinforcement"
 
 _REPLACE = "events replace unit=ID [at=PLACE]"
 _REINFORCE = "events reinforce kind=army|fleet at=PLACE, or unit=ID at=PLACE to steal"
-_WHY = {
-    STORM: "Storms: choose one of your fleets not in a port to lose (events lose unit=ID)",
-    MUTINY: "Mutiny: choose one friendly regular or mercenary unit to lose (events lose unit=ID)",
-    EPIDEMIC: "Epidemic: choose the {count} combat unit(s) to lose {where}"
-    " (events lose units=A,B,...)",
-    DESERTION: "Desertion: choose one common mercenary to lose (events lose unit=ID)",
-    REPLACEMENT: f"Replacements: bring back {{count}} eliminated regular(s) ({_REPLACE})",
-    REINFORCEMENT: f"Reinforcements: bring {{count}} common mercenary unit(s) in ({_REINFORCE})",
-    EITHER: f"Replacements / Reinforcements: bring back one eliminated regular ({_REPLACE})"
-    f" or one common mercenary ({_REINFORCE})",
-}
-_VOID = {
-    STORM: "no fleet of {player}'s is out of port",
-    MUTINY: "{player} has no regular or mercenary unit on the map",
-    EPIDEMIC: "{player} has no combat unit on the map",
-    DESERTION: "{player} has no common mercenary on the map",
-    REPLACEMENT: "no eliminated regular of {player}'s active kingdoms can return to its"
-    " deployment space",
-    REINFORCEMENT: "no common mercenary can enter an available friendly castle or port of"
-    " {player}'s",
-    EITHER: "neither an eliminated regular nor a common mercenary can enter for {player}",
-}
 
 
 # -- events ----------------------------------------------------------------------------------
@@ -219,9 +174,87 @@ class BadOmensFell(Event):
 # imported above as module names.
 
 
-# -- the roll and the table --------------------------------------------------------------------
+# -- the shape of the table --------------------------------------------------------------------
 
-Result = Callable[[Decision, str], None]
+Result = Callable[[Decision, str, "RandomEvent"], None]
+Check = Callable[[Decision, str, tuple[str, ...], str], None]
+
+
+@frozen
+class Choice:
+    """The decision a result leaves to its player, asked at once: its pending `kind`, the
+    units due (`count`; an epidemic works its own out), what it brings in (`brings`:
+    `REPLACING` and/or `REINFORCING`; none: units are lost), why it is asked (`why`, with
+    `{count}` and `{where}` filled in) and what else an answer must meet (`check`)."""
+
+    kind: str
+    why: str
+    count: int = 1
+    brings: tuple[str, ...] = ()
+    check: Check | None = None
+
+    @property
+    def gains(self) -> bool:
+        return bool(self.brings)
+
+
+@frozen
+class RandomEvent:
+    """One result of the Random Events Table, declared once: the 2d6 totals that roll it,
+    its name, what it does on the roll (`result`; None: nothing), the decision it asks
+    (`choice`), why it is void (`void`, with `{player}` filled in: "treat the result as no
+    event") and what its own events do to the state (`evolvers`)."""
+
+    name: str
+    rolls: tuple[int, ...]
+    result: Result | None = None
+    choice: Choice | None = None
+    void: str = ""
+    evolvers: tuple[tuple[type[Event], Evolver], ...] = ()
+
+    @property
+    def rule(self) -> str:
+        """The section it cites."""
+        return f"{RANDOM_EVENTS_PHASE} › {self.name}"
+
+    @property
+    def asks(self) -> Choice:
+        if self.choice is None:
+            raise RuntimeError(f"{self.name} asks no decision")
+        return self.choice
+
+
+@frozen
+class RandomEventsTable:
+    """The table: every result, each declared once; the lookups the rules need derive
+    from it (`names`, `kinds`, `decisions`, `evolvers`)."""
+
+    events: tuple[RandomEvent, ...]
+
+    def on(self, total: int) -> RandomEvent:
+        return next(e for e in self.events if total in e.rolls)
+
+    def of_kind(self, kind: str) -> RandomEvent:
+        return next(e for e in self.events if e.choice is not None and e.choice.kind == kind)
+
+    def names(self) -> dict[int, str]:
+        return {total: e.name for e in self.events for total in e.rolls}
+
+    def kinds(self, *, gains: bool) -> tuple[str, ...]:
+        """The pending kinds of the results that bring units in (or take them away)."""
+        return tuple(e.choice.kind for e in self.events if e.choice and e.choice.gains == gains)
+
+    def bringing(self, what: str) -> tuple[str, ...]:
+        """The pending kinds answered by bringing in `what` (`REPLACING`, `REINFORCING`)."""
+        return tuple(e.choice.kind for e in self.events if e.choice and what in e.choice.brings)
+
+    def with_event(self, event: RandomEvent) -> RandomEventsTable:
+        """The table with `event` in place of whatever its totals rolled before."""
+        kept = tuple(e for e in self.events if not set(e.rolls) & set(event.rolls))
+        return RandomEventsTable((*kept, event))
+
+
+# -- the roll and the table --------------------------------------------------------------------
 
 
 def roll(d: Decision) -> None:
@@ -232,79 +265,89 @@ def roll(d: Decision) -> None:
             f"{turn.player} has already rolled the random events this turn", RANDOM_EVENTS_PHASE
         )
     rolled = d.dice.roll("random events", 2)
-    total = rolled.total
-    d.emit(rolled, RandomEventRolled(player=turn.player, total=total, event=TABLE[total]))
-    result = RESULTS.get(total)
-    if result is not None:
-        result(d, turn.player)
+    event = EVENTS.on(rolled.total)
+    d.emit(rolled, RandomEventRolled(player=turn.player, total=rolled.total, event=event.name))
+    if event.result is not None:
+        event.result(d, turn.player, event)
 
 
-def _void(d: Decision, player: str, total: int, why: str, short: int = 0) -> None:
-    d.emit(RandomEventVoid(player=player, event=TABLE[total], why=why, short=short))
+def _void(d: Decision, player: str, event: RandomEvent, short: int = 0) -> None:
+    why = event.void.format(player=player)
+    d.emit(RandomEventVoid(player=player, event=event.name, why=why, short=short))
 
 
-def _pick(d: Decision, player: str, total: int, candidates: Sequence[str], what: str) -> str:
+def _pick(
+    d: Decision, player: str, event: RandomEvent, candidates: Sequence[str], what: str
+) -> str:
     """A random pick among `candidates` (taken in alphabetical order, whatever order the
     state's maps give them in), recorded with the roll that made it."""
     candidates = sorted(candidates)
     if len(candidates) == 1:
         picked, value = candidates[0], None
     else:
-        rolled, picked = d.dice.pick(f"{TABLE[total]}: {what}", candidates)
+        rolled, picked = d.dice.pick(f"{event.name}: {what}", candidates)
         d.emit(rolled)
         value = rolled.values[0]
-    event = RandomlyPicked(
-        player=player, event=TABLE[total], candidates=tuple(candidates), roll=value, picked=picked
+    picks = RandomlyPicked(
+        player=player, event=event.name, candidates=tuple(candidates), roll=value, picked=picked
     )
-    d.emit(event)
+    d.emit(picks)
     return picked
 
 
-def _ask(d: Decision, player: str, kind: str, options: Sequence[str], count: int, why: str) -> None:
+def _ask(
+    d: Decision,
+    player: str,
+    event: RandomEvent,
+    options: Sequence[str],
+    count: int = 1,
+    where: str = "",
+) -> None:
     """Ask the player to choose, or record the result void when there is nothing to choose."""
+    choice = event.asks
     if options:
-        d.ask(kind, player, tuple(options), count=count, why=why, queue=False)
+        why = choice.why.format(count=count, where=where)
+        d.ask(choice.kind, player, tuple(options), count=count, why=why, queue=False)
     else:
-        short = count if kind in GAINS else 0
-        _void(d, player, KIND_RESULT[kind], _VOID[kind].format(player=player), short)
+        _void(d, player, event, count if choice.gains else 0)
 
 
-def _untimely_death(d: Decision, player: str) -> None:
+def _untimely_death(d: Decision, player: str, event: RandomEvent) -> None:
     allies = [k.name for k in d.state.kingdoms.values() if k.ally == player]
     if not allies:
-        _void(d, player, 2, f"no non-player monarch is allied to {player}")
+        _void(d, player, event)
         return
-    kingdom = _pick(d, player, 2, allies, "which allied monarch dies")
+    kingdom = _pick(d, player, event, allies, "which allied monarch dies")
     monarch_dies(d, kingdom, "Untimely Death (random event)")
 
 
-def _storms(d: Decision, player: str) -> None:
-    _ask(d, player, STORM, _exposed_fleets(d, player), 1, _WHY[STORM])
+def _storms(d: Decision, player: str, event: RandomEvent) -> None:
+    _ask(d, player, event, _exposed_fleets(d, player))
 
 
-def _mutiny(d: Decision, player: str) -> None:
-    _ask(d, player, MUTINY, [u.id for u in _forces(d.state, player)], 1, _WHY[MUTINY])
+def _mutiny(d: Decision, player: str, event: RandomEvent) -> None:
+    _ask(d, player, event, [u.id for u in _forces(d.state, player)])
 
 
-def _desertion(d: Decision, player: str) -> None:
+def _desertion(d: Decision, player: str, event: RandomEvent) -> None:
     mercenaries = [u.id for u in _forces(d.state, player) if u.kingdom == MERCENARY]
-    _ask(d, player, DESERTION, mercenaries, 1, _WHY[DESERTION])
+    _ask(d, player, event, mercenaries)
 
 
-def _bad_omens(d: Decision, player: str) -> None:
+def _bad_omens(d: Decision, player: str, event: RandomEvent) -> None:
     friendly = sorted(d.state.alliance(player))
     if not friendly:
-        _void(d, player, 5, f"{player} has no friendly kingdom")
+        _void(d, player, event)
         return
-    kingdom = _pick(d, player, 5, friendly, "which friendly kingdom has bad omens")
+    kingdom = _pick(d, player, event, friendly, "which friendly kingdom has bad omens")
     d.emit(BadOmensFell(kingdom=kingdom, turn=d.state.number))
 
 
-def _epidemic(d: Decision, player: str) -> None:
+def _epidemic(d: Decision, player: str, event: RandomEvent) -> None:
     stacks = _stacks(d.state, player)
     big = _epidemic_stacks(stacks)
     if not stacks:
-        _ask(d, player, EPIDEMIC, (), 1, "")
+        _ask(d, player, event, ())
         return
     if big:
         where = (
@@ -313,55 +356,43 @@ def _epidemic(d: Decision, player: str) -> None:
         options = [unit for h in big for unit in stacks[h]]
         count = sum(len(stacks[h]) // 2 for h in big)
     else:
-        hex_ = _largest_stack(d, player, stacks)
+        hex_ = _largest_stack(d, player, event, stacks)
         where, options, count = f"from the largest stack, at {label(d.data, hex_)}", stacks[hex_], 1
-    _ask(d, player, EPIDEMIC, options, count, _WHY[EPIDEMIC].format(count=count, where=where))
+    _ask(d, player, event, options, count, where)
 
 
-def _largest_stack(d: Decision, player: str, stacks: dict[Hex, list[str]]) -> Hex:
+def _largest_stack(
+    d: Decision, player: str, event: RandomEvent, stacks: dict[Hex, list[str]]
+) -> Hex:
     """The largest stack; among equally large ones, a random pick."""
     size = max(len(units) for units in stacks.values())
     largest = {label(d.data, h): h for h, units in stacks.items() if len(units) == size}
     if len(largest) == 1:
         return next(iter(largest.values()))
-    return largest[_pick(d, player, 9, list(largest), "which of the largest stacks loses a unit")]
+    return largest[
+        _pick(d, player, event, list(largest), "which of the largest stacks loses a unit")
+    ]
 
 
-def _gains_result(kind: str, count: int) -> Result:
-    def result(d: Decision, player: str) -> None:
-        _ask_gains(d, player, kind, count)
-
-    return result
+def _bring(d: Decision, player: str, event: RandomEvent) -> None:
+    """Ask for the units the result brings in."""
+    _ask_gains(d, player, event, event.asks.count)
 
 
-def _ask_gains(d: Decision, player: str, kind: str, count: int) -> None:
-    options = [g.label for g in gains(d.state, d.data, player, kind)]
-    _ask(d, player, kind, options, count, _WHY[kind].format(count=count))
+def _ask_gains(d: Decision, player: str, event: RandomEvent, count: int) -> None:
+    options = [g.label for g in gains(d.state, d.data, player, event.asks.kind)]
+    _ask(d, player, event, options, count)
 
 
-def _help_from_afar(d: Decision, player: str) -> None:
+def _help_from_afar(d: Decision, player: str, event: RandomEvent) -> None:
     candidates = [k.name for k in d.state.kingdoms.values() if k.player is None and k.ally is None]
     if not candidates:
-        _void(d, player, 12, "every non-player monarch is already allied")
+        _void(d, player, event)
         return
-    kingdom = _pick(d, player, 12, candidates, "which non-allied monarch becomes an ally")
+    kingdom = _pick(d, player, event, candidates, "which non-allied monarch becomes an ally")
     if d.state.kingdoms[kingdom].confusion_until is not None:
         crown(d, kingdom)
     activate(d, kingdom, player, "Help from Afar (random event)")
-
-
-RESULTS: dict[int, Result] = {
-    2: _untimely_death,
-    3: _storms,
-    4: _mutiny,
-    5: _bad_omens,
-    6: _gains_result(REPLACEMENT, 2),
-    8: _gains_result(REINFORCEMENT, 2),
-    9: _epidemic,
-    10: _gains_result(EITHER, 1),
-    11: _desertion,
-    12: _help_from_afar,
-}
 
 
 # -- reading the board ---------------------------------------------------------------------------
@@ -437,10 +468,12 @@ class _Gain:
 
 
 def gains(state: State, data: DRData, player: str, kind: str) -> list[_Gain]:
+    """The ways to bring in a unit the decision `kind` asks for."""
+    brings = EVENTS.of_kind(kind).asks.brings
     found = []
-    if kind != REINFORCEMENT:
+    if REPLACING in brings:
         found += _replacements(state, data, player)
-    if kind != REPLACEMENT:
+    if REINFORCING in brings:
         found += _reinforcements(state, data, player)
     return found
 
@@ -576,7 +609,8 @@ def _stealable(state: State, player: str, kind: str) -> list[Unit]:
 def lose(d: Decision) -> None:
     """The units the player loses to Storms, Mutiny, Epidemic or Desertion."""
     pending = asked_now(d.state)
-    rule = f"{RANDOM_EVENTS_PHASE} › {TABLE[KIND_RESULT[pending.kind]]}"
+    event = EVENTS.of_kind(pending.kind)
+    rule = event.rule
     units = _unit_list(d.call, rule)
     for unit in units:
         if unit not in pending.options:
@@ -585,9 +619,9 @@ def lose(d: Decision) -> None:
             )
     if len(units) != pending.count:
         raise IllegalCommand(f"name {pending.count} unit(s) to lose, not {len(units)}", rule)
-    if pending.kind == EPIDEMIC:
-        _check_halves(d, pending.player, units, rule)
-    d.emit(UnitsLost(player=pending.player, event=TABLE[KIND_RESULT[pending.kind]], units=units))
+    if event.asks.check is not None:
+        event.asks.check(d, pending.player, units, rule)
+    d.emit(UnitsLost(player=pending.player, event=event.name, units=units))
 
 
 def _unit_list(command: Call, rule: str) -> tuple[str, ...]:
@@ -729,7 +763,7 @@ def _site(d: Decision, candidates: list[_Gain], at: object, what: str, rule: str
 def _next(d: Decision, pending: Pending) -> None:
     """Ask for the next unit due, if any."""
     if pending.count > 1:
-        _ask_gains(d, pending.player, pending.kind, pending.count - 1)
+        _ask_gains(d, pending.player, EVENTS.of_kind(pending.kind), pending.count - 1)
 
 
 def decline(d: Decision) -> None:
@@ -746,12 +780,6 @@ def _gain_stands(state: State, pending: Pending) -> bool:
     """Units are brought in during the player's own Random Events Phase."""
     turn = state.turn
     return turn is not None and turn.phase == PHASE and turn.player == pending.player
-
-
-DECISIONS: dict[str, Answer] = {
-    **{kind: Answer(offered_units) for kind in LOSSES},
-    **{kind: Answer(_gain_stands) for kind in GAINS},
-}
 
 
 # -- evolve ----------------------------------------------------------------------------------------
@@ -803,12 +831,155 @@ def _omens(state: State, event: BadOmensFell) -> State:
     return state.with_kingdom(event.kingdom, bad_omens_on=event.turn)
 
 
-EVOLVERS: Evolvers = {
-    RandomEventVoid: _closed,
-    ReinforcementsDeclined: _closed,
-    RandomEventRolled: _rolled,
-    UnitsLost: _lost,
-    RegularReplaced: _replaced,
-    MercenaryEntered: _entered,
-    BadOmensFell: _omens,
-}
+# -- the table ---------------------------------------------------------------------------------
+
+_LOST = ((UnitsLost, _lost),)
+_REPLACED = ((RegularReplaced, _replaced),)
+_ENTERED = ((MercenaryEntered, _entered), (ReinforcementsDeclined, _closed))
+
+# Random Events Phase › Random Events Table: one declaration per result.
+EVENTS = RandomEventsTable(
+    (
+        RandomEvent(
+            "Untimely Death",
+            (2,),
+            _untimely_death,
+            void="no non-player monarch is allied to {player}",
+        ),
+        RandomEvent(
+            "Storms",
+            (3,),
+            _storms,
+            Choice(
+                STORM,
+                "Storms: choose one of your fleets not in a port to lose (events lose unit=ID)",
+            ),
+            "no fleet of {player}'s is out of port",
+            _LOST,
+        ),
+        RandomEvent(
+            "Mutiny",
+            (4,),
+            _mutiny,
+            Choice(
+                MUTINY,
+                "Mutiny: choose one friendly regular or mercenary unit to lose"
+                " (events lose unit=ID)",
+            ),
+            "{player} has no regular or mercenary unit on the map",
+            _LOST,
+        ),
+        RandomEvent(
+            "Bad Omens",
+            (5,),
+            _bad_omens,
+            void="{player} has no friendly kingdom",
+            evolvers=((BadOmensFell, _omens),),
+        ),
+        RandomEvent(
+            "Replacements",
+            (6,),
+            _bring,
+            Choice(
+                REPLACEMENT,
+                f"Replacements: bring back {{count}} eliminated regular(s) ({_REPLACE})",
+                count=2,
+                brings=(REPLACING,),
+            ),
+            "no eliminated regular of {player}'s active kingdoms can return to its"
+            " deployment space",
+            _REPLACED,
+        ),
+        RandomEvent("No Event", (7,)),
+        RandomEvent(
+            "Reinforcements",
+            (8,),
+            _bring,
+            Choice(
+                REINFORCEMENT,
+                f"Reinforcements: bring {{count}} common mercenary unit(s) in ({_REINFORCE})",
+                count=2,
+                brings=(REINFORCING,),
+            ),
+            "no common mercenary can enter an available friendly castle or port of {player}'s",
+            _ENTERED,
+        ),
+        RandomEvent(
+            "Epidemic",
+            (9,),
+            _epidemic,
+            Choice(
+                EPIDEMIC,
+                "Epidemic: choose the {count} combat unit(s) to lose {where}"
+                " (events lose units=A,B,...)",
+                check=_check_halves,
+            ),
+            "{player} has no combat unit on the map",
+            _LOST,
+        ),
+        RandomEvent(
+            "Replacements / Reinforcements",
+            (10,),
+            _bring,
+            Choice(
+                EITHER,
+                f"Replacements / Reinforcements: bring back one eliminated regular ({_REPLACE})"
+                f" or one common mercenary ({_REINFORCE})",
+                brings=(REPLACING, REINFORCING),
+            ),
+            "neither an eliminated regular nor a common mercenary can enter for {player}",
+            _REPLACED + _ENTERED,
+        ),
+        RandomEvent(
+            "Desertion",
+            (11,),
+            _desertion,
+            Choice(
+                DESERTION,
+                "Desertion: choose one common mercenary to lose (events lose unit=ID)",
+            ),
+            "{player} has no common mercenary on the map",
+            _LOST,
+        ),
+        RandomEvent(
+            "Help from Afar",
+            (12,),
+            _help_from_afar,
+            void="every non-player monarch is already allied",
+        ),
+    )
+)
+
+
+def decisions(table: RandomEventsTable) -> dict[str, Answer]:
+    """The decisions the table's results ask: a loss stands while its options do, a gain
+    during its player's own Random Events Phase."""
+    return {
+        e.choice.kind: Answer(_gain_stands if e.choice.gains else offered_units)
+        for e in table.events
+        if e.choice is not None
+    }
+
+
+def evolvers(table: RandomEventsTable) -> Evolvers:
+    """What the phase's events do to the state: the roll and a void result, and each
+    result's own (one evolver per event class, however many results record it)."""
+    merged: dict[type[Event], Evolver] = {RandomEventRolled: _rolled, RandomEventVoid: _closed}
+    for event in table.events:
+        for cls, evolver in event.evolvers:
+            if merged.setdefault(cls, evolver) is not evolver:
+                raise RuntimeError(f"{event.name}: a second evolver for {cls.__name__}")
+    return merged
+
+
+# The lookups the rules read, all derived from `EVENTS`.
+TABLE = EVENTS.names()
+RESULTS: dict[int, Result] = {t: r for e in EVENTS.events for t in e.rolls if (r := e.result)}
+KIND_RESULT = {e.asks.kind: e.rolls[0] for e in EVENTS.events if e.choice is not None}
+LOSSES = EVENTS.kinds(gains=False)
+GAINS = EVENTS.kinds(gains=True)
+DECISIONS = decisions(EVENTS)
+EVOLVERS = evolvers(EVENTS)
+# The decisions answered by bringing back a regular, and by bringing in a mercenary.
+REPLACES = EVENTS.bringing(REPLACING)
+REINFORCES = EVENTS.bringing(REINFORCING)

@@ -221,7 +221,7 @@ COMMANDS = table(
             metavar="UNIT",
         ),
         Arg("at", TEXT, "Where, when the unit has several spaces.", metavar="PLACE"),
-        answers=(random_events.REPLACEMENT, random_events.EITHER),
+        answers=random_events.REPLACES,
     ),
     _spec(
         "events-reinforce",
@@ -235,7 +235,7 @@ COMMANDS = table(
             "unit", TEXT, "A pool counter, or another player's mercenary to steal.", metavar="UNIT"
         ),
         Arg("at", TEXT, "A friendly castle (a port for a fleet).", metavar="PLACE"),
-        answers=(random_events.REINFORCEMENT, random_events.EITHER),
+        answers=random_events.REINFORCES,
     ),
     _spec(
         "events-decline",
@@ -243,7 +243,7 @@ COMMANDS = table(
         RANDOM_EVENTS_PHASE,
         "Decline to steal a mercenary when stealing is all that is left.",
         ("events decline",),
-        answers=(random_events.REINFORCEMENT, random_events.EITHER),
+        answers=random_events.REINFORCES,
     ),
     _spec(
         "diplomacy-draw",
