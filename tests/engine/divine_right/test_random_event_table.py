@@ -153,3 +153,41 @@ def test_a_made_up_event_is_rolled_asked_answered_and_evolved(
     assert of(lost, UnitsLost) == [UnitsLost(player="carol", event="Plague", units=("Muetar-A2",))]
     assert "Muetar-A2" in game.state.kingdoms["Muetar"].eliminated
     assert game.state.turn is not None and game.state.turn.progress.pending is None
+
+
+# The reasons players read (a void result's, a decision's), kept word for word.
+VOID = {
+    "Untimely Death": "no non-player monarch is allied to carol",
+    "Storms": "no fleet of carol's is out of port",
+    "Mutiny": "carol has no regular or mercenary unit on the map",
+    "Bad Omens": "carol has no friendly kingdom",
+    "Replacements": "no eliminated regular of carol's active kingdoms can return to its"
+    " deployment space",
+    "Reinforcements": "no common mercenary can enter an available friendly castle or port of"
+    " carol's",
+    "Epidemic": "carol has no combat unit on the map",
+    "Replacements / Reinforcements": "neither an eliminated regular nor a common mercenary"
+    " can enter for carol",
+    "Desertion": "carol has no common mercenary on the map",
+    "Help from Afar": "every non-player monarch is already allied",
+}
+_REPLACE = "events replace unit=ID [at=PLACE]"
+_REINFORCE = "events reinforce kind=army|fleet at=PLACE, or unit=ID at=PLACE to steal"
+WHY = {
+    "Storms": "Storms: choose one of your fleets not in a port to lose (events lose unit=ID)",
+    "Mutiny": "Mutiny: choose one friendly regular or mercenary unit to lose (events lose unit=ID)",
+    "Replacements": f"Replacements: bring back 2 eliminated regular(s) ({_REPLACE})",
+    "Reinforcements": f"Reinforcements: bring 2 common mercenary unit(s) in ({_REINFORCE})",
+    "Epidemic": "Epidemic: choose the 2 combat unit(s) to lose (at X) (events lose units=A,B,...)",
+    "Replacements / Reinforcements": "Replacements / Reinforcements: bring back one eliminated"
+    f" regular ({_REPLACE}) or one common mercenary ({_REINFORCE})",
+    "Desertion": "Desertion: choose one common mercenary to lose (events lose unit=ID)",
+}
+
+
+def test_the_reasons_players_read_are_kept_word_for_word() -> None:
+    """Random Events Phase: why a result is "no event", and what a decision asks for."""
+    voids = {e.name: e.void.format(player="carol") for e in EVENTS.events if e.void}
+    assert voids == VOID
+    whys = {e.name: e.asks.why.format(count=2, where="(at X)") for e in EVENTS.events if e.choice}
+    assert whys == WHY
