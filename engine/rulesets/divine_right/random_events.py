@@ -1,5 +1,10 @@
 """The Random Events Phase: the 2d6 table, its results, and the choices it asks for.
 
+The table is `EVENTS`, one `RandomEvent` per result (at the end of this module): what
+it does on the roll, the decision it asks, when it is void, its evolvers. Every other
+lookup (`TABLE`, `LOSSES`, `GAINS`, `DECISIONS`, `EVOLVERS`, the commands' `answers`) is
+derived from it, so a new result is one declaration there.
+
 `events-roll` rolls the two dice and carries out the result. Random picks (which allied
 monarch dies, which friendly kingdom has bad omens, which kingdom helps from afar, which of
 several equally largest stacks an epidemic strikes) are derived rolls, each recorded as
