@@ -239,7 +239,7 @@ def _legend(state: State, bottom: float) -> Iterator[str]:
     x, y = SIZE, bottom + 0.8 * SIZE
     yield '<g class="legend">'
     for player in (*names, None):
-        kingdoms = ", ".join(state.alliance(player)) if player else "no player's"
+        kingdoms = ", ".join(state.alliance(player)) if player else "no player's kingdoms"
         words = f"{player}: {kingdoms}" if player else kingdoms
         width = 7 * len(words) + 40
         if x + width > 34 * WIDTH:
