@@ -210,28 +210,23 @@ def test_the_legend_names_each_player_their_colour_and_kingdoms() -> None:
     assert monarch.find(SVG + "rect").get("fill") == colours[0]  # type: ignore[union-attr]
 
 
-def test_rivers_run_along_hexsides_or_through_hexes_without_meshes() -> None:
+Ends = tuple[tuple[float, float], ...]
+
+
+def lines_of(root: ET.Element, cls: str) -> list[Ends]:
+    return [
+        tuple((float(line.get(f"x{i}", 0)), float(line.get(f"y{i}", 0))) for i in (1, 2))
+        for line in root.iter(SVG + "line")
+        if line.get("class") == cls
+    ]
+
+
+def test_minor_rivers_run_through_their_hexes_without_meshes() -> None:
     """Movement Phase › Rivers: a minor river runs through hexes, flagged per hex; it is
     drawn as a tree through their centres (no cycle, so no mesh of triangles), each line
-    joining two neighbouring river hexes. The navigable river follows hexsides: each of
-    its lines is a side two hexes share."""
-    root = drawn(Table())
+    joining two neighbouring river hexes."""
     river = {h.coord for h in DATA.map.hexes if Terrain.RIVER in h.terrain}
     at = {centre(c): c for c in river}
-    corners_ = {p for h in DATA.map.hexes for p in corners(h.coord)}
-    lines = {cls: [] for cls in ("river", "navigable")}  # type: dict[str, list[tuple[tuple[float, float], ...]]]
-    for line in root.iter(SVG + "line"):
-        if line.get("class") in lines:
-            ends = tuple(
-                (round(float(line.get(f"x{i}", 0)), 2), round(float(line.get(f"y{i}", 0)), 2))
-                for i in (1, 2)
-            )
-            lines[line.get("class", "")].append(ends)
-    joined = []
-    for ends in lines["river"]:
-        a, b = (at[min(at, key=lambda p: abs(p[0] - e[0]) + abs(p[1] - e[1]))] for e in ends)
-        assert b in DATA.map.neighbours(*a)
-        joined.append((a, b))
     parts = {c: c for c in river}
 
     def root_of(c: Hex) -> Hex:
@@ -239,10 +234,19 @@ def test_rivers_run_along_hexsides_or_through_hexes_without_meshes() -> None:
             c = parts[c]
         return c
 
-    for a, b in joined:
+    drawn_lines = lines_of(drawn(Table()), "river")
+    assert drawn_lines
+    for ends in drawn_lines:
+        a, b = (at[min(at, key=lambda p: abs(p[0] - e[0]) + abs(p[1] - e[1]))] for e in ends)
+        assert b in DATA.map.neighbours(*a)
         assert root_of(a) != root_of(b), f"a cycle through {a} and {b}"
         parts[root_of(a)] = root_of(b)
-    assert lines["navigable"] and all(
-        all(min(abs(e[0] - p[0]) + abs(e[1] - p[1]) for p in corners_) < 0.05 for e in ends)
-        for ends in lines["navigable"]
-    )
+
+
+def test_the_navigable_river_runs_along_hexsides() -> None:
+    """Movement Phase › Navigable Rivers: each of its lines is a side two hexes share."""
+    corners_ = {p for h in DATA.map.hexes for p in corners(h.coord)}
+    drawn_lines = lines_of(drawn(Table()), "navigable")
+    assert len(drawn_lines) == len(DATA.map.river_sides)
+    for ends in drawn_lines:
+        assert all(min(abs(e[0] - p[0]) + abs(e[1] - p[1]) for p in corners_) < 0.05 for e in ends)
