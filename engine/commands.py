@@ -14,6 +14,7 @@ scripts pass; None always reads as "not given".
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
@@ -53,6 +54,31 @@ class Kind(Generic[T]):
     many: bool = False
     file: bool = False
     joiner: str = ","
+    domain: Domain | None = None
+    """The values a player may give now (`Sofar`), for `legal` to offer (None: the
+    kind cannot say; an argument of it is offered only where its `Arg` says)."""
+
+    def ranging(self, domain: Domain) -> Kind[T]:
+        """This kind, its values offered from `domain`."""
+        return dataclasses.replace(self, domain=domain)
+
+
+@frozen
+class Sofar:
+    """What an argument's domain is read from: the state, the player who would give the
+    command, the values already chosen for its earlier arguments (in the spec's order)
+    and what the rule book adds (`RuleBook.context`: its game data)."""
+
+    state: Any
+    actor: str
+    chosen: Mapping[str, Any]
+    context: Any = None
+
+
+Domain = Callable[[Sofar], Sequence[Any]]
+"""The values an argument may take in a position, in the order they are offered; None
+among them leaves the argument out. A `Deferred` domain (a path finder's) is searched
+only when asked for, and must be the command's last one."""
 
 
 INT_MAX = 2**63 - 1
@@ -174,6 +200,13 @@ class Arg:
     listed_by: str | None = None
     """How to ask for its values when `legal` leaves them to be searched (a path), as
     `status` shows it: `where can a stack go: warscribe reach STACK`."""
+    domain: Domain | None = None
+    """Its values in a position, when not its kind's (`Kind.domain`)."""
+
+    @property
+    def offered(self) -> Domain | None:
+        """Where `legal` finds its values: its own domain, else its kind's."""
+        return self.domain or self.kind.domain
 
     @property
     def shown(self) -> str:
@@ -214,6 +247,14 @@ class CommandSpec(Generic[S]):
 
     def arg(self, name: str) -> Arg:
         return self.args[self.arg_names.index(name)]
+
+    @property
+    def spelled(self) -> str:
+        """Its name as the command line spells it: `attack declare`, `pursue` (for
+        `pursue --none`), `end-phase`."""
+        if self.group:
+            return f"{self.group} {self.sub}"
+        return self.flag_of[0] if self.flag_of else self.name
 
 
 def _refusal(spec: CommandSpec[Any], arg: Arg, raw: Any) -> InvalidCommand:

@@ -8,19 +8,20 @@ after my own events" are written here once; a rule set writes only its rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from warscribe.engine.codec import frozen
 
 from . import commands
 from .codec import topic_of
-from .commands import TURN, Arg, CommandSpec
+from .commands import REFEREE, TURN, Arg, CommandSpec
 from .common import RECORD_EVENTS
 from .dice import Dice
 from .errors import IllegalCommand, InvalidCommand, LogError
 from .events import Command, Event, GameCreated
-from .ruleset import Projection
+from .offers import offers, on_trial
+from .ruleset import GameSpec, LegalCommand, Projection, names
 
 S = TypeVar("S")
 
@@ -76,13 +77,18 @@ class NewSpec:
     player: str = "NAME"
     player_help: str = "A player (repeat for each player)."
     options: tuple[Arg, ...] = ()
+    trial: Callable[[], GameSpec] | None = None
+    """A game to try the rules on (the conformance suite plays it); None: `alice` and
+    `bob`, with no options."""
 
 
 class RuleBook(Generic[S]):
     """A rule set made of tables, over its state type S (see `warscribe.engine.ruleset.
     RuleSet` for the functions it answers). A subclass sets the class attributes and
-    writes `validate_spec`, `setup`, `position`, `whose_turn`, `legal`, `legal_commands`
-    and `summary`; `pending` when it asks players questions."""
+    writes `validate_spec`, `setup`, `position`, `whose_turn` and `summary`; `pending`
+    when it asks players questions. `legal` is read off the specs' argument domains
+    (`warscribe.engine.offers`); a game writes `offered` when other players than whose
+    turn it is may act, `context` when its domains read its data."""
 
     name: str
     rule: str
@@ -98,6 +104,9 @@ class RuleBook(Generic[S]):
     sentences: Mapping[type, Callable[[Any, S], str | None]] = {}
     """The story's words for each of the game's event classes (`sentence`)."""
     new: NewSpec
+    on_trial: bool = False
+    """Whether `legal` keeps only the candidates `decide` accepts on scratch dice: for a
+    game whose argument domains cannot say every rule (True costs a decision each)."""
 
     def spec(self, name: str) -> CommandSpec[S]:
         found = self.commands.get(name)
@@ -121,6 +130,31 @@ class RuleBook(Generic[S]):
             now = self.after(now, added)
             events += added
         return events
+
+    def offered(self, state: S) -> Iterator[tuple[str, CommandSpec[S]]]:
+        """The commands the position allows, each with the player who may give it: the
+        answers to the decision asked, else the commands of whose turn it is."""
+        player = self.whose_turn(state)
+        if player is None:
+            return
+        waiting = self.pending(state)
+        for spec in self.commands.values():
+            if spec.answers == waiting and spec.authority != REFEREE:
+                yield player, spec
+
+    def context(self, state: S) -> Any:
+        """What the argument domains read beyond the state (`Sofar.context`)."""
+        return None
+
+    def legal(self, state: S) -> tuple[LegalCommand, ...]:
+        """Every command a player may give now, read off the specs (`offers`)."""
+        accepts = on_trial(self.decide, state) if self.on_trial else None
+        return tuple(offers(state, self.offered(state), self.context(state), accepts))
+
+    def legal_commands(self, state: S) -> tuple[str, ...]:
+        """What `status` lists: the commands offered to whose turn it is, as spelled."""
+        spelled = {spec.name: spec.spelled for spec in self.commands.values()}
+        return names(self.legal(state), self.whose_turn(state), lambda n: spelled.get(n, n))
 
     def check_pending(self, state: S, spec: CommandSpec[S]) -> None:
         """Refuse a command that answers a decision not asked, or that is not an answer

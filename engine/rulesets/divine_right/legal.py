@@ -19,19 +19,19 @@ argument are offered as one command with that argument's domain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations, islice, product
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command
+from warscribe.engine.offers import grouped, scratch_dice
 from warscribe.engine.ruleset import Deferred, LegalCommand
 
 from .arguments import hex_arg
 from .combat.fight import fight_now
 from .data import DRData
 from .diplomacy import HIDDEN_CARD
-from .evolving import scratch_dice
 from .movement.move import destinations
 from .movement.reach import near, river_fleets
 from .movement.terrain import all_sea
@@ -46,7 +46,6 @@ from .units import enemies, is_fleet, is_hero, lone_heroes
 Decide = Callable[[State, Command, Dice], object]
 Candidates = Iterator[Command]
 MOST_COMBINATIONS = 40  # choices of several units among many: the first ones in order
-GROUPS = ("advance", "attack", "castaway", "diplomacy", "events", "prisoner", "retreat", "siege")
 
 
 def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...]:
@@ -61,14 +60,7 @@ def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...
         candidates = _phase(state, data, turn.player, turn.phase)
     moves = _moves(state, data, turn.player) if pending is None and turn.phase == "movement" else []
     kept = [c for c in (*candidates, *_rejoin(state)) if accepted(state, c, decide)]
-    return (*moves, *_grouped(kept))
-
-
-def spelled(name: str) -> str:
-    """A command's name as the CLI spells it: `diplomacy-draw` is `diplomacy draw`,
-    `pursue-none` is `pursue --none`."""
-    group, _, rest = name.partition("-")
-    return f"{group} {rest}" if group in GROUPS else name.removesuffix("-none")
+    return (*moves, *grouped(kept))
 
 
 def answers(state: State, data: DRData, pending: Pending, decide: Decide) -> list[Command]:
@@ -83,20 +75,6 @@ def accepted(state: State, command: Command, decide: Decide) -> bool:
     except RuleError:
         return False
     return True
-
-
-def _grouped(commands: Iterable[Command]) -> list[LegalCommand]:
-    """Commands that differ only in their last argument, as one with that domain."""
-    groups: dict[tuple[str, str, tuple[tuple[str, object], ...], str], list[object]] = {}
-    for command in commands:
-        *fixed, (key, value) = command.args or (("", None),)
-        values = groups.setdefault((command.actor, command.name, tuple(fixed), key), [])
-        if value not in values:
-            values.append(value)
-    return [
-        LegalCommand(actor, name, fixed, ((key, tuple(values)),) if key else ())
-        for (actor, name, fixed, key), values in groups.items()
-    ]
 
 
 def _command(actor: str, name: str, **args: object) -> Command:

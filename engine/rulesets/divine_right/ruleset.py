@@ -11,7 +11,7 @@ from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
-from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
+from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
 from . import answers, legal, projections, story, turn
 from .data import load_custom
@@ -154,9 +154,6 @@ class DivineRight(RuleBook[State]):
         offers = legal.legal(state, data_of(state), self.decide)
         self._last_legal = (state, offers)
         return offers
-
-    def legal_commands(self, state: State) -> tuple[str, ...]:
-        return names(self.legal(state), self.whose_turn(state), legal.spelled)
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)

@@ -16,7 +16,7 @@ from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
-from warscribe.engine.ruleset import GameSpec, LegalCommand, names
+from warscribe.engine.ruleset import GameSpec, LegalCommand, PlayerSpec, names
 
 from . import adjust, call_to_arms, income, legal, loans, minor_actions, story, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
@@ -62,6 +62,15 @@ def _start_text(spec: GameSpec) -> str:
     return text
 
 
+def _trial() -> GameSpec:
+    """France and Austria from the example starting position (datafiles/)."""
+    from importlib.resources import files
+
+    start = files(__package__).joinpath("datafiles/example-start.json").read_text()
+    players = (PlayerSpec("alice", "France"), PlayerSpec("bob", "Austria"))
+    return GameSpec("trial", players, (("start", start),))
+
+
 class EuPop(RuleBook[EuState]):
     """The eu-pop rule set (see `warscribe.engine.rulebook.RuleBook`)."""
 
@@ -96,6 +105,7 @@ class EuPop(RuleBook[EuState]):
                 rule=INCOME,
             ),
         ),
+        trial=_trial,
     )
 
     def validate_spec(self, spec: GameSpec) -> tuple[DataRef, ...]:

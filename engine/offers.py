@@ -1,0 +1,121 @@
+"""Legal moves read off the command specs: one enumerator for every game.
+
+A position allows some commands, each to some players (`RuleBook.offered`: the answers
+to the decision asked, else the commands of whose turn it is). Each command's arguments
+are filled in the spec's order from their domains (`Arg.offered`: the cards in hand,
+the kingdoms, the units a loss may take...), each read from the position and the values
+chosen so far (`Sofar`); an argument with no domain is left out, and a command with a
+required one is not offered. A `Deferred` domain (the paths a stack may take, searched
+only when asked for) ends the command as it is.
+
+A game whose domains say every rule offers exactly what `decide` accepts; one whose
+rules are subtler than its domains passes `accepts`, deciding each candidate on scratch
+dice (nothing is recorded). Candidates that differ only in their last argument are
+offered as one command with that argument's domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+from uuid import UUID
+
+from .commands import CommandSpec, Sofar
+from .dice import Dice
+from .errors import RuleError
+from .events import Command, Event
+from .ruleset import Deferred, LegalCommand
+
+Accepts = Callable[[Command], bool]
+Chosen = tuple[tuple[str, Any], ...]
+
+
+def scratch_dice() -> Dice:
+    """Dice for deciding on trial, never recorded."""
+    return Dice(key=bytes(32), game_id=UUID(int=0), chain=bytes(32), next_index=0)
+
+
+def on_trial(decide: Callable[[Any, Command, Dice], list[Event]], state: Any) -> Accepts:
+    """Whether the rules accept a command in `state` (decided on scratch dice)."""
+
+    def accepts(command: Command) -> bool:
+        try:
+            decide(state, command, scratch_dice())
+        except RuleError:
+            return False
+        return True
+
+    return accepts
+
+
+def offers(
+    state: Any,
+    offered: Iterable[tuple[str, CommandSpec[Any]]],
+    context: Any = None,
+    accepts: Accepts | None = None,
+) -> list[LegalCommand]:
+    """The commands `offered` (each to its player), their arguments filled from their
+    domains; with `accepts`, only the candidates it accepts."""
+    found: list[LegalCommand] = []
+    complete: list[Command] = []
+    for actor, spec in offered:
+        for filled in _filled(spec, Sofar(state, actor, {}, context), 0):
+            if isinstance(filled, LegalCommand):
+                found.append(filled)
+            else:
+                complete.append(Command(actor, spec.name, filled))
+    kept = complete if accepts is None else [c for c in complete if accepts(c)]
+    return [*found, *grouped(kept)]
+
+
+def _filled(spec: CommandSpec[Any], sofar: Sofar, index: int) -> Iterator[Chosen | LegalCommand]:
+    """The choices of values for the spec's arguments from `index` on, given `sofar`."""
+    if index == len(spec.args):
+        yield tuple(sofar.chosen.items())
+        return
+    arg = spec.args[index]
+    domain = arg.offered
+    if domain is None:
+        if not arg.required:
+            yield from _filled(spec, sofar, index + 1)
+        return
+    values = domain(sofar)
+    if isinstance(values, Deferred):
+        fixed = tuple(sofar.chosen.items())
+        yield LegalCommand(sofar.actor, spec.name, fixed, ((arg.name, values),))
+        return
+    for value in values:
+        yield from _filled(spec, _with(sofar, arg.name, value), index + 1)
+
+
+def _with(sofar: Sofar, name: str, value: Any) -> Sofar:
+    if value is None:
+        return sofar
+    chosen: Mapping[str, Any] = {**sofar.chosen, name: value}
+    return Sofar(sofar.state, sofar.actor, chosen, sofar.context)
+
+
+def grouped(commands: Iterable[Command]) -> list[LegalCommand]:
+    """Commands that differ only in their last argument, as one with that domain."""
+    groups: dict[tuple[str, str, Chosen, str], list[object]] = {}
+    for command in commands:
+        *fixed, (key, value) = command.args or (("", None),)
+        values = groups.setdefault((command.actor, command.name, tuple(fixed), key), [])
+        if value not in values:
+            values.append(value)
+    return [
+        LegalCommand(actor, name, fixed, ((key, tuple(values)),) if key else ())
+        for (actor, name, fixed, key), values in groups.items()
+    ]
+
+
+def expanded(offered: Iterable[LegalCommand]) -> set[Command]:
+    """Every complete command the offers allow (a test's view of them: deferred domains
+    searched)."""
+    found: set[Command] = set()
+    for offer in offered:
+        choices: list[dict[str, Any]] = [{}]
+        for key, values in offer.domains:
+            choices = [{**c, key: v} for c in choices for v in values]
+        found |= {offer.command(**c) for c in choices}
+    return found
