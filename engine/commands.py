@@ -248,6 +248,17 @@ class CommandSpec(Generic[S]):
     def arg(self, name: str) -> Arg:
         return self.args[self.arg_names.index(name)]
 
+    def ranging(self, domains: Mapping[str, Domain]) -> CommandSpec[S]:
+        """This spec, the values of its arguments offered from `domains` (by name)."""
+        unknown = sorted(set(domains) - set(self.arg_names))
+        if unknown:
+            raise ValueError(f"{self.name} has no argument {', '.join(unknown)}")
+        args = tuple(
+            dataclasses.replace(a, domain=domains[a.name]) if a.name in domains else a
+            for a in self.args
+        )
+        return dataclasses.replace(self, args=args)
+
     @property
     def spelled(self) -> str:
         """Its name as the command line spells it: `attack declare`, `pursue` (for

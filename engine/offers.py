@@ -96,17 +96,34 @@ def _with(sofar: Sofar, name: str, value: Any) -> Sofar:
 
 
 def grouped(commands: Iterable[Command]) -> list[LegalCommand]:
-    """Commands that differ only in their last argument, as one with that domain."""
-    groups: dict[tuple[str, str, Chosen, str], list[object]] = {}
+    """The commands as few offers, each the product of its domains: commands alike but
+    in one argument share a domain for it, from the last argument to the first (a
+    domain of one value is an argument given)."""
+    rows: dict[tuple[str, str, tuple[str, ...]], list[list[tuple[Any, ...]]]] = {}
     for command in commands:
-        *fixed, (key, value) = command.args or (("", None),)
-        values = groups.setdefault((command.actor, command.name, tuple(fixed), key), [])
-        if value not in values:
-            values.append(value)
-    return [
-        LegalCommand(actor, name, fixed, ((key, tuple(values)),) if key else ())
-        for (actor, name, fixed, key), values in groups.items()
-    ]
+        keys = tuple(key for key, _ in command.args)
+        rows.setdefault((command.actor, command.name, keys), []).append(
+            [(value,) for _, value in command.args]
+        )
+    found: list[LegalCommand] = []
+    for (actor, name, keys), alike in rows.items():
+        for index in reversed(range(len(keys))):
+            alike = _merged(alike, index)
+        for row in alike:
+            args = tuple((k, v[0]) for k, v in zip(keys, row, strict=True) if len(v) == 1)
+            domains = tuple((k, v) for k, v in zip(keys, row, strict=True) if len(v) > 1)
+            found.append(LegalCommand(actor, name, args, domains))
+    return found
+
+
+def _merged(rows: list[list[tuple[Any, ...]]], index: int) -> list[list[tuple[Any, ...]]]:
+    """Rows alike but at `index` as one, with the values found there (once each)."""
+    merged: dict[tuple[tuple[Any, ...], ...], list[tuple[Any, ...]]] = {}
+    for row in rows:
+        rest = (*row[:index], *row[index + 1 :])
+        into = merged.setdefault(rest, [*row[:index], (), *row[index + 1 :]])
+        into[index] = (*into[index], *(v for v in row[index] if v not in into[index]))
+    return list(merged.values())
 
 
 def expanded(offered: Iterable[LegalCommand]) -> set[Command]:

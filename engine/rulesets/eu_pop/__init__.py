@@ -8,15 +8,15 @@ entered with `adjust`. See docs/eu-pop.md for the commands, positions and projec
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, table
+from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, CommandSpec, table
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
-from warscribe.engine.ruleset import GameSpec, LegalCommand, PlayerSpec, names
+from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from . import adjust, call_to_arms, income, legal, loans, minor_actions, story, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
@@ -26,7 +26,9 @@ from .rules import INCOME, ROUND, START
 from .state import PHASES, EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
-COMMANDS = table(*(spec for module in _MODULES for spec in module.COMMANDS))
+COMMANDS = table(
+    *(spec.ranging(legal.DOMAINS.get(spec.name, {})) for m in _MODULES for spec in m.COMMANDS)
+)
 CLOSE_STEPS = "close_steps"
 
 
@@ -135,11 +137,8 @@ class EuPop(RuleBook[EuState]):
         name = state.turn or next(iter(turns.waiting(state)), state.order[0])
         return state.realm(name).player
 
-    def legal(self, state: EuState) -> tuple[LegalCommand, ...]:
-        return legal.legal(state)
-
-    def legal_commands(self, state: EuState) -> tuple[str, ...]:
-        return names(self.legal(state), self.whose_turn(state))
+    def offered(self, state: EuState) -> Iterator[tuple[str, CommandSpec[EuState]]]:
+        return legal.offered(state, self.commands)
 
     def summary(self, state: EuState) -> dict[str, Any]:
         return summary(state)
