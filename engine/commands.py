@@ -376,6 +376,17 @@ def decide(spec: CommandSpec[S], state: S, command: Command, dice: Dice | None) 
     return list(spec.decide(state, read(spec, command, dice)))
 
 
+def ranged(
+    specs: Mapping[str, CommandSpec[S]], domains: Mapping[str, Mapping[str, Domain]]
+) -> dict[str, CommandSpec[S]]:
+    """The specs, the values of their arguments offered from `domains` (by command,
+    then argument: `CommandSpec.ranging`)."""
+    unknown = sorted(set(domains) - set(specs))
+    if unknown:
+        raise ValueError(f"no command {', '.join(unknown)} to offer values for")
+    return {name: spec.ranging(domains.get(name, {})) for name, spec in specs.items()}
+
+
 def table(*specs: CommandSpec[S]) -> dict[str, CommandSpec[S]]:
     """Specs by name, each name once."""
     found: dict[str, CommandSpec[S]] = {}

@@ -56,16 +56,20 @@ def offers(
 ) -> list[LegalCommand]:
     """The commands `offered` (each to its player), their arguments filled from their
     domains; with `accepts`, only the candidates it accepts."""
-    found: list[LegalCommand] = []
-    complete: list[Command] = []
+    found = list(candidates(state, offered, context))
+    complete = [c for c in found if isinstance(c, Command)]
+    kept = complete if accepts is None else [c for c in complete if accepts(c)]
+    return [*(c for c in found if isinstance(c, LegalCommand)), *grouped(kept)]
+
+
+def candidates(
+    state: Any, offered: Iterable[tuple[str, CommandSpec[Any]]], context: Any = None
+) -> Iterator[Command | LegalCommand]:
+    """Each choice of values the domains allow, as a command; a command whose last
+    domain is `Deferred` as an offer of it."""
     for actor, spec in offered:
         for filled in _filled(spec, Sofar(state, actor, {}, context), 0):
-            if isinstance(filled, LegalCommand):
-                found.append(filled)
-            else:
-                complete.append(Command(actor, spec.name, filled))
-    kept = complete if accepts is None else [c for c in complete if accepts(c)]
-    return [*found, *grouped(kept)]
+            yield filled if isinstance(filled, LegalCommand) else Command(actor, spec.name, filled)
 
 
 def _filled(spec: CommandSpec[Any], sofar: Sofar, index: int) -> Iterator[Chosen | LegalCommand]:

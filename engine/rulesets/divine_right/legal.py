@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import combinations, islice, product
 
+from warscribe.engine.commands import Domain, Sofar, ranged
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command
-from warscribe.engine.offers import grouped, scratch_dice
+from warscribe.engine.offers import candidates, grouped, scratch_dice
 from warscribe.engine.ruleset import Deferred, LegalCommand
 
 from .arguments import hex_arg
@@ -39,6 +40,7 @@ from .placement.choice import ANYWHERE, option_units
 from .placement.deployment import monarch_id
 from .random_events import LOSSES as EVENT_LOSSES
 from .random_events import gains
+from .specs import COMMANDS
 from .state import MERCENARY, Hex, Pending, State, Unit
 from .turn import answered_by
 from .units import enemies, is_fleet, is_hero, lone_heroes
@@ -110,53 +112,34 @@ def _nothing(state: State, data: DRData, player: str) -> Candidates:
 
 
 def _random_events(state: State, data: DRData, player: str) -> Candidates:
-    yield _command(player, "events-roll")
+    yield from _specs(state, data, player, "events-roll")
 
 
 def _diplomacy(state: State, data: DRData, player: str) -> Candidates:
     """Draw; then one diplomatic action, Forced Peace, discards (Diplomacy Phase)."""
-    yield _command(player, "diplomacy-draw")
-    yield _command(player, "diplomacy-pass")
-    hand = [card for card in state.player(player).hand if card != HIDDEN_CARD]  # as seen here
-    for kingdom in sorted(state.kingdoms):
-        for name in ("diplomacy-activate", "diplomacy-deactivate"):
-            yield _command(player, name, kingdom=kingdom)
-            for card in hand:
-                yield _command(player, name, kingdom=kingdom, card=card)
-        yield _command(player, "diplomacy-assassinate", kingdom=kingdom)
-        yield _command(player, "diplomacy-force-peace", kingdom=kingdom)
-    for other in state.active_players():
-        yield _command(player, "diplomacy-duel", player=other)
-    for card in hand:
-        yield _command(player, "discard", cards=(card,))
+    yield from _specs(state, data, player, *DIPLOMACY)
 
 
 def _sieges(state: State, data: DRData, player: str) -> Candidates:
     """Siege attacks on the player's sieges, or his besiegers displaced first; breakouts
     from his besieged castles."""
+    yield from _specs(state, data, player, "siege-attack", "breakout")
     for siege in state.sieges:
         if siege.besieger == player:
-            yield _command(player, "siege-attack", castles=(siege.castle,))
             yield from _displaced(state, data, player, siege.hex, units=_hex(siege.hex))
-        else:
-            yield _command(player, "breakout", castle=siege.castle)
 
 
 def _movement(state: State, data: DRData, player: str) -> Candidates:
     """Embark, debark, walls, searches and disbanding (moves: `_moves`)."""
-    units = _mine(state, player)
-    for fleet in (u for u in units if is_fleet(u)):
-        for unit in units:
-            if unit.hex == fleet.hex and not is_fleet(unit) and unit.aboard is None:
-                yield _command(player, "embark", fleet=fleet.id, units=(unit.id,))
-            if unit.aboard == fleet.id:
-                yield _command(player, "debark", fleet=fleet.id, units=(unit.id,))
-    for unit in units:
-        yield _command(player, "outside" if unit.inside else "inside", units=(unit.id,))
-        yield _command(player, "disband", units=(unit.id,))
-    for space in sorted({u.hex for u in units if not is_hero(u)}):
-        if lone_heroes(state, player, space):
-            yield _command(player, "search", units=_hex(space))
+    yield from _specs(state, data, player, "embark", "debark", "inside", "outside", "disband")
+    yield from _specs(state, data, player, "search")
+
+
+def _specs(state: State, data: DRData, player: str, *names: str) -> Candidates:
+    """The commands `names` with the values their domains offer (`DOMAINS`)."""
+    for found in candidates(state, ((player, SPECS[name]) for name in names), data):
+        assert isinstance(found, Command), "no deferred domain here"
+        yield found
 
 
 def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
@@ -217,26 +200,24 @@ def _ferry(
 
 
 def _combat(state: State, data: DRData, player: str) -> Candidates:
-    """The declared attacks resolved; or the phase's attacks declared: each stack's land,
-    naval or amphibious attack on one space next to it, or on two at once, alone, two
-    of them together, or every stack's first one together (Combat Phase › Which Units May
-    Attack?; Amphibious Attacks)."""
-    turn = state.turn
-    assert turn is not None
-    for attack in turn.progress.attacks:
-        if not attack.resolved:
-            yield _command(player, "attack-resolve", number=attack.number)
-    if turn.progress.declared:
-        return
-    attacks = _attacks(state, data, player)
+    """The declared attacks resolved; or the phase's attacks declared (`_declarable`)."""
+    yield from _specs(state, data, player, "attack-resolve", "attack-declare")
+
+
+def _declarable(sofar: Sofar) -> list[tuple[str, ...]]:
+    """Each stack's land, naval or amphibious attack on one space next to it, or on two
+    at once, alone, two of them together, or every stack's first one together (Combat
+    Phase › Which Units May Attack?; Amphibious Attacks): none once declared."""
+    state: State = sofar.state
+    assert state.turn is not None
+    if state.turn.progress.declared:
+        return []
+    attacks = _attacks(state, sofar.context, sofar.actor)
     first: dict[str, str] = {}
     for text in attacks:
         first.setdefault(text.partition(">")[0], text)
-        yield _command(player, "attack-declare", attacks=(text,))
-    for pair in _choices(tuple(first.values()), 2):
-        yield _command(player, "attack-declare", attacks=pair)
-    if len(first) > 2:
-        yield _command(player, "attack-declare", attacks=tuple(first.values()))
+    every = [tuple(first.values())] if len(first) > 2 else []
+    return [*((text,) for text in attacks), *_choices(tuple(first.values()), 2), *every]
 
 
 def _attacks(state: State, data: DRData, player: str) -> list[str]:
@@ -351,15 +332,11 @@ def _subsets(options: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
 
 
 def _pursuits(state: State, data: DRData, pending: Pending) -> Candidates:
-    yield _command(pending.player, "pursue-none")
-    for units in _subsets(pending.options):
-        yield _command(pending.player, "pursue", units=units)
+    yield from _specs(state, data, pending.player, "pursue-none", "pursue")
 
 
 def _sorties(state: State, data: DRData, pending: Pending) -> Candidates:
-    yield _command(pending.player, "sortie-none")
-    for units in _subsets(pending.options):
-        yield _command(pending.player, "sortie", units=units)
+    yield from _specs(state, data, pending.player, "sortie-none", "sortie")
 
 
 def _advances(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -371,8 +348,7 @@ def _advances(state: State, data: DRData, pending: Pending) -> Candidates:
 
 
 def _losses(state: State, data: DRData, pending: Pending) -> Candidates:
-    for units in _choices(pending.options, pending.count):
-        yield _command(pending.player, "losses", units=units)
+    yield from _specs(state, data, pending.player, "losses")
 
 
 def _displacements(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -413,8 +389,7 @@ def _vetoes(state: State, data: DRData, pending: Pending) -> Candidates:
 
 
 def _castaway(state: State, data: DRData, pending: Pending) -> Candidates:
-    yield _command(pending.player, "castaway-stay")
-    yield _command(pending.player, "castaway-eliminate")
+    yield from _specs(state, data, pending.player, "castaway-stay", "castaway-eliminate")
 
 
 def _prisoner(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -434,3 +409,103 @@ def _placements(state: State, data: DRData, pending: Pending) -> Candidates:
         for place in data.map.hexes:
             if not all_sea(place):
                 yield _command(pending.player, "place", units=units, at=_hex(place.coord))
+
+
+# -- the values each argument takes (the core's enumerator reads them) ---------------------
+
+
+def _pending(sofar: Sofar) -> Pending:
+    state: State = sofar.state
+    assert state.turn is not None and state.turn.progress.pending is not None
+    return state.turn.progress.pending
+
+
+def _hand(sofar: Sofar) -> list[str]:
+    """The cards in the actor's hand, as seen here."""
+    state: State = sofar.state
+    return [card for card in state.player(sofar.actor).hand if card != HIDDEN_CARD]
+
+
+def _mine_of(test: Callable[[Unit], bool]) -> Domain:
+    """Each of the actor's units that passes `test`, alone."""
+    return lambda sofar: [(u.id,) for u in _mine(sofar.state, sofar.actor) if test(u)]
+
+
+def _searched(sofar: Sofar) -> list[str]:
+    """The spaces of the actor's combat units where other players' heroes stand alone."""
+    units = _mine(sofar.state, sofar.actor)
+    spaces = sorted({u.hex for u in units if not is_hero(u)})
+    return [_hex(s) for s in spaces if lone_heroes(sofar.state, sofar.actor, s)]
+
+
+def _fleets(sofar: Sofar) -> list[str]:
+    return [u.id for u in _mine(sofar.state, sofar.actor) if is_fleet(u)]
+
+
+def _boarding(sofar: Sofar) -> list[tuple[str, ...]]:
+    """The actor's land units in the fleet's space, not aboard a fleet."""
+    fleet = sofar.state.units[sofar.chosen["fleet"]]
+    return [
+        (u.id,)
+        for u in _mine(sofar.state, sofar.actor)
+        if u.hex == fleet.hex and not is_fleet(u) and u.aboard is None
+    ]
+
+
+def _aboard(sofar: Sofar) -> list[tuple[str, ...]]:
+    fleet = sofar.chosen["fleet"]
+    return [(u.id,) for u in _mine(sofar.state, sofar.actor) if u.aboard == fleet]
+
+
+def _sieges_of(mine: bool) -> Callable[[Sofar], list[str]]:
+    """The castles the actor besieges (`mine`), or those besieged by others."""
+    return lambda sofar: [
+        siege.castle for siege in sofar.state.sieges if (siege.besieger == sofar.actor) == mine
+    ]
+
+
+def _unresolved(sofar: Sofar) -> list[int]:
+    state: State = sofar.state
+    assert state.turn is not None
+    return [a.number for a in state.turn.progress.attacks if not a.resolved]
+
+
+def _kingdoms(sofar: Sofar) -> list[str]:
+    return sorted(sofar.state.kingdoms)
+
+
+KINGDOM_AND_CARD: dict[str, Domain] = {
+    "kingdom": _kingdoms,
+    "card": lambda sofar: [None, *_hand(sofar)],
+}
+DIPLOMACY = (
+    "diplomacy-draw", "diplomacy-pass", "diplomacy-activate", "diplomacy-deactivate",
+    "diplomacy-assassinate", "diplomacy-force-peace", "diplomacy-duel", "discard",
+)  # fmt: skip
+DOMAINS: dict[str, dict[str, Domain]] = {
+    "diplomacy-activate": KINGDOM_AND_CARD,
+    "diplomacy-deactivate": KINGDOM_AND_CARD,
+    "diplomacy-assassinate": {"kingdom": _kingdoms},
+    "diplomacy-force-peace": {"kingdom": _kingdoms},
+    "diplomacy-duel": {"player": lambda sofar: list(sofar.state.active_players())},
+    "discard": {"cards": lambda sofar: [(card,) for card in _hand(sofar)]},
+    "siege-attack": {"castles": lambda sofar: [(c,) for c in _sieges_of(True)(sofar)]},
+    "breakout": {"castle": _sieges_of(False)},
+    "embark": {"fleet": _fleets, "units": _boarding},
+    "debark": {"fleet": _fleets, "units": _aboard},
+    "inside": {"units": _mine_of(lambda unit: not unit.inside)},
+    "outside": {"units": _mine_of(lambda unit: unit.inside)},
+    "disband": {"units": _mine_of(lambda unit: True)},
+    "search": {"units": _searched},
+    "attack-resolve": {"number": _unresolved},
+    "attack-declare": {"attacks": _declarable},
+    "pursue": {"units": lambda sofar: list(_subsets(_pending(sofar).options))},
+    "sortie": {"units": lambda sofar: list(_subsets(_pending(sofar).options))},
+    "losses": {
+        "units": lambda sofar: list(_choices(_pending(sofar).options, _pending(sofar).count))
+    },
+}
+"""The values `legal` offers for the arguments of the commands it offers through the
+specs (by command, then argument); the rest are searched above."""
+SPECS = ranged(COMMANDS, DOMAINS)
+"""Divine Right's commands, with the values each argument takes (the rule set's)."""

@@ -19,7 +19,7 @@ from .evolving import Outcome, asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN
 from .setup import check_players, setup_events
-from .specs import COMMANDS, GROUPS, data_of
+from .specs import GROUPS, data_of
 from .state import PHASES, KingdomState, State
 from .tables import Rulebook
 
@@ -67,7 +67,7 @@ class DivineRight(RuleBook[State]):
 
     name = "divine-right"
     rule = GAME_TURN
-    commands: Mapping[str, CommandSpec[State]] = COMMANDS
+    commands: Mapping[str, CommandSpec[State]] = legal.SPECS
     evolvers = EVOLVERS
     hooks = (Hook("settle", _settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS

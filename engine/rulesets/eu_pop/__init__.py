@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, CommandSpec, table
+from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, CommandSpec, ranged, table
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
@@ -26,9 +26,7 @@ from .rules import INCOME, ROUND, START
 from .state import PHASES, EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
-COMMANDS = table(
-    *(spec.ranging(legal.DOMAINS.get(spec.name, {})) for m in _MODULES for spec in m.COMMANDS)
-)
+COMMANDS = ranged(table(*(spec for m in _MODULES for spec in m.COMMANDS)), legal.DOMAINS)
 CLOSE_STEPS = "close_steps"
 
 
