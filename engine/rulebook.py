@@ -131,6 +131,10 @@ class RuleBook(Generic[S]):
             events += added
         return events
 
+    def whose_turn(self, state: S) -> str | None:
+        """The player who may act now (None: nobody); every game writes it."""
+        raise NotImplementedError(f"{self.name} says whose turn it is")
+
     def offered(self, state: S) -> Iterator[tuple[str, CommandSpec[S]]]:
         """The commands the position allows, each with the player who may give it: the
         answers to the decision asked, else the commands of whose turn it is."""
