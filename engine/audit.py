@@ -166,53 +166,105 @@ def audit(
     list, a store's `StoredLog`) is not, so a long log is audited in bounded memory."""
     if iter(entries) is entries:
         entries = list(entries)
-    report = AuditReport()
-    rulings: list[tuple[int, Note]] = []
+    auditor = _Auditor(_Range(first, last, turn), base)
     for e in entries:
-        if e.digest is not None and e.salt is None:
-            report.complete = False
-        if isinstance(e.event, Note) and e.event.ruling:
-            rulings.append((e.seq, e.event))
-    head: Head | None = base
-    answered: tuple[Head, Entry] | None = None  # the head before an AnswerApplied, and it
-    acted: HostActed | None = None  # the HostActed just before, marking the next command
-    decision: list[Entry] = []  # a CommandIssued and the entries it recorded so far
-    returned: Entry | None = None  # the OrdersReceived of a batch recorded in part
+        auditor.survey(e)
     for entry in entries:
-        if decision:
+        auditor.feed(entry)
+    return auditor.finish()
+
+
+@frozen
+class _Range:
+    """The entries audited: `first`..`last`, and of game turn `turn` when given."""
+
+    first: int
+    last: int | None
+    turn: int | None
+
+    def holds(self, head: Head, seq: int) -> bool:
+        if seq < self.first or (self.last is not None and seq > self.last):
+            return False
+        if self.turn is None:
+            return True
+        label = rulesets.get(head.ruleset).position(head.state) or ""
+        return label.partition(".")[0] == str(self.turn)
+
+
+class _Auditor:
+    """One walk of the log: each decision gathered (its CommandIssued and the entries it
+    recorded), then re-decided from the head before it."""
+
+    def __init__(self, span: _Range, base: Head | None) -> None:
+        self.span = span
+        self.report = AuditReport()
+        self.rulings: list[tuple[int, Note]] = []
+        self.head: Head | None = base
+        self.answered: tuple[Head, Entry] | None = None  # the head before an AnswerApplied
+        self.acted: HostActed | None = None  # the HostActed just before, marking the next
+        self.decision: list[Entry] = []  # a CommandIssued and the entries it recorded so far
+        self.returned: Entry | None = None  # the OrdersReceived of a batch recorded in part
+
+    def survey(self, entry: Entry) -> None:
+        """The first reading: whether this copy holds every hidden part, and the rulings."""
+        if entry.digest is not None and entry.salt is None:
+            self.report.complete = False
+        if isinstance(entry.event, Note) and entry.event.ruling:
+            self.rulings.append((entry.seq, entry.event))
+
+    def feed(self, entry: Entry) -> None:
+        if self.decision:
             if not isinstance(entry.event, _BOUNDARIES):
-                decision.append(entry)
-                continue
-            head = _redecided(head, decision, first, last, turn, report, rulings, acted)
-            decision, acted = [], None
-        if returned is not None and head is not None and not head.batch:
-            if not isinstance(entry.event, AnswerApplied) and _in_range(
-                head, returned.seq, first, last, turn
-            ):
-                report.findings += _audit_returned(head, returned)
-            returned = None
+                self.decision.append(entry)
+                return
+            self._redecide()
+        if self.returned is not None:
+            self._check_returned(answer=isinstance(entry.event, AnswerApplied))
         if isinstance(entry.event, OrdersReceived):
-            returned = entry if _returns_some(head, entry.event) else None
-        if head is None or not isinstance(entry.event, CommandIssued):
-            if head is not None and isinstance(entry.event, AnswerApplied):
-                answered = (head, entry)
-            acted = entry.event if isinstance(entry.event, HostActed) else None
-            head = advance(head, entry)
-            continue
-        if answered is not None and answered[1].seq == entry.seq - 1:
-            report.findings += _audit_answer(*answered, entry)
-        answered = None
-        decision = [entry]
-    if decision:
-        head = _redecided(head, decision, first, last, turn, report, rulings, acted)
-    if (
-        returned is not None
-        and head is not None
-        and not head.batch
-        and _in_range(head, returned.seq, first, last, turn)
-    ):
-        report.findings += _audit_returned(head, returned)
-    return report
+            self.returned = entry if _returns_some(self.head, entry.event) else None
+        if self.head is None or not isinstance(entry.event, CommandIssued):
+            if self.head is not None and isinstance(entry.event, AnswerApplied):
+                self.answered = (self.head, entry)
+            self.acted = entry.event if isinstance(entry.event, HostActed) else None
+            self.head = advance(self.head, entry)
+            return
+        if self.answered is not None and self.answered[1].seq == entry.seq - 1:
+            self.report.findings += _audit_answer(*self.answered, entry)
+        self.answered = None
+        self.decision = [entry]
+
+    def finish(self) -> AuditReport:
+        if self.decision:
+            self._redecide()
+        if self.returned is not None:
+            self._check_returned()
+        return self.report
+
+    def _check_returned(self, answer: bool = False) -> None:
+        """A batch recorded in part, once its last entry is past (`_audit_returned`); not
+        when a standing answer follows it (the batch ended on an answer, not a refusal)."""
+        head, returned = self.head, self.returned
+        if head is not None and returned is not None and not head.batch:
+            if not answer and self.span.holds(head, returned.seq):
+                self.report.findings += _audit_returned(head, returned)
+            self.returned = None
+
+    def _redecide(self) -> None:
+        """Re-decide the decision gathered (`acted`: the host's act marking it) when it is
+        in range, adding to the report; the head moves past it."""
+        head, decision, acted, report = self.head, self.decision, self.acted, self.report
+        assert head is not None
+        issued = decision[0]
+        if self.span.holds(head, issued.seq):
+            report.decisions += 1
+            found = _audit_decision(head, issued, decision[1:], report, self.rulings)
+            report.findings += [_with(f, acted=acted) for f in found] if acted else found
+            if acted is not None:
+                assert isinstance(issued.event, CommandIssued)
+                report.host_acts.append((issued.seq, issued.event, acted))
+        for decided in decision:
+            head = advance(head, decided)
+        self.head, self.decision, self.acted = head, [], None
 
 
 def _returns_some(head: Head | None, received: OrdersReceived) -> bool:
@@ -264,32 +316,6 @@ def _audit_returned(head: Head, received: Entry) -> list[Finding]:
     ]
 
 
-def _redecided(
-    head: Head | None,
-    decision: Sequence[Entry],
-    first: int,
-    last: int | None,
-    turn: int | None,
-    report: AuditReport,
-    rulings: Sequence[tuple[int, Note]],
-    acted: HostActed | None,
-) -> Head:
-    """Re-decide one decision (its CommandIssued, then what it recorded; `acted`: the
-    host's act marking it) when it is in range, adding to `report`; the head after it."""
-    assert head is not None
-    issued = decision[0]
-    if _in_range(head, issued.seq, first, last, turn):
-        report.decisions += 1
-        found = _audit_decision(head, issued, decision[1:], report, rulings)
-        report.findings += [_with(f, acted=acted) for f in found] if acted else found
-        if acted is not None:
-            assert isinstance(issued.event, CommandIssued)
-            report.host_acts.append((issued.seq, issued.event, acted))
-    for decided in decision:
-        head = advance(head, decided)
-    return head
-
-
 def _audit_answer(head: Head, applied: Entry, issued: Entry) -> list[Finding]:
     """A command given by a standing answer must be the one the signed answer gives at
     the position it was given in (`record.standing_answer`): a referee cannot make up an
@@ -312,15 +338,6 @@ def _audit_answer(head: Head, applied: Entry, issued: Entry) -> list[Finding]:
             refusal=None if due is not None else "the standing answers give no answer here",
         )
     ]
-
-
-def _in_range(head: Head, seq: int, first: int, last: int | None, turn: int | None) -> bool:
-    if seq < first or (last is not None and seq > last):
-        return False
-    if turn is None:
-        return True
-    label = rulesets.get(head.ruleset).position(head.state) or ""
-    return label.partition(".")[0] == str(turn)
 
 
 def _audit_decision(

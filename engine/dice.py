@@ -180,32 +180,10 @@ class Dice:
 
     def _draw(self, purpose: str, sides: tuple[int, ...], by_hand: bool) -> DiceRolled:
         index = self.next_index
-        proof = None
         if by_hand:
-            if len(self.entered) < len(sides):
-                raise DiceError(
-                    f"{purpose}: this command rolls {len(sides)} more dice than were entered;"
-                    " give them with --roll"
-                )
-            values = tuple(self.entered[: len(sides)])
-            del self.entered[: len(sides)]
-            for value, side in zip(values, sides, strict=True):
-                if not 1 <= value <= side:
-                    raise DiceError(f"{purpose}: an entered die must be 1..{side}, not {value}")
-            entered_by = self.entered_by
+            values, proof, entered_by = self._entered(purpose, sides), None, self.entered_by
         else:
-            if self.key is None:
-                raise SecretUnknown(
-                    "this store does not hold the game's dice secret: only the host's store "
-                    "can record commands that roll dice"
-                )
-            if self.version >= 2:
-                alpha = roll_input(self.game_id, self.chain, index - self.opened_at)
-                values, proof = proved(self.key, alpha, sides)
-            else:
-                values = derive(self.key, self.game_id, index, self.chain, sides)
-            entered_by = None
-            self.derived += 1
+            (values, proof), entered_by = self._derived(index, sides), None
         self.next_index += 1
         return DiceRolled(
             index=index,
@@ -215,6 +193,33 @@ class Dice:
             entered_by=entered_by,
             proof=proof,
         )
+
+    def _entered(self, purpose: str, sides: tuple[int, ...]) -> tuple[int, ...]:
+        """The next dice entered by hand (`--roll`), checked against their sides."""
+        if len(self.entered) < len(sides):
+            raise DiceError(
+                f"{purpose}: this command rolls {len(sides)} more dice than were entered;"
+                " give them with --roll"
+            )
+        values = tuple(self.entered[: len(sides)])
+        del self.entered[: len(sides)]
+        for value, side in zip(values, sides, strict=True):
+            if not 1 <= value <= side:
+                raise DiceError(f"{purpose}: an entered die must be 1..{side}, not {value}")
+        return values
+
+    def _derived(self, index: int, sides: tuple[int, ...]) -> tuple[tuple[int, ...], bytes | None]:
+        """The dice the secret gives at `index`, with their proof (record version 2)."""
+        if self.key is None:
+            raise SecretUnknown(
+                "this store does not hold the game's dice secret: only the host's store "
+                "can record commands that roll dice"
+            )
+        self.derived += 1
+        if self.version >= 2:
+            alpha = roll_input(self.game_id, self.chain, index - self.opened_at)
+            return proved(self.key, alpha, sides)
+        return derive(self.key, self.game_id, index, self.chain, sides), None
 
     def roll(self, purpose: str, count: int = 1, sides: int = 6) -> DiceRolled:
         """Roll `count` dice of `sides` faces (physical dice in table mode)."""
