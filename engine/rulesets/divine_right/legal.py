@@ -20,9 +20,8 @@ argument are offered as one command with that argument's domain.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from itertools import combinations, islice, product
+from itertools import islice, product
 
-from warscribe.engine.commands import Domain, Sofar, ranged
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command
@@ -32,7 +31,7 @@ from warscribe.engine.ruleset import Deferred, LegalCommand
 from .arguments import hex_arg
 from .combat.fight import fight_now
 from .data import DRData
-from .diplomacy import HIDDEN_CARD
+from .domains import DIPLOMACY, MOST_COMBINATIONS, SPECS, first_choices, hex_text, units_of
 from .movement.move import destinations
 from .movement.reach import near, river_fleets
 from .movement.terrain import all_sea
@@ -40,14 +39,12 @@ from .placement.choice import ANYWHERE, option_units
 from .placement.deployment import monarch_id
 from .random_events import LOSSES as EVENT_LOSSES
 from .random_events import gains
-from .specs import COMMANDS
 from .state import MERCENARY, Hex, Pending, State, Unit
 from .turn import answered_by
-from .units import enemies, is_fleet, is_hero, lone_heroes
+from .units import enemies, is_fleet, is_hero
 
 Decide = Callable[[State, Command, Dice], object]
 Candidates = Iterator[Command]
-MOST_COMBINATIONS = 40  # choices of several units among many: the first ones in order
 
 
 def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...]:
@@ -83,16 +80,6 @@ def _command(actor: str, name: str, **args: object) -> Command:
     return Command(actor, name, tuple(args.items()))
 
 
-def _hex(hex_: Hex) -> str:
-    return f"{hex_[0]},{hex_[1]}"
-
-
-def _mine(state: State, player: str) -> list[Unit]:
-    return sorted(
-        (u for u in state.units.values() if state.controller(u) == player), key=lambda u: u.id
-    )
-
-
 # -- the phases ----------------------------------------------------------------------------------
 
 
@@ -126,7 +113,7 @@ def _sieges(state: State, data: DRData, player: str) -> Candidates:
     yield from _specs(state, data, player, "siege-attack", "breakout")
     for siege in state.sieges:
         if siege.besieger == player:
-            yield from _displaced(state, data, player, siege.hex, units=_hex(siege.hex))
+            yield from _displaced(state, data, player, siege.hex, units=hex_text(siege.hex))
 
 
 def _movement(state: State, data: DRData, player: str) -> Candidates:
@@ -148,7 +135,7 @@ def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
     each of the player's fleets on a navigable river near it (Ferrying, `reach.river_fleets`),
     to the spaces only the ferry reaches. Their domain: the paths to every space
     reached, searched when asked for (`Deferred`)."""
-    units = [u for u in _mine(state, player) if u.aboard is None]
+    units = [u for u in units_of(state, player) if u.aboard is None]
     stacks: set[tuple[str, ...]] = {(u.id,) for u in units}
     for space in {u.hex for u in units}:
         for fleets in (True, False):
@@ -204,51 +191,6 @@ def _combat(state: State, data: DRData, player: str) -> Candidates:
     yield from _specs(state, data, player, "attack-resolve", "attack-declare")
 
 
-def _declarable(sofar: Sofar) -> list[tuple[str, ...]]:
-    """Each stack's land, naval or amphibious attack on one space next to it, or on two
-    at once, alone, two of them together, or every stack's first one together (Combat
-    Phase › Which Units May Attack?; Amphibious Attacks): none once declared."""
-    state: State = sofar.state
-    assert state.turn is not None
-    if state.turn.progress.declared:
-        return []
-    attacks = _attacks(state, sofar.context, sofar.actor)
-    first: dict[str, str] = {}
-    for text in attacks:
-        first.setdefault(text.partition(">")[0], text)
-    every = [tuple(first.values())] if len(first) > 2 else []
-    return [*((text,) for text in attacks), *_choices(tuple(first.values()), 2), *every]
-
-
-def _attacks(state: State, data: DRData, player: str) -> list[str]:
-    """Each stack's attacks on one space, then on two spaces, next to it (written as
-    `attack-declare` reads them)."""
-    units = [u for u in _mine(state, player) if not is_hero(u)]
-    found: list[str] = []
-    for space in sorted({u.hex for u in units}):
-        here = [u for u in units if u.hex == space and not u.inside]
-        for prefix, group in (
-            ("", [u.id for u in here if not is_fleet(u) and u.aboard is None]),
-            ("fleet:", [u.id for u in here if is_fleet(u)]),
-            ("amphibious:", [u.id for u in here if is_fleet(u) and _carries(state, u)]),
-        ):
-            near = [t for t in data.map.neighbours(*space) if _attackable(state, player, t)]
-            if not group or not near:
-                continue
-            stack = f"{prefix}{','.join(group)}"
-            found += [f"{stack}>{_hex(t)}" for t in near]
-            found += [f"{stack}>{_hex(a)};{_hex(b)}" for a, b in combinations(near, 2)]
-    return found
-
-
-def _carries(state: State, fleet: Unit) -> bool:
-    return any(u.aboard == fleet.id and not is_hero(u) for u in state.units.values())
-
-
-def _attackable(state: State, player: str, space: Hex) -> bool:
-    return any(not is_hero(u) and not u.inside for u in enemies(state, player, space))
-
-
 def _rejoin(state: State) -> Candidates:
     if state.reentry:
         for player in state.players:
@@ -279,20 +221,16 @@ def _answers(state: State, data: DRData, pending: Pending) -> Candidates:
             yield from makers[prefix](state, data, pending)
 
 
-def _choices(options: tuple[str, ...], count: int) -> Iterator[tuple[str, ...]]:
-    return islice(combinations(options, count), MOST_COMBINATIONS)
-
-
 def _event_answers(state: State, data: DRData, pending: Pending) -> Candidates:
     """Random events: the units lost; a unit replaced or a mercenary brought in (or
     stolen, or declined) where it may enter."""
     player = pending.player
     if pending.kind in EVENT_LOSSES:
-        for units in _choices(pending.options, pending.count):
+        for units in first_choices(pending.options, pending.count):
             yield _command(player, "events-lose", units=units)
         return
     for gain in gains(state, data, player, pending.kind):
-        where = _hex(gain.hex)
+        where = hex_text(gain.hex)
         if gain.source == "replacement":
             yield _command(player, "events-replace", unit=gain.unit, at=where)
         elif gain.source == "pool":
@@ -311,7 +249,7 @@ def _retreats(state: State, data: DRData, pending: Pending) -> Candidates:
     fight = fight_now(state)
     for space in fight.spaces:
         for fleets in (False, True):
-            where = {"space": _hex(space), "fleets": fleets}
+            where = {"space": hex_text(space), "fleets": fleets}
             tries = [t for t in fight.tries if t.space == space and t.fleets == fleets]
             yield _command(player, "retreat-roll", **where)
             for group in sorted({g for t in tries for g in t.failed}):
@@ -321,14 +259,7 @@ def _retreats(state: State, data: DRData, pending: Pending) -> Candidates:
                 chosen = {"groups": groups, "heroes": heroes}
                 given = {key: value for key, value in chosen.items() if value is not None}
                 for to in data.map.neighbours(*space):
-                    yield _command(player, "retreat-to", **where, **given, to=_hex(to))
-
-
-def _subsets(options: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-    """Each option alone, and all of them."""
-    yield from ((option,) for option in options)
-    if len(options) > 1:
-        yield options
+                    yield _command(player, "retreat-to", **where, **given, to=hex_text(to))
 
 
 def _pursuits(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -368,10 +299,10 @@ def _displaced(state: State, data: DRData, player: str, start: Hex, **units: obj
         if u.hex == start and not is_hero(u) and state.controller(u) == player and not u.inside
     )
     for to in data.map.neighbours(*start):
-        yield _command(player, "siege-displace", **units, to=_hex(to))
+        yield _command(player, "siege-displace", **units, to=hex_text(to))
         barring = [u for u in enemies(state, player, to) if not is_hero(u)]
-        for lose in _choices(tuple(sorted(mine)), len(barring)) if barring else ():
-            yield _command(player, "siege-displace", **units, lose=lose, to=_hex(to))
+        for lose in first_choices(tuple(sorted(mine)), len(barring)) if barring else ():
+            yield _command(player, "siege-displace", **units, lose=lose, to=hex_text(to))
 
 
 def _vetoes(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -385,7 +316,9 @@ def _vetoes(state: State, data: DRData, pending: Pending) -> Candidates:
     yield _command(pending.player, "siege-lift", kingdom=veto.kingdom)
     spaces = [data.map.neighbours(*s.hex) for s in mine]
     for to in islice(product(*spaces), MOST_COMBINATIONS):
-        yield _command(pending.player, "siege-lift", kingdom=veto.kingdom, to=tuple(map(_hex, to)))
+        yield _command(
+            pending.player, "siege-lift", kingdom=veto.kingdom, to=tuple(map(hex_text, to))
+        )
 
 
 def _castaway(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -408,104 +341,4 @@ def _placements(state: State, data: DRData, pending: Pending) -> Candidates:
             continue
         for place in data.map.hexes:
             if not all_sea(place):
-                yield _command(pending.player, "place", units=units, at=_hex(place.coord))
-
-
-# -- the values each argument takes (the core's enumerator reads them) ---------------------
-
-
-def _pending(sofar: Sofar) -> Pending:
-    state: State = sofar.state
-    assert state.turn is not None and state.turn.progress.pending is not None
-    return state.turn.progress.pending
-
-
-def _hand(sofar: Sofar) -> list[str]:
-    """The cards in the actor's hand, as seen here."""
-    state: State = sofar.state
-    return [card for card in state.player(sofar.actor).hand if card != HIDDEN_CARD]
-
-
-def _mine_of(test: Callable[[Unit], bool]) -> Domain:
-    """Each of the actor's units that passes `test`, alone."""
-    return lambda sofar: [(u.id,) for u in _mine(sofar.state, sofar.actor) if test(u)]
-
-
-def _searched(sofar: Sofar) -> list[str]:
-    """The spaces of the actor's combat units where other players' heroes stand alone."""
-    units = _mine(sofar.state, sofar.actor)
-    spaces = sorted({u.hex for u in units if not is_hero(u)})
-    return [_hex(s) for s in spaces if lone_heroes(sofar.state, sofar.actor, s)]
-
-
-def _fleets(sofar: Sofar) -> list[str]:
-    return [u.id for u in _mine(sofar.state, sofar.actor) if is_fleet(u)]
-
-
-def _boarding(sofar: Sofar) -> list[tuple[str, ...]]:
-    """The actor's land units in the fleet's space, not aboard a fleet."""
-    fleet = sofar.state.units[sofar.chosen["fleet"]]
-    return [
-        (u.id,)
-        for u in _mine(sofar.state, sofar.actor)
-        if u.hex == fleet.hex and not is_fleet(u) and u.aboard is None
-    ]
-
-
-def _aboard(sofar: Sofar) -> list[tuple[str, ...]]:
-    fleet = sofar.chosen["fleet"]
-    return [(u.id,) for u in _mine(sofar.state, sofar.actor) if u.aboard == fleet]
-
-
-def _sieges_of(mine: bool) -> Callable[[Sofar], list[str]]:
-    """The castles the actor besieges (`mine`), or those besieged by others."""
-    return lambda sofar: [
-        siege.castle for siege in sofar.state.sieges if (siege.besieger == sofar.actor) == mine
-    ]
-
-
-def _unresolved(sofar: Sofar) -> list[int]:
-    state: State = sofar.state
-    assert state.turn is not None
-    return [a.number for a in state.turn.progress.attacks if not a.resolved]
-
-
-def _kingdoms(sofar: Sofar) -> list[str]:
-    return sorted(sofar.state.kingdoms)
-
-
-KINGDOM_AND_CARD: dict[str, Domain] = {
-    "kingdom": _kingdoms,
-    "card": lambda sofar: [None, *_hand(sofar)],
-}
-DIPLOMACY = (
-    "diplomacy-draw", "diplomacy-pass", "diplomacy-activate", "diplomacy-deactivate",
-    "diplomacy-assassinate", "diplomacy-force-peace", "diplomacy-duel", "discard",
-)  # fmt: skip
-DOMAINS: dict[str, dict[str, Domain]] = {
-    "diplomacy-activate": KINGDOM_AND_CARD,
-    "diplomacy-deactivate": KINGDOM_AND_CARD,
-    "diplomacy-assassinate": {"kingdom": _kingdoms},
-    "diplomacy-force-peace": {"kingdom": _kingdoms},
-    "diplomacy-duel": {"player": lambda sofar: list(sofar.state.active_players())},
-    "discard": {"cards": lambda sofar: [(card,) for card in _hand(sofar)]},
-    "siege-attack": {"castles": lambda sofar: [(c,) for c in _sieges_of(True)(sofar)]},
-    "breakout": {"castle": _sieges_of(False)},
-    "embark": {"fleet": _fleets, "units": _boarding},
-    "debark": {"fleet": _fleets, "units": _aboard},
-    "inside": {"units": _mine_of(lambda unit: not unit.inside)},
-    "outside": {"units": _mine_of(lambda unit: unit.inside)},
-    "disband": {"units": _mine_of(lambda unit: True)},
-    "search": {"units": _searched},
-    "attack-resolve": {"number": _unresolved},
-    "attack-declare": {"attacks": _declarable},
-    "pursue": {"units": lambda sofar: list(_subsets(_pending(sofar).options))},
-    "sortie": {"units": lambda sofar: list(_subsets(_pending(sofar).options))},
-    "losses": {
-        "units": lambda sofar: list(_choices(_pending(sofar).options, _pending(sofar).count))
-    },
-}
-"""The values `legal` offers for the arguments of the commands it offers through the
-specs (by command, then argument); the rest are searched above."""
-SPECS = ranged(COMMANDS, DOMAINS)
-"""Divine Right's commands, with the values each argument takes (the rule set's)."""
+                yield _command(pending.player, "place", units=units, at=hex_text(place.coord))

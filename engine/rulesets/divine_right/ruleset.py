@@ -13,7 +13,7 @@ from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
-from . import answers, legal, projections, story, turn
+from . import answers, domains, legal, projections, story, turn
 from .data import load_custom
 from .evolving import Outcome, asking_next, next_decision
 from .rulebook import RULEBOOK
@@ -67,7 +67,7 @@ class DivineRight(RuleBook[State]):
 
     name = "divine-right"
     rule = GAME_TURN
-    commands: Mapping[str, CommandSpec[State]] = legal.SPECS
+    commands: Mapping[str, CommandSpec[State]] = domains.SPECS
     evolvers = EVOLVERS
     hooks = (Hook("settle", _settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS

@@ -18,7 +18,7 @@ from warscribe.engine.events import DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
-from . import adjust, call_to_arms, income, legal, loans, minor_actions, story, turns
+from . import adjust, call_to_arms, domains, income, loans, minor_actions, story, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
@@ -26,7 +26,7 @@ from .rules import INCOME, ROUND, START
 from .state import PHASES, EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
-COMMANDS = ranged(table(*(spec for m in _MODULES for spec in m.COMMANDS)), legal.DOMAINS)
+COMMANDS = ranged(table(*(spec for m in _MODULES for spec in m.COMMANDS)), domains.DOMAINS)
 CLOSE_STEPS = "close_steps"
 
 
@@ -136,7 +136,7 @@ class EuPop(RuleBook[EuState]):
         return state.realm(name).player
 
     def offered(self, state: EuState) -> Iterator[tuple[str, CommandSpec[EuState]]]:
-        return legal.offered(state, self.commands)
+        return domains.offered(state, self.commands)
 
     def summary(self, state: EuState) -> dict[str, Any]:
         return summary(state)
