@@ -156,7 +156,8 @@ def source_digest() -> str:
     for path in sorted(ROOT.glob("*/**/*")):
         if path.is_file() and path.parts[len(ROOT.parts)] in ("engine", "store", "cli"):
             digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
-    digest.update((ROOT / "pyproject.toml").read_bytes())
+    for build in ("pyproject.toml", "setup.py"):
+        digest.update((ROOT / build).read_bytes())
     return digest.hexdigest()[:12]
 
 

@@ -36,7 +36,8 @@ def main() -> None:
     python = str(installed())
     warscribe = str(Path(python).parent / "warscribe")
     folder = Path(tempfile.mkdtemp(prefix="warscribe-startup-"))
-    env = {**os.environ, "WARSCRIBE_STORE": str(folder / "game.db")}
+    # the first call makes the caches of what is installed (engine/installed.py), there
+    env = {**os.environ, "WARSCRIBE_STORE": str(folder / "game.db"), "WARSCRIBE_CACHE": str(folder)}
     players = [a for p in ("alice", "bob", "carol", "dave", "erin") for a in ("--player", p)]
     new = [warscribe, "new", "divine-right", *players, "--dice", "seeded:1"]
     subprocess.run(new, env=env, check=True, stdout=subprocess.DEVNULL)

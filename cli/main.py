@@ -14,6 +14,7 @@ import click
 from warscribe.engine import rulesets
 from warscribe.engine.errors import InvalidCommand, WarscribeError
 
+from . import index
 from .context import (
     Context,
     check_arguments,
@@ -34,28 +35,18 @@ if TYPE_CHECKING:
 # The engine and the store are imported by the commands that use them, not with the CLI:
 # `--help` and a usage error need neither (issue 14).
 
-# group name -> command name -> [cli module adding it, one-line help], one command a line,
-# tab-separated (read without importing json); made by `python -m tests.cli.command_index
-# cli/commands.tsv` (tests/cli/test_index.py checks it)
-_INDEX: dict[str, dict[str, list[str]]] = {}
-with open(os.path.join(os.path.dirname(__file__), "commands.tsv"), encoding="utf-8") as _tsv:
-    _LINES = _tsv.read().splitlines()
-for _line in _LINES:
-    _group, _command, *_entry = _line.split("\t")
-    _INDEX.setdefault(_group, {})[_command] = _entry
-
 
 class WarscribeGroup(click.Group):
     """Turns every WarscribeError into `Error: ...` with exit code 1 (usage errors exit 2).
 
     The commands of the games and of play by email are added when one of them is first
     asked for, not when the CLI starts (a Divine Right call never imports eu-pop, a status
-    never imports the signing code): cli/commands.tsv says which module or game adds each
-    of them and gives its one-line help, so `--help` lists every command without importing
-    them."""
+    never imports the signing code): the index (cli/index.py) says which module or game adds
+    each of them and gives its one-line help, so `--help` lists every command without
+    importing them."""
 
     def _lazy(self) -> Mapping[str, list[str]]:
-        return _INDEX.get(self.name or "", {})
+        return index.read().get(self.name or "", {})
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self._lazy()})
@@ -238,17 +229,19 @@ def _game_rows(game: str, commands: Mapping[str, str], limit: int) -> list[tuple
 
 
 def _unindexed() -> list[str]:
-    """The registered games the index does not list (a game a test registers)."""
-    return [e.name for e in rulesets.registered() if e.prefix not in _INDEX]
+    """The registered games the index does not list (a game a test adds)."""
+    return [e.name for e in rulesets.registered() if e.name not in index.read().get("new", {})]
 
 
 def _game_commands() -> dict[str, dict[str, str]]:
     """Each game's commands, with their one-line help, from the index (or, for a game it
     does not list, from its group)."""
     found: dict[str, dict[str, str]] = {}
+    unindexed = _unindexed()
     for entry in rulesets.registered():
-        if entry.prefix in _INDEX:
-            found[entry.name] = {name: row[1] for name, row in _INDEX[entry.prefix].items()}
+        if entry.name not in unindexed:
+            commands = index.read().get(entry.prefix, {})
+            found[entry.name] = {name: row[1] for name, row in commands.items()}
         else:
             group = face(entry.name)
             found[entry.name] = {
@@ -925,10 +918,11 @@ def main() -> None:
     cli()
 
 
-_REGISTER: dict[str, Callable[[ModuleType], None]] = {
-    "pbem": lambda module: module.register(cli),
-    "mailbox": lambda module: module.register(cli),
-    "viewer": lambda module: cli.add_command(module.view),
+# The CLI modules adding commands of the record (to the group given), on first use.
+REGISTER: dict[str, Callable[[ModuleType, click.Group], None]] = {
+    "pbem": lambda module, group: module.register(group),
+    "mailbox": lambda module, group: module.register(group),
+    "viewer": lambda module, group: group.add_command(module.view),
 }
 _LOADED: set[str] = set()
 
@@ -958,23 +952,26 @@ def face(game: str) -> click.Group:
     return _FACES[game]
 
 
-def forget(game: str) -> None:
-    """Drop the group and `new` of a game no longer registered (a test's own game)."""
+def _forget(game: str) -> None:
+    """Drop the group and `new` of a game no longer known (a test's own, `rulesets.added`)."""
     _FACES.pop(game, None)
     new.commands.pop(game, None)
 
 
+rulesets.on_forget(_forget)
+
+
 def load(module: str) -> None:
-    """Add the commands of the CLI module `module` (one of _REGISTER's), or of the game
+    """Add the commands of the CLI module `module` (one of REGISTER's), or of the game
     `module` (a rule set's name), once."""
     if module in rulesets.names():
         face(module)
     elif module not in _LOADED:
         _LOADED.add(module)
-        _REGISTER[module](import_module(f"{__package__}.{module}"))
+        REGISTER[module](import_module(f"{__package__}.{module}"), cli)
 
 
 def load_all() -> None:
-    """Add every command (the index is checked against this in tests/cli/test_index.py)."""
-    for module in (*_REGISTER, *rulesets.names()):
+    """Add every command (`--help` is checked against this in tests/cli/test_index.py)."""
+    for module in (*REGISTER, *rulesets.names()):
         load(module)

@@ -91,6 +91,8 @@ class RuleBook(Generic[S]):
     turn it is may act, `context` when its domains read its data."""
 
     name: str
+    prefix: str
+    """The first part of its event topics, its group on the command line (`RuleSet`)."""
     rule: str
     """The rule an unknown command is refused under (the game's sequence of play)."""
     commands: Mapping[str, CommandSpec[S]]

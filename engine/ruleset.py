@@ -133,7 +133,9 @@ def names(
 
 
 class RuleSet(Protocol):
-    """A game's rules as pure functions over an immutable state.
+    """A game's rules as pure functions over an immutable state, known by its `name` (as
+    installed, engine/rulesets) and its `prefix`, the first part of its event topics (`dr`
+    for `dr.UnitsMoved`) and its group on the command line (`warscribe dr ...`).
 
     * `validate_spec(spec)` checks what `new` was given and names the data files the game
       is built on (recorded with their digests in GameCreated);
@@ -166,6 +168,7 @@ class RuleSet(Protocol):
     """
 
     name: str
+    prefix: str
     projections: Mapping[str, Projection]
     phases: tuple[str, ...]
 

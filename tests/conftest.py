@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 
 import pytest
 
+from warscribe.engine import rulesets
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.store.app import Warscribe
+
+# The caches of what is installed (engine/installed.py) made afresh for the suite, in a
+# folder of its own that the CLI processes the tests start inherit: the user's are left as
+# they are, and every run tests the sources as they are.
+CACHE = os.environ["WARSCRIBE_CACHE"] = tempfile.mkdtemp(prefix="warscribe-test-cache-")
 
 PG_URL = os.environ.get("WARSCRIBE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -92,3 +100,17 @@ def _secrets_home(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
     monkeypatch.delenv("WARSCRIBE_SECRETS", raising=False)
     monkeypatch.delenv("WARSCRIBE_PASSPHRASE", raising=False)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The toy duel (plugins/warscribe-duel) is a distribution of its own that the tests
+    play: the README's test command installs it beside warscribe."""
+    if "duel" not in rulesets.names():
+        raise pytest.UsageError(
+            "the duel is not installed: pip install -e plugins/warscribe-duel "
+            "(the README's test command installs it with warscribe)"
+        )
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    shutil.rmtree(CACHE, ignore_errors=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+DUEL = "plugins/warscribe-duel"
 
 
 def tool(name: str) -> str:
@@ -28,7 +29,7 @@ def test_ruff_is_clean() -> None:
 def test_mypy_strict_is_clean(tmp_path: Path) -> None:
     """mypy cannot follow the editable install's import hook, so check the package through
     a `warscribe` folder of links to engine/, store/ and cli/; the benchmarks with it (they
-    import each other's `common`)."""
+    import each other's `common`), and the duel, the example of a game package."""
     package = tmp_path / "warscribe"
     package.mkdir()
     for name in ("engine", "store", "cli"):
@@ -40,8 +41,7 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
             str(ROOT / "pyproject.toml"),
             "--cache-dir",
             str(tmp_path / "cache"),
-            "-p",
-            "warscribe",
+            *("-p", "warscribe", "-p", "warscribe_duel"),
             *(
                 arg
                 for path in sorted((ROOT / "benchmarks").glob("*.py"))
@@ -51,6 +51,6 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "MYPYPATH": str(ROOT / "benchmarks")},
+        env={**os.environ, "MYPYPATH": f"{ROOT / 'benchmarks'}{os.pathsep}{ROOT / DUEL}"},
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 
-from warscribe.cli import main
 from warscribe.engine import rulesets
 from warscribe.engine.rulebook import RuleBook
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from ..engine.random_play import Game, new_game, play
 
-BRIDGED = {"duel": ("tests.duel.rules", "duel")}
-"""Games not installed as plugins yet, registered for the suite only (name: module,
-topic prefix): the toy duel, until it is a package of its own."""
-GAMES = tuple(dict.fromkeys((*rulesets.names(), *BRIDGED)))
+GAMES = rulesets.names()
+"""Every installed game (found by its entry point, the duel's package included)."""
 SEED = 34
 TIME_BOX = 12.0  # seconds of random play a game at most (a Divine Right game to its end
 # takes minutes; the suite checks what it reached)
@@ -57,23 +53,11 @@ def played_at_random(book: RuleBook[object], seed: int, seconds: float) -> Playe
     return Played(book, game, boxed=True)
 
 
-@pytest.fixture(scope="module")
-def registered_games() -> Iterator[None]:
-    """The bridged games registered while the suite runs, forgotten after it."""
-    added = [name for name in BRIDGED if name not in rulesets.names()]
-    for name in added:
-        rulesets.register(name, *BRIDGED[name])
-    yield
-    for name in added:
-        rulesets.unregister(name)
-        main.forget(name)
-
-
 _PLAYED: dict[str, Played] = {}
 
 
 @pytest.fixture(params=GAMES)
-def played(request: pytest.FixtureRequest, registered_games: None) -> Played:
+def played(request: pytest.FixtureRequest) -> Played:
     """The game's trial, played once a session."""
     name: str = request.param
     if name not in _PLAYED:

@@ -1,33 +1,23 @@
-"""A third game with no CLI change (issue 12, part 4): the toy duel (tests/duel/rules.py)
-is registered the way the real rule sets are, and gets `new`, its commands, `status`,
-`show --at`, `export`/`import`, `verify` and `audit` from the generated CLI."""
+"""A third game with no change to warscribe (issue 12, part 4; issue 34, move 5): the toy
+duel is a distribution of its own (plugins/warscribe-duel, installed with the test
+command), found by its entry point the way the real rule sets are, and gets `new`, its
+commands, `status`, `show --at`, `export`/`import`, `verify` and `audit` from the generated
+CLI."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
 import pytest
 from click.testing import CliRunner, Result
+from warscribe_duel import rules
 
-from warscribe.cli import main
 from warscribe.cli.main import cli
-from warscribe.engine import rulesets
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand
 from warscribe.engine.events import Command
-
-from . import rules
-
-
-@pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
-    rulesets.register("duel", "tests.duel.rules", "duel")
-    yield
-    rulesets.unregister("duel")
-    main.forget("duel")
 
 
 def run(store: Path, *args: str) -> Result:

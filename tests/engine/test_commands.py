@@ -2,7 +2,7 @@
 argument of every command of every game, and of the record's own commands, given any
 value, is read by its kind or refused with InvalidCommand naming the argument and citing
 the rule; nothing else escapes (no TypeError, no ValueError). The toy duel's commands
-(tests/duel) are checked with the registered games'."""
+(plugins/warscribe-duel) are checked with warscribe's own games'."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.duel import rules as duel
 from warscribe.engine.commands import Arg, CommandSpec, read
 from warscribe.engine.common import RECORD
 from warscribe.engine.errors import InvalidCommand
@@ -22,7 +21,7 @@ from warscribe.engine.rulesets import get, names
 
 
 def _specs() -> list[CommandSpec[Any]]:
-    found: list[CommandSpec[Any]] = [*RECORD.values(), *duel.COMMANDS.values()]
+    found: list[CommandSpec[Any]] = list(RECORD.values())
     for name in names():
         ruleset = get(name)
         if isinstance(ruleset, RuleBook):

@@ -7,13 +7,8 @@ nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-
-import pytest
 
 from tests.security.conftest import Table, new_game
-from warscribe.cli import main
-from warscribe.engine import rulesets
 
 
 def test_reveal_in_the_middle_of_a_game_needs_yes(table: Table) -> None:
@@ -47,15 +42,6 @@ def test_eu_pop_has_no_end_so_its_reveal_always_needs_yes(table: Table) -> None:
     assert "no end" in said and "--yes" in said, said
 
 
-@pytest.fixture
-def duel() -> Iterator[None]:
-    rulesets.register("duel", "tests.duel.rules", "duel")
-    yield
-    rulesets.unregister("duel")
-    main.forget("duel")
-
-
-@pytest.mark.usefixtures("duel")
 def test_reveal_after_the_games_end_needs_nothing(table: Table) -> None:
     table.run("new", "duel", "--player", "alice", "--player", "bob", "--health", "4")
     for _ in range(40):

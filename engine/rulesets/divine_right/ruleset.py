@@ -66,6 +66,7 @@ class DivineRight(RuleBook[State]):
     """Divine Right, basic game."""
 
     name = "divine-right"
+    prefix = "dr"
     rule = GAME_TURN
     commands: Mapping[str, CommandSpec[State]] = domains.SPECS
     evolvers = EVOLVERS

@@ -75,6 +75,7 @@ class EuPop(RuleBook[EuState]):
     """The eu-pop rule set (see `warscribe.engine.rulebook.RuleBook`)."""
 
     name = "eu-pop"
+    prefix = "eu"
     rule = ROUND
     commands = COMMANDS
     evolvers = EVOLVERS

@@ -1,4 +1,4 @@
-"""Duel: a toy third game, two players and a pair of dice, registered the way the real rule
+"""Duel: a toy third game, two players and a pair of dice, installed the way the real rule
 sets are, to show that a game is tables and nothing else (docs/developing.md).
 
 The rules. Each player starts with 20 health (`new duel --health N`). On your turn you
@@ -179,6 +179,7 @@ GROUPS = {"double": "After a double: press on or rest."}
 
 class Duel(RuleBook[DuelState]):
     name = "duel"
+    prefix = "duel"
     rule = STRIKE
     commands = COMMANDS
     evolvers = EVOLVERS
