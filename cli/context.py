@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -293,18 +293,6 @@ def render(data: Any, indent: int = 0) -> str:
             for item in value
         )
     return f"{pad}{_plain(value)}"
-
-
-def columns(rows: Sequence[Sequence[str]], right_from: int = 1) -> list[str]:
-    """Rows aligned in columns; columns from `right_from` on are right-aligned."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.rjust(width) if i >= right_from else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
 
 
 _PLAIN = {None: "-", True: "yes", False: "no"}

@@ -923,33 +923,44 @@ REGISTER: dict[str, Callable[[ModuleType, click.Group], None]] = {
     "pbem": lambda module, group: module.register(group),
     "mailbox": lambda module, group: module.register(group),
     "viewer": lambda module, group: group.add_command(module.view),
+    "board": lambda module, group: group.add_command(module.MAP),
 }
 _LOADED: set[str] = set()
-
-# The CLI modules adding a game's own commands and renderers to its group (a game with
-# none has only the commands generated from its rule set's tables).
-_GAME_MODULES = {"divine-right": "divine_right", "eu-pop": "eu_pop"}
 _FACES: dict[str, click.Group] = {}
 
 
 def face(game: str) -> click.Group:
-    """The group of the game `game` (`warscribe dr ...`), made on first use: its CLI
-    module's commands, then one per command spec of its rule set, and its `new`."""
+    """The group of the game `game` (`warscribe dr ...`), made on first use: the queries
+    and the `map` its presenter shows, then one command per command spec of its rule set,
+    and its `new`."""
     from warscribe.engine.rulebook import RuleBook
 
     if game not in _FACES:
         entry = next(e for e in rulesets.registered() if e.name == game)
         group = click.Group(entry.prefix, help=f"The commands of {game} games.")
         _FACES[game] = group
-        if game in _GAME_MODULES:
-            import_module(f"{__package__}.{_GAME_MODULES[game]}").register(group)
         book = rulesets.get(game)
+        _add_presented(group, game, book)
         if isinstance(book, RuleBook):
             from . import generated
 
             generated.add_face(group, game, book)
             new.add_command(generated.new_command(book))
     return _FACES[game]
+
+
+def _add_presented(group: click.Group, game: str, book: Any) -> None:
+    """The game's queries as its presenter writes them, and its board's `map`."""
+    from warscribe.engine.presenter import presenter_of
+
+    from .board import map_command
+    from .queries import query_command
+
+    presenter = presenter_of(book)
+    for name, query in presenter.queries.items():
+        group.add_command(query_command(game, name, query, presenter.at_help))
+    if presenter.board is not None:
+        group.add_command(map_command(game, presenter.board, presenter.at_help))
 
 
 def _forget(game: str) -> None:

@@ -7,19 +7,20 @@ fingerprint (`anchor.fingerprint`) and whether the chain is intact. Its log show
 entry's sentence of the story (`store.story.told`, the rule set's words), written here;
 the entry's number and the host's mark on a command are decoded from the checked bytes.
 
-Beside the record, for every position (the start of each phase, and the end): the Divine
-Right board (the fixed map once, the position as a small SVG overlay, each different one
-once), the kingdom table, the banishments and the victory points; for eu-pop the realms'
-treasury and prestige instead of the board. A player's view (`--for`) is made from the
-entries as that player may see them (`logfile.redact_for`): a hidden part is carried only
-when it is the reader's own; the projections drawn are public ones.
+Beside the record, for every position (the start of each phase, and the end), what the
+game's presenter shows (`warscribe.engine.presenter`): its board, when it has one (the fixed
+map once, the position as a small SVG overlay, each different one once), its tables and its
+charts (Divine Right's kingdoms, banishments and victory points; eu-pop's realms' treasury
+and prestige). A player's view (`--for`) is made from the entries as that player may see
+them (`logfile.redact_for`): a hidden part is carried only when it is the reader's own; the
+projections drawn are public ones.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
@@ -29,18 +30,15 @@ from warscribe.engine import rulesets
 from warscribe.engine.anchor import fingerprint
 from warscribe.engine.codec import frozen
 from warscribe.engine.hidden import split
+from warscribe.engine.presenter import Presenter, presenter_of
 from warscribe.engine.record import Entry, canonical_bytes, fold
-from warscribe.engine.rulesets.divine_right.data import load_custom
 from warscribe.store import logfile, story
 from warscribe.store.views import jsonable, printable
 
-from . import svgmap
+from .board import check_player
 from .context import Context, pass_ctx, say
 from .files import Output, force_option, write_file
-from .pictures import check_player
 
-DIVINE_RIGHT = "divine-right"
-EU_POP = "eu-pop"
 MARK = "/*WARSCRIBE-DATA*/"
 
 
@@ -93,7 +91,7 @@ def page_data(
 ) -> dict[str, Any]:
     """Everything the page shows, as JSON-able data."""
     frames, positions = frames_of(full, ruleset)
-    draw = DRAWERS[ruleset]
+    presenter = presenter_of(rulesets.get(ruleset))
     shared = Shared()
     head = shown[-1]
     return {
@@ -105,9 +103,13 @@ def page_data(
             _entry(entry, positions[entry.seq], told.text)
             for entry, told in zip(shown, story.told(shown), strict=True)
         ],
-        "board": _base(ruleset, frames),
+        "board": presenter.board.base(frames[0].state) if presenter.board and frames else None,
         "frames": [
-            {"seq": frame.seq, "position": frame.position, **draw(frame, before, shared)}
+            {
+                "seq": frame.seq,
+                "position": frame.position,
+                **_drawn(presenter, frame, before, shared),
+            }
             for frame, before in zip(frames, [None, *frames[:-1]], strict=True)
         ],
         "shared": shared.values,
@@ -128,51 +130,19 @@ def _entry(entry: Entry, position: str, sentence: str) -> dict[str, Any]:
     }
 
 
-def _base(ruleset: str, frames: list[Frame]) -> str | None:
-    if ruleset != DIVINE_RIGHT or not frames:
-        return None
-    return svgmap.base(load_custom(frames[0].state.custom_data))
-
-
-def _divine_right(frame: Frame, before: Frame | None, shared: Shared) -> dict[str, Any]:
-    rs = rulesets.get(DIVINE_RIGHT)
-    views = {name: printable(rs.projections[name](frame.state)) for name in SHOWN[DIVINE_RIGHT]}
+def _drawn(
+    presenter: Presenter, frame: Frame, before: Frame | None, shared: Shared
+) -> dict[str, Any]:
+    """A position as the presenter shows it: the board's overlay (None: no board), its
+    tables and its series (every string escaped, `printable`)."""
+    board = presenter.board
+    overlay = board.overlay(frame.state, before.state if before else None) if board else None
+    shown = presenter.frame(frame.state)
     return {
-        "overlay": shared.add(svgmap.overlay(frame.state, before.state if before else None)),
-        "tables": {
-            "Kingdoms": shared.add(views["kingdoms"]),
-            "Banishments": shared.add(
-                [
-                    {"player": player, **row}
-                    for player, rows in views["banishments"].items()
-                    for row in rows
-                ]
-            ),
-        },
-        "series": {"Victory points": views["vp"]["totals"]},
+        "overlay": None if overlay is None else shared.add(overlay),
+        "tables": {title: shared.add(printable(rows)) for title, rows in shown.tables.items()},
+        "series": printable(dict(shown.series)),
     }
-
-
-def _eu_pop(frame: Frame, before: Frame | None, shared: Shared) -> dict[str, Any]:
-    rs = rulesets.get(EU_POP)
-    realms = printable(rs.projections["treasury"](frame.state))["realms"]
-    return {
-        "overlay": None,
-        "tables": {
-            "Realms": shared.add([{"realm": name, **row} for name, row in realms.items()]),
-        },
-        "series": {
-            "Treasury (ducats)": {name: row["ducats"] for name, row in realms.items()},
-            "Prestige": {name: row["prestige"] for name, row in realms.items()},
-        },
-    }
-
-
-DRAWERS: dict[str, Callable[[Frame, Frame | None, Shared], dict[str, Any]]] = {
-    DIVINE_RIGHT: _divine_right,
-    EU_POP: _eu_pop,
-}
-SHOWN = {DIVINE_RIGHT: ("kingdoms", "banishments", "vp")}
 
 
 def html_page(data: dict[str, Any]) -> bytes:
@@ -213,8 +183,6 @@ def view(ctx: Context, output: str, player: str | None, force: bool) -> None:
       warscribe view -o alice.html --for alice
     """
     listing = ctx.game()
-    if listing.ruleset not in DRAWERS:
-        raise click.UsageError(f"view draws {', '.join(DRAWERS)} games, not {listing.ruleset}")
     check_player(ctx, player)
     full = list(ctx.reads().entries(listing.game_id))
     shown = list(logfile.redact_for(full, player))

@@ -103,8 +103,10 @@ class RuleBook(Generic[S]):
     """The help of each command-line group its commands form (`CommandSpec.group`)."""
     phases: tuple[str, ...] = ()
     """The phases a position names last (`position`); empty when it names none."""
-    sentences: Mapping[type, Callable[[Any, S], str | None]] = {}
-    """The story's words for each of the game's event classes (`sentence`)."""
+    presenter: str | None = None
+    """Its presentation, `"module:ATTRIBUTE"` (`warscribe.engine.presenter`): its queries'
+    text, its board, its viewer frames and its story's words, imported on first use; None:
+    its queries print JSON, it has no board and the story tells its events generically."""
     new: NewSpec
     on_trial: bool = False
     """Whether `legal` keeps only the candidates `decide` accepts on scratch dice: for a
@@ -196,8 +198,9 @@ class RuleBook(Generic[S]):
     def sentence(self, event: Event, state: S) -> str | None:
         """`event` as a sentence of the story, in the rulebook's words, told on the state
         before it (None: the story's generic words)."""
-        told = self.sentences.get(type(event))
-        return told(event, state) if told is not None else None
+        from .presenter import presenter_of  # the words are the presenter's, read when told
+
+        return presenter_of(self).sentence(event, state)
 
     def rule_of(self, name: str) -> str | None:
         """The rule section a command is decided by (the audit cites it)."""

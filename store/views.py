@@ -1,10 +1,11 @@
-"""Presenting records: JSON-able forms of engine values and one-line descriptions of events."""
+"""Presenting records: JSON-able forms of engine values and one-line descriptions of events
+(escaping text for a terminal is the presenters' own, `warscribe.engine.presenter`, and is
+named here too for the store's and the CLI's callers)."""
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
@@ -26,48 +27,10 @@ from warscribe.engine.events import (
     SecretDraw,
 )
 from warscribe.engine.hidden import split
-from warscribe.engine.names import UNPRINTABLE
+from warscribe.engine.presenter import escaped as escaped
+from warscribe.engine.presenter import escaped_lines as escaped_lines
+from warscribe.engine.presenter import printable as printable
 from warscribe.engine.record import Entry
-
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def escaped(text: str) -> str:
-    """`text` as one printable line: every control or format character (a newline, a
-    terminal escape code, a bell, a right-to-left override...) shown as an escape such as
-    `\\n`, `\\x1b` or `\\u202e`, so text from a log can neither forge a line nor drive the
-    terminal it is printed on."""
-    if text.isprintable():
-        return text
-    return "".join(_escape(c) if unicodedata.category(c) in UNPRINTABLE else c for c in text)
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    named = _NAMED_ESCAPES.get(char)
-    if named is not None:
-        return named
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def escaped_lines(text: str) -> str:
-    """Text of several lines, each line `escaped` (the line breaks kept)."""
-    return "\n".join(escaped(line) for line in text.split("\n"))
-
-
-def printable(value: Any) -> Any:
-    """A copy of plain data (dicts, lists, tuples) with every string `escaped`."""
-    if isinstance(value, str):
-        return escaped(value)
-    if isinstance(value, dict):
-        return {printable(k): printable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [printable(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(printable(v) for v in value)
-    return value
 
 
 def jsonable(value: Any) -> Any:

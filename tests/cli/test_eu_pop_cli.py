@@ -26,10 +26,10 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from warscribe.cli import eu_pop
 from warscribe.cli.generated import add_face
 from warscribe.cli.main import cli, face
 from warscribe.engine.rulesets.eu_pop import COMMANDS, RULESET
+from warscribe.engine.rulesets.eu_pop import present as eu_pop
 
 Run = Callable[..., Result]
 PLAYERS = ("--player", "alice=France", "--player", "bob=Austria")

@@ -90,7 +90,7 @@ def test_a_divine_right_status_imports_only_what_it_uses(tmp_path: Path) -> None
     assert "warscribe.engine.rulesets.divine_right" in loaded
     unwanted = (
         "warscribe.engine.rulesets.eu_pop",
-        "warscribe.cli.eu_pop",
+        "warscribe.engine.rulesets.divine_right.present",
         "warscribe.cli.pbem",
         "warscribe.engine.audit",
         "warscribe.store.logfile",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.engine.divine_right.board import DATA
-from warscribe.cli import svgmap
+from warscribe.cli import board as svgmap
 
 from .club import Club, new_three
 from .story import MOVED, MOVED_AT

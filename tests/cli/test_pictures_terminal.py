@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from warscribe.cli import pictures
+from warscribe.cli import board
+from warscribe.engine.rulesets.divine_right.present import terminal
 
 from .club import Club
 
@@ -31,7 +32,7 @@ def test_vp_chart_has_a_column_per_game_turn(club: Club) -> None:
 
 
 def test_chart_blocks_scale_to_the_highest_total() -> None:
-    text = pictures.chart_text({"ann": [0, 4, 8], "ben": [0, 0, 2]})
+    text = terminal.chart_text({"ann": [0, 4, 8], "ben": [0, 0, 2]})
     ann = [line for line in text.splitlines() if "│" in line][:4]
     assert ann[0].endswith("  █│") and ann[-1].endswith(" ██│")
     assert "8 VP" in text and "2 VP" in text
@@ -63,17 +64,17 @@ def test_colour_only_on_a_terminal_and_never_when_asked_not_to(
     club: Club, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     view = club.json("map")
-    assert "\x1b[" in pictures.text_map(view, True)
-    assert "\x1b" not in pictures.text_map(view, False)
+    assert "\x1b[" in terminal.text_map(view, True)
+    assert "\x1b" not in terminal.text_map(view, False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert pictures.use_colour(False)
-    assert not pictures.use_colour(True)
+    assert board.use_colour(False)
+    assert not board.use_colour(True)
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not pictures.use_colour(False)
+    assert not board.use_colour(False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
     monkeypatch.delenv("NO_COLOR")
-    assert not pictures.use_colour(False)
+    assert not board.use_colour(False)
 
 
 def test_no_color_is_an_option_of_map(club: Club) -> None:

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 from tests.engine.divine_right.board import besiege, eliminate, hex_of, put
 from tests.engine.divine_right.play import Table
-from warscribe.cli import svgmap
+from warscribe.engine.rulesets.divine_right.present import svg as svgmap
 
 SVG = "{http://www.w3.org/2000/svg}"
 

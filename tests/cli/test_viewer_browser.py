@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from warscribe.cli.svgmap import CHROMIUM_FLAGS
+from warscribe.cli.board import CHROMIUM_FLAGS
 
 from .club import Club
 from .story import MOVED, play_eu_pop

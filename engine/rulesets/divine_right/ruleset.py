@@ -13,7 +13,7 @@ from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
-from . import answers, domains, legal, projections, story, turn
+from . import answers, domains, legal, projections, turn
 from .data import load_custom
 from .evolving import Outcome, asking_next, next_decision
 from .rulebook import RULEBOOK
@@ -74,7 +74,7 @@ class DivineRight(RuleBook[State]):
     projections: Mapping[str, Projection] = projections.PROJECTIONS
     groups = GROUPS
     phases = PHASES
-    sentences = story.SENTENCES
+    presenter = f"{__package__}.present.presenter:PRESENTER"
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",

@@ -18,7 +18,7 @@ from warscribe.engine.events import DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
-from . import adjust, call_to_arms, domains, income, loans, minor_actions, story, turns
+from . import adjust, call_to_arms, domains, income, loans, minor_actions, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
@@ -82,7 +82,7 @@ class EuPop(RuleBook[EuState]):
     hooks = (Hook("Phase 4 steps with no choice close themselves", _close_steps),)
     projections = PROJECTIONS
     phases = PHASES
-    sentences = story.SENTENCES
+    presenter = f"{__name__}.present:PRESENTER"
     new = NewSpec(
         "Set up an EU: The Price of Power economy from a starting-position file: the realms, "
         "the papacy and the empire are recorded; the file is not needed again.",

@@ -1,5 +1,6 @@
-"""eu-pop's events as sentences of the story (`EuPop.sentence`), in the rulebook's words:
-realms, cards and allies by the names the start file and the cards give them."""
+"""eu-pop's events as sentences of the story (its presenter's `sentences`), in the
+rulebook's words: realms, cards and allies by the names the start file and the cards give
+them."""
 
 from __future__ import annotations
 

@@ -6,27 +6,23 @@ changed since the previous phase. No card, hand or unrevealed personality is eve
 a picture made for one player is the same as the referee's.
 
 Every text taken from the data or the log is escaped twice over: control characters shown
-as escapes (`store.views.escaped`), then XML-escaped.
+as escapes (`engine.presenter.escaped`), then XML-escaped.
 """
 
 from __future__ import annotations
 
 import html
 import math
-import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterable, Iterator
 
 from warscribe.engine.codec import frozen
-from warscribe.engine.errors import WarscribeError
-from warscribe.engine.rulesets.divine_right.data import DRData, Terrain, load_custom
-from warscribe.engine.rulesets.divine_right.data import Hex as MapHex
-from warscribe.engine.rulesets.divine_right.movement.terrain import all_sea
-from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, State, Unit
-from warscribe.engine.rulesets.divine_right.units import is_fleet, is_hero
-from warscribe.store.views import escaped
+from warscribe.engine.presenter import escaped
+
+from ..data import DRData, Terrain, load_custom
+from ..data import Hex as MapHex
+from ..movement.terrain import all_sea
+from ..state import MERCENARY, Hex, State, Unit
+from ..units import is_fleet, is_hero
 
 SIZE = 14.0  # hex radius in SVG units
 WIDTH = math.sqrt(3) * SIZE
@@ -44,16 +40,6 @@ TERRAIN_COLOURS = (
 )
 CLEAR = "#e9e4c9"
 MERCENARY_COLOUR = "#777777"
-CHROMIUM = ("chromium", "chromium-browser", "google-chrome")  # what can draw a PNG
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--hide-scrollbars",
-)
 
 STYLE = """
 .hex{stroke:#8a8a7a;stroke-width:.5}
@@ -384,27 +370,3 @@ def _counter(
         f'fill="{kingdom_colour(data, kingdom)}"/>'
         f'<text x="{x:.1f}" y="{y + 2.5:.1f}">{text(label)}</text></g>'
     )
-
-
-def to_png(picture: str) -> bytes:
-    """The SVG drawn as PNG by a headless Chromium (no Python dependency; refused, saying
-    so, where none is installed)."""
-    browser = next(filter(None, map(shutil.which, CHROMIUM)), None)
-    if browser is None:
-        raise WarscribeError("--png needs Chromium (e.g. apt-get install chromium); --svg does not")
-    width, height = (int(v) for v in picture.split('viewBox="0 0 ', 1)[1].split('"')[0].split())
-    with tempfile.TemporaryDirectory() as folder:
-        source, shot = os.path.join(folder, "board.svg"), os.path.join(folder, "board.png")
-        with open(source, "w", encoding="utf-8") as out:
-            out.write(picture)
-        size, target = f"--window-size={width},{height}", f"--screenshot={shot}"
-        subprocess.run(
-            [browser, *CHROMIUM_FLAGS, size, target, f"file://{source}"],
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-        if not os.path.exists(shot):
-            raise WarscribeError(f"{browser} drew no PNG of the board")
-        with open(shot, "rb") as drawn:
-            return drawn.read()

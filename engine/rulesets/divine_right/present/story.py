@@ -1,4 +1,4 @@
-"""Divine Right's events as sentences of the story (`DivineRight.sentence`), in the
+"""Divine Right's events as sentences of the story (its presenter's `sentences`), in the
 rulebook's words: cards named as the deck and personality files name them, units by
 their counters' ids, hexes as `col,row`. Each is told on the state before it."""
 
@@ -10,10 +10,10 @@ from typing import Any
 
 from warscribe.engine.words import listed
 
-from . import events as ev
-from . import random_events as rand
-from .data import load_custom
-from .state import PHASE_TITLES, Hex, State
+from .. import events as ev
+from .. import random_events as rand
+from ..data import load_custom
+from ..state import PHASE_TITLES, Hex, State
 
 Sentence = Callable[[Any, State], str | None]
 

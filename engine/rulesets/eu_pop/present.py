@@ -1,48 +1,21 @@
-"""The eu-pop queries on the command line (docs/eu-pop.md, "Command line").
-
-`new eu-pop` and every eu-pop command are generated from the rule set's specs
-(cli/generated.py); what is eu-pop's own here is how its projections read as text a
-player reads (or JSON), now or `--at` a position. They act on eu-pop games only.
-"""
+"""How eu-pop presents itself (`warscribe.engine.presenter`): its queries as text a player
+reads (docs/eu-pop.md, "Command line"), the realms' treasury and prestige position by
+position in the viewer, and its events in the story's words (`story.py`). It has no board."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-import click
-
-from warscribe.engine.codec import frozen
 from warscribe.engine.errors import InvalidCommand
-from warscribe.engine.rulesets.eu_pop import RULESET
-from warscribe.engine.rulesets.eu_pop.state import POWER_TYPES, ducats_text
-from warscribe.store.views import printable
+from warscribe.engine.presenter import COUNT, Frame, Param, Presenter, Query, columns, plain
 
-from .context import (
-    Context,
-    columns,
-    emit,
-    json_option,
-    pass_ctx,
-)
-from .positions import resolve_position
+from . import story
+from .projections import PROJECTIONS
+from .state import POWER_TYPES, EuState, ducats_text
 
 JSON = dict[str, Any]
-
-
-def register(group: click.Group) -> None:
-    """Add the eu-pop queries, each with its text form, to the eu-pop group (its commands
-    come from the rule set's specs: cli/generated.py)."""
-    for name, query in QUERIES.items():
-        group.add_command(query_command(name, query))
-
-
-def _example(lines: Iterable[str]) -> str:
-    return "\b\nExample:\n" + "\n".join(f"  warscribe {line}" for line in lines)
-
-
-# Queries
 
 
 def signed(amount: float) -> str:
@@ -127,58 +100,6 @@ def prestige_text(data: Mapping[str, JSON]) -> str:
     return "\n".join(lines)
 
 
-@frozen
-class Query:
-    """A query of an eu-pop projection: its help, an example, and its text form."""
-
-    summary: str
-    example: str
-    text: Callable[[Any], str]
-    by_round: bool = False
-
-
-QUERIES: Mapping[str, Query] = {
-    "treasury": Query(
-        "Each realm's ducats, interest tokens, monarch power, manpower, stability and prestige.",
-        "treasury --at 1.income-upkeep --json",
-        treasury_text,
-    ),
-    "income-statement": Query(
-        "Phase 4 step B of each round, line by line for each realm, like a bank statement.",
-        "income-statement --round 1",
-        income_statement_text,
-        by_round=True,
-    ),
-    "monarch-power": Query(
-        "Phase 4 step D of each round: the monarch power each realm collected, and why.",
-        "monarch-power --round 1 --json",
-        monarch_power_text,
-        by_round=True,
-    ),
-    "prestige": Query(
-        "Each realm's prestige and what step E scored in each round.",
-        "prestige --json",
-        prestige_text,
-    ),
-}
-
-
-def _query_options(by_round: bool) -> list[click.Parameter]:
-    at = click.Option(
-        ["--at", "position"],
-        default=None,
-        metavar="POSITION",
-        help="ROUND.PHASE (e.g. 2.action, 1.income-upkeep) or #SEQ; default: now.",
-    )
-    round_ = click.Option(
-        ["--round", "round_"],
-        type=click.IntRange(min=1),
-        default=None,
-        help="Only this round (the JSON keeps its shape: {ROUND: ...}).",
-    )
-    return [at, round_] if by_round else [at]
-
-
 def pick_round(name: str, data: Mapping[str, JSON], round_: int | None) -> Mapping[str, JSON]:
     """`data` keyed by round, narrowed to `round_` when one is asked for."""
     if round_ is None:
@@ -191,19 +112,59 @@ def pick_round(name: str, data: Mapping[str, JSON], round_: int | None) -> Mappi
     return {str(round_): data[str(round_)]}
 
 
-def query_command(name: str, query: Query) -> click.Command:
-    """The click command printing the eu-pop projection `name`."""
-    projection = RULESET.projections[name]
+ROUND = Param(
+    "round_", COUNT, "Only this round (the JSON keeps its shape: {ROUND: ...}).", "--round"
+)
 
-    @pass_ctx
-    def run(ctx: Context, position: str | None, as_json: bool, round_: int | None = None) -> None:
-        game_id = ctx.game_of(RULESET.name, name).game_id
-        version = resolve_position(ctx.reads(), game_id, position)
-        data = projection(ctx.reads().head(game_id, version).state)
-        if query.by_round:
-            data = pick_round(name, data, round_)
-        emit(data, as_json, query.text(printable(data)))
 
-    help_text = f"{query.summary}\n\n{_example([query.example])}"
-    cmd = click.Command(name, callback=run, params=_query_options(query.by_round), help=help_text)
-    return json_option(cmd)
+def _by_round(name: str) -> Any:
+    """The data of the projection `name`, keyed by round, narrowed to `--round`."""
+    return lambda state, asked: pick_round(name, PROJECTIONS[name](state), asked.values["round_"])
+
+
+QUERIES: Mapping[str, Query] = {
+    "treasury": Query(
+        "Each realm's ducats, interest tokens, monarch power, manpower, stability and prestige.",
+        ("treasury --at 1.income-upkeep --json",),
+        plain(treasury_text),
+    ),
+    "income-statement": Query(
+        "Phase 4 step B of each round, line by line for each realm, like a bank statement.",
+        ("income-statement --round 1",),
+        plain(income_statement_text),
+        _by_round("income-statement"),
+        (ROUND,),
+    ),
+    "monarch-power": Query(
+        "Phase 4 step D of each round: the monarch power each realm collected, and why.",
+        ("monarch-power --round 1 --json",),
+        plain(monarch_power_text),
+        _by_round("monarch-power"),
+        (ROUND,),
+    ),
+    "prestige": Query(
+        "Each realm's prestige and what step E scored in each round.",
+        ("prestige --json",),
+        plain(prestige_text),
+    ),
+}
+
+
+def frame(state: EuState) -> Frame:
+    """The realms' treasury as a table; their ducats and prestige charted."""
+    realms = PROJECTIONS["treasury"](state)["realms"]
+    return Frame(
+        tables={"Realms": [{"realm": name, **row} for name, row in realms.items()]},
+        series={
+            "Treasury (ducats)": {name: row["ducats"] for name, row in realms.items()},
+            "Prestige": {name: row["prestige"] for name, row in realms.items()},
+        },
+    )
+
+
+PRESENTER = Presenter(
+    QUERIES,
+    "ROUND.PHASE (e.g. 2.action, 1.income-upkeep) or #SEQ; default: now.",
+    frame=frame,
+    sentences=story.SENTENCES,
+)
