@@ -16,11 +16,17 @@ game, and the stores it runs on.
   store, as a referee would with the CLI: random events rolled and answered, a diplomacy
   card drawn and an ambassador sent, every question of the rules answered with the first
   options offered, the other phases ended.
+* **Figures written down by the run.** Any benchmark given `--results` also writes what
+  it printed into its own section of benchmarks/RESULTS.md (the date, the command, the
+  machine line and every figure), replacing that section's last run: the current figures
+  are the benchmarks' own words, never copied by hand (docs/performance.md).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import datetime
 import hashlib
 import os
 import random
@@ -40,10 +46,12 @@ RUNS = 5
 PROBES = 10_000  # calls per timing of a machine probe (`machine`)
 
 
-def report(name: str, ratio: float, target: float) -> bool:
-    """Print `NAME ratio=X target=Y` (and whether it is met); True when it is."""
-    ok = ratio <= target
-    print(f"{name} ratio={ratio:.3f} target={target}{'' if ok else '  MISSED'}", flush=True)
+def report(name: str, ratio: float, target: float | None) -> bool:
+    """Print `NAME ratio=X target=Y` (and whether it is met); True when it is. A figure
+    with no target (a peer's, beside ours) prints `target=none (informational)`."""
+    ok = target is None or ratio <= target
+    shown = "none (informational)" if target is None else target
+    print(f"{name} ratio={ratio:.3f} target={shown}{'' if ok else '  MISSED'}", flush=True)
     return ok
 
 
@@ -390,4 +398,74 @@ def _answers(pending: dict[str, Any]) -> list[Choice]:
     return tries
 
 
+RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+RESULTS_HEAD = """# Benchmark results
+
+Written by the benchmarks themselves: each section is the last run of one script given
+`--results` (`python3 benchmarks/replay.py --results`), with the machine's load average as
+it ended (a shared machine's load moves the ratios). What the figures mean and how they
+are measured: [docs/performance.md](../docs/performance.md).
+"""
+
+
+class _Tee:
+    """Standard output that keeps a copy of what is written to it."""
+
+    def __init__(self, out: Any) -> None:
+        self.out = out
+        self.seen: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.seen.append(text)
+        return int(self.out.write(text))
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+def record_results() -> None:
+    """With `--results` (taken out of the arguments the script reads), what the run prints
+    is also written into benchmarks/RESULTS.md when it ends, unless it failed."""
+    if "--results" not in sys.argv:
+        return
+    sys.argv.remove("--results")
+    tee = _Tee(sys.stdout)
+    sys.stdout = tee
+    failed: list[object] = []
+    hook = sys.excepthook
+
+    def noted(kind: type[BaseException], value: BaseException, trace: Any) -> None:
+        failed.append(value)
+        hook(kind, value, trace)
+
+    sys.excepthook = noted
+    script = Path(sys.argv[0]).name
+    command = " ".join(["python3", f"benchmarks/{script}", *sys.argv[1:]])
+
+    def written() -> None:
+        if not failed:
+            write_results(script, command, "".join(tee.seen))
+
+    atexit.register(written)
+
+
+def write_results(script: str, command: str, printed: str) -> None:
+    """`printed` as the section of `script` in RESULTS.md (the sections kept in name order)."""
+    if " ratio=" not in printed:
+        return  # no figure printed: the last run's stay
+    sections: dict[str, str] = {}
+    if RESULTS.exists():
+        for part in RESULTS.read_text(encoding="utf-8").split("\n## ")[1:]:
+            name, _, body = part.partition("\n")
+            sections[name] = body
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
+    sections[script] = (
+        f"\n{when}, load average {load}, `{command}`:\n\n```\n{printed.rstrip()}\n```\n"
+    )
+    body = "".join(f"\n## {name}\n{sections[name]}" for name in sorted(sections))
+    RESULTS.write_text(RESULTS_HEAD + body, encoding="utf-8")
+
+
 run_installed()
+record_results()

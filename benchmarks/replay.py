@@ -11,6 +11,12 @@ the minimum of --runs (>= 5); the floors keep nothing:
   same rows on a connection already open + `msgpack.unpackb` of each, results dropped),
   target <= 3.0 on SQLite, 2.5 on PostgreSQL (CPython over C floors: the targets set for
   this interpreter, with no compiled build; issue 14 asked 2.0);
+* peer-replay: the same replay through eventsourcing's stock `Application` (its default
+  JSON transcoder and its recorder for the same database, no snapshots, no cache): each
+  of the game's stored rows, decoded and made JSON-able (`views.jsonable`), is one event
+  of a stock `Aggregate` that keeps the last; `repository.get` reads them back / the same
+  honest floor. No target: it places our figure beside the library's own, which folds
+  no rules (informational);
 * rewind: the state at random earlier positions (snapshots on, no cache) / a full replay,
   target <= 0.05;
 * record-head-kept: recording one command (a referee's roll: decide + dice + chain +
@@ -179,6 +185,7 @@ def bench(store: str, label: str, runs: int, commands: int) -> None:
         for v in versions
     ]
     rewind = statistics.mean(rewinds)
+    peer = peer_replay(store, label, raw, game_id, runs)
     snapshots: Any = snap.snapshots
     table = snapshots.recorder.events_table_name
     if not raw.sqlite:
@@ -192,12 +199,81 @@ def bench(store: str, label: str, runs: int, commands: int) -> None:
         f"{insert * 1000:.2f} ms (raw insert+commit {kept_insert * 1000:.2f} ms)"
     )
     report(f"replay-{label}", replay / floor, 3.0 if label == "sqlite" else 2.5)
+    report(f"peer-replay-{label}", peer / floor, None)
     report(f"rewind-{label}", rewind / replay, 0.05)
     report(f"record-head-kept-{label}", kept / kept_insert, 2.5 if label == "sqlite" else 1.5)
     report(f"record-cli-{label}", record / insert, 2.0)
     raw.conn.close()
     for app in (plain, snap, server):
         app.close()
+
+
+@functools.cache
+def peer_aggregate() -> Any:
+    """A stock eventsourcing aggregate that keeps the last entry it was given (defined
+    once: eventsourcing registers each class by its topic)."""
+    from eventsourcing.domain import Aggregate, event
+
+    class Game(Aggregate):
+        def __init__(self) -> None:
+            self.last: object = None
+
+        @event("Recorded")
+        def record(self, entry: object) -> None:
+            self.last = entry
+
+    return Game
+
+
+def peer_replay(store: str, label: str, raw: Raw, game_id: Any, runs: int) -> float:
+    """Seconds of the same replay through eventsourcing's stock Application (module
+    docstring: peer-replay), the minimum of `runs`, in a database of its own."""
+    from eventsourcing.application import Application
+
+    from warscribe.engine import codec
+    from warscribe.store.views import jsonable
+
+    rows = raw.conn.execute(
+        f"SELECT state FROM {raw.table} WHERE originator_id = {raw.mark} "
+        "ORDER BY originator_version",
+        (raw.key(game_id),),
+    ).fetchall()
+    raw.conn.commit()
+    own = f"{store}.peer" if label == "sqlite" else pg_store("peer")
+    assert own is not None, "the PostgreSQL server answered a moment ago"
+    app: Any = Application(env=peer_env(own, label))
+    try:
+        game = peer_aggregate()()
+        for (state,) in rows:
+            game.record(jsonable(codec.decode(bytes(state))))
+        app.save(game)
+        get = functools.partial(app.repository.get, game.id)
+        return alternated(lambda: None, get, runs)[1]
+    finally:
+        app.close()
+        if label != "sqlite":
+            drop_pg(own)
+
+
+def peer_env(store: str, label: str) -> dict[str, str]:
+    """A stock Application's settings for the store `store` (a SQLite file, or a
+    PostgreSQL URL with its own schema)."""
+    if label == "sqlite":
+        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": store}
+    from urllib.parse import parse_qs, urlsplit
+
+    url = urlsplit(store)
+    schema = parse_qs(url.query)["schema"][0]
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": url.path.lstrip("/"),
+        "POSTGRES_HOST": url.hostname or "127.0.0.1",
+        "POSTGRES_PORT": str(url.port or 5432),
+        "POSTGRES_USER": url.username or "postgres",
+        "POSTGRES_PASSWORD": url.password or "",
+        "POSTGRES_SCHEMA": schema,
+        "CREATE_TABLE": "y",
+    }
 
 
 def recording(

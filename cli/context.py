@@ -225,6 +225,24 @@ dice_option = click.option(
     "cards shuffled from the public seed).",
 )
 
+# Hidden from --help: for tests and examples that must replay a game of host dice (the
+# host's secrets follow from the file's bytes; docs/security.md says why that is safe).
+host_secret_option = click.option(
+    "--host-secret",
+    "host_secret",
+    default=None,
+    hidden=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A file whose bytes fix the host's dice key, signing key and the game id (--dice host).",
+)
+
+
+def read_host_secret(path: str | None) -> bytes | None:
+    """The bytes of `--host-secret FILE` (without the whitespace around them)."""
+    from .files import read_bytes
+
+    return None if path is None else read_bytes(path).strip()
+
 
 def name_option(ruleset: str) -> Callable[[F], F]:
     """`--name` for `new RULESET`."""

@@ -10,6 +10,7 @@ it (`--at`, `--json`). Nothing here names a game: adding one adds no CLI code.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,11 +30,13 @@ from .context import (
     Context,
     dice_option,
     emit,
+    host_secret_option,
     json_option,
     key_option,
     name_option,
     parse_player,
     pass_ctx,
+    read_host_secret,
     read_public_keys,
 )
 from .files import read_text
@@ -188,6 +191,7 @@ def new_command(book: RuleBook[Any]) -> click.Command:
         dice: str,
         keys_given: tuple[str, ...],
         as_json: bool,
+        host_secret: str | None,
         **values: Any,
     ) -> None:
         from .main import create  # main adds the game groups: it imports this module
@@ -198,7 +202,8 @@ def new_command(book: RuleBook[Any]) -> click.Command:
             players=tuple(PlayerSpec(*parse_player(p)) for p in players),
             options=options,
         )
-        create(ctx, book.name, game, dice, as_json, read_public_keys(keys_given))
+        keys = read_public_keys(keys_given)
+        create(ctx, book.name, game, dice, as_json, keys, read_host_secret(host_secret))
 
     player = click.Option(
         ["--player", "players"],
@@ -213,13 +218,13 @@ def new_command(book: RuleBook[Any]) -> click.Command:
         params=[player, *(_param(arg, usage=True) for arg in spec.options)],
         help=_help(spec.help, spec.example),
     )
-    return name_option(book.name)(dice_option(key_option(json_option(command))))
+    return name_option(book.name)(dice_option(host_secret_option(key_option(json_option(command)))))
 
 
 def _read_options(book: RuleBook[Any], values: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The options of `new` as values of their kinds (a bad one refused naming it)."""
     args = book.new.options
-    spec = CommandSpec[Any]("new", lambda state, call: (), args, "new", book.new.help, ())
+    spec = CommandSpec[Any]("new", lambda d: None, args, "new", book.new.help, ())
     call = read(spec, Command(REFEREE_NAME, "new", given_args(args, values)))
     found = ((arg.name, call.get(arg.name)) for arg in args)
     return [(name, value) for name, value in found if value is not None]
@@ -501,6 +506,34 @@ def command_line(ruleset: str, command: Command) -> str:
     offer = LegalCommand(command.actor, command.name, command.args)
     line: str = hints(ruleset, [offer])[0]["command"]
     return line
+
+
+_HOW_TO = re.compile(r"\(([a-z]+(?: [a-z]+)*) (\[?[a-z_]+=[^()]*)\)")
+"""How to answer, in the engine's words, as older questions say it: `(events replace
+unit=ID [at=PLACE])`, `(events reinforce kind=army|fleet at=PLACE, or unit=ID ...)`."""
+_ASSIGNED = re.compile(r"\b([a-z_]+)=[^\s,()\[\]]+(?:,[^\s()\[\]]+)*")
+
+
+def cli_words(ruleset: str, text: str) -> str:
+    """A text in the words the player types: each `(COMMAND KEY=VALUE ...)` naming a
+    command of the rule set, as recorded in the questions of older games (`DecisionAsked`
+    of Divine Right's random events: the stored events keep their text), has each
+    `KEY=VALUE` as that argument is typed (`(events replace UNIT [--at PLACE])`)."""
+    return _HOW_TO.sub(lambda found: _typed_how(ruleset, found), text)
+
+
+def _typed_how(ruleset: str, found: re.Match[str]) -> str:
+    words, rest = found[1], found[2]
+    typed = _cli_path(ruleset, "-".join(words.split()))
+    if typed is None:
+        return found[0]
+    params = {p.name or "": p for p in typed[1].params}
+
+    def written(assigned: re.Match[str]) -> str:
+        key = assigned[1]
+        return _written(params[key], key, None) if key in params else assigned[0]
+
+    return f"({words} {_ASSIGNED.sub(written, rest)})"
 
 
 def _values(offers: list[LegalCommand], key: str) -> tuple[list[Any], bool]:

@@ -279,7 +279,7 @@ class _Run:
             span = f" (#{entries[0].seq}..#{entries[-1].seq})" if entries else ""
             done.result = f"{player}'s orders: {recorded} of {total} commands recorded{span}"
             if returned is not None:
-                from .generated import command_line
+                from .generated import cli_words, command_line
 
                 words = "; ".join(
                     received.orders.line(line)
@@ -289,7 +289,8 @@ class _Run:
                 )
                 done.result += (
                     f"; command {returned.index + 1} (`{returned.commands[0].name}`) and the "
-                    f"rest returned: {returned.reason}. Returned unrecorded: {words}"
+                    f"rest returned: {cli_words(listing.ruleset, str(returned.reason))}. "
+                    f"Returned unrecorded: {words}"
                 )
         except StoreUnavailable:  # the run ends, this mail left unseen: none is lost
             raise

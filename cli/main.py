@@ -317,11 +317,11 @@ def create(
     dice: str,
     as_json: bool,
     player_keys: tuple[tuple[str, bytes], ...] = (),
+    host_secret: bytes | None = None,
 ) -> None:
-    from warscribe.engine import rulesets
     from warscribe.store.views import escaped
 
-    head = ctx.app.create(ruleset, spec, dice, player_keys)
+    head = ctx.app.create(ruleset, spec, dice, player_keys, host_secret)
     listing = ctx.app.find(str(head.game_id))
     rs = rulesets.get(head.ruleset)
     data = {
@@ -348,6 +348,8 @@ def _status_text(rs: Any, state: Any, player: str | None = None) -> str:
     whoever must act) may type now, in the CLI's own words."""
     from warscribe.store.views import escaped
 
+    from .generated import cli_words
+
     summary = {"position": rs.position(state), **rs.summary(state)}
     plain = [
         f"{key}: {render(value)}"
@@ -358,9 +360,8 @@ def _status_text(rs: Any, state: Any, player: str | None = None) -> str:
     whose = rs.whose_turn(state)
     pending = summary.get("pending")
     if isinstance(pending, dict) and pending.get("player"):
-        lines.append(
-            escaped(f"{pending['player']} must answer {pending.get('kind')}: {pending.get('why')}")
-        )
+        why = cli_words(rs.name, str(pending.get("why")))
+        lines.append(escaped(f"{pending['player']} must answer {pending.get('kind')}: {why}"))
     player = player or whose
     if player is None:
         return "\n".join([*lines, "nobody can act now"])
@@ -486,6 +487,11 @@ def status(ctx: Context, player: str | None, as_json: bool) -> None:
         "commands": rs.legal_commands(head.state),
         **rs.summary(head.state),
     }
+    pending = data.get("pending")
+    if isinstance(pending, dict) and isinstance(pending.get("why"), str):
+        from .generated import cli_words
+
+        data["pending"] = {**pending, "why": cli_words(head.ruleset, pending["why"])}
     data["head"] = fingerprint(head.seq, head.chain)
     text = f"{escaped(listing.name)} ({head.ruleset}), head {data['head']}\n"
     owner = reads.settings().owner

@@ -263,14 +263,19 @@ def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> lis
         if run.rolled:
             given = "whatever the dice give" if run.sampled is None else "under every one checked"
             whatever = f" ({given}: {_branches(run)}; --unchecked signs it anyway)"
-        message = f"{where} of the orders: {refused.reason.message}{whatever}"
+        from .generated import cli_words
+
+        said = cli_words(head.ruleset, refused.reason.message)
+        message = f"{where} of the orders: {said}{whatever}"
         raise type(refused.reason)(message, refused.reason.rule)
     if not run.rolled:
         return _one_way(run.branches[0], lines, head.ruleset)
     plan = [f"  past dice only the referee can roll: checked under {_branches(run)}"]
     for line in run.lines:
         plan.append(f"  line {line + 1}: {lines[line]}")
-        plan += [_stopped(run, stop, branches) for stop, branches in run.stops_at(line)]
+        plan += [
+            _stopped(run, stop, branches, head.ruleset) for stop, branches in run.stops_at(line)
+        ]
     return plan
 
 
@@ -290,7 +295,7 @@ def _one_way(branch: Branch, lines: list[str], ruleset: str) -> list[str]:
     where = f"line {stop.line + 1} (`{lines[stop.line]}`)"
     if stop.kind == UNKNOWN:
         return [*plan, f"  not checked from {where} on: this copy cannot tell ({_unknown(stop)})"]
-    return [*plan, f"  would stop at {where}: waiting for {stop.who}: {_message(stop)}"]
+    return [*plan, f"  would stop at {where}: waiting for {stop.who}: {_message(stop, ruleset)}"]
 
 
 def _branches(run: DryRun) -> str:
@@ -302,7 +307,7 @@ def _branches(run: DryRun) -> str:
     )
 
 
-def _stopped(run: DryRun, stop: Stop, branches: list[Branch]) -> str:
+def _stopped(run: DryRun, stop: Stop, branches: list[Branch], ruleset: str) -> str:
     """How the `branches` stop (all alike), and under which outcomes."""
     what = {
         REFUSED: "refused",
@@ -316,7 +321,7 @@ def _stopped(run: DryRun, stop: Stop, branches: list[Branch]) -> str:
     else:
         share = f"{len(branches)} of the {len(run.branches)} drawn"
     outcomes = "; ".join(dict.fromkeys(_outcome(b) for b in branches))
-    return f"    {what} if {outcomes} ({share}): {_message(stop)}"
+    return f"    {what} if {outcomes} ({share}): {_message(stop, ruleset)}"
 
 
 def _outcome(branch: Branch) -> str:
@@ -329,9 +334,12 @@ def _outcome(branch: Branch) -> str:
     return ", ".join(dict.fromkeys(said))
 
 
-def _message(stop: Stop) -> str:
+def _message(stop: Stop, ruleset: str) -> str:
+    """Why the branch stopped, in the words the player types."""
+    from .generated import cli_words
+
     reason = stop.reason
-    return reason.message if isinstance(reason, WarscribeError) else str(reason)
+    return cli_words(ruleset, reason.message if isinstance(reason, WarscribeError) else str(reason))
 
 
 def _unknown(stop: Stop) -> str:
@@ -362,14 +370,22 @@ def import_orders(ctx: Context, file: str) -> None:
         say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
     say(_who_acts(ctx, received.orders.game_id))
     if refused is not None:
-        orders = received.orders
-        steps = orders.steps()
-        returned = [orders.line(line) for line, _ in steps[refused.index :]]
-        raise WarscribeError(
-            f"recorded {refused.index} of {len(steps)} commands of {orders.player}'s "
-            f"orders; command {refused.index + 1} (`{returned[0]}`) was refused: "
-            f"{refused.reason}. Returned unrecorded: {'; '.join(returned)}"
-        )
+        raise _returned(ctx, received.orders, refused.index, refused.reason)
+
+
+def _returned(ctx: Context, orders: Orders, index: int, reason: object) -> WarscribeError:
+    """The error of orders recorded up to command `index`, the rest returned (the reason in
+    the words the player types)."""
+    from .generated import cli_words
+
+    steps = orders.steps()
+    returned = [orders.line(line) for line, _ in steps[index:]]
+    why = cli_words(ctx.app.find(str(orders.game_id)).ruleset, str(reason))
+    return WarscribeError(
+        f"recorded {index} of {len(steps)} commands of {orders.player}'s orders; command "
+        f"{index + 1} (`{returned[0]}`) was refused: {why}. Returned unrecorded: "
+        + "; ".join(returned)
+    )
 
 
 def _who_acts(ctx: Context, game_id: Any) -> str:
@@ -382,7 +398,10 @@ def _who_acts(ctx: Context, game_id: Any) -> str:
     if whose is None:
         return "now: nobody can act"
     if isinstance(pending, dict) and pending.get("player") == whose:
-        return f"now: {whose} must answer {pending.get('kind')}: {pending.get('why')}"
+        from .generated import cli_words
+
+        why = cli_words(head.ruleset, str(pending.get("why")))
+        return f"now: {whose} must answer {pending.get('kind')}: {why}"
     return f"now: {whose} to play ({ruleset.position(head.state)})"
 
 

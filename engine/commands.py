@@ -5,8 +5,9 @@ arguments (`Arg`, each read by a `Kind`), the rule section it follows, who may g
 the pending decision it answers, its help and an example, and its shape on the command
 line. `read` checks a `Command` against its spec before anything is decided: an unknown
 argument, a missing required one, or a value its kind refuses is an `InvalidCommand`
-naming the argument and the rule. The decision then reads the values through `Call`,
-already of their type.
+naming the argument and the rule. The decision (`warscribe.engine.decision.Decision`)
+then reads the values through `Call`, already of their type: a kind that names things of
+the game's data (a space, a path) gives them resolved against it.
 
 A kind reads both the text typed on the command line and the Python values tests and
 scripts pass; None always reads as "not given".
@@ -22,6 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from warscribe.engine.codec import frozen
 
+from .decision import Decision
 from .dice import Dice
 from .errors import InvalidCommand
 from .events import Command, Event
@@ -45,7 +47,9 @@ class Kind(Generic[T]):
 
     `wanted` says what it must be (for the error); the rest is its command-line shape:
     `metavar`, a bare `flag`, a list (`many`: several words, or an option given several
-    times, joined with `joiner`), or a `file` whose text is the value."""
+    times, joined with `joiner`), or a `file` whose text is the value. `resolve`, when
+    set, turns the value read into what it names in the game's data, `(data, value, rule)`,
+    as the decision reads it (refusing, citing `rule`, what names nothing)."""
 
     wanted: str
     read: Callable[[Any], T | None]
@@ -54,6 +58,7 @@ class Kind(Generic[T]):
     many: bool = False
     file: bool = False
     joiner: str = ","
+    resolve: Callable[[Any, Any, str], Any] | None = None
     domain: Domain | None = None
     """The values a player may give now (`Sofar`), for `legal` to offer (None: the
     kind cannot say; an argument of it is offered only where its `Arg` says)."""
@@ -214,15 +219,15 @@ class Arg:
         return self.metavar or self.kind.metavar
 
 
-Decide = Callable[[S, "Call"], Sequence[Event]]
+Decide = Callable[["Decision[S, Any]"], None]
 
 
 @frozen
 class CommandSpec(Generic[S]):
     """A command of a rule set (or of the record), everything about it in one place.
 
-    `decide(state, call)` returns its events or raises a RuleError citing the rule; it
-    reads the arguments from `call`, already checked against `args`. `answers` names the
+    `decide(d)` emits its events on the decision `d` or raises a RuleError citing the
+    rule; it reads the arguments from `d.call`, already checked against `args`. `answers` names the
     kind of pending decision it answers (None: it answers none). On the command line it is
     `warscribe GROUP SUB` when `group` is set (e.g. `attack declare`), else `warscribe
     NAME`, unless `flag_of` makes it a flag of another command: `("pursue", "none")` is
@@ -274,7 +279,9 @@ def _refusal(spec: CommandSpec[Any], arg: Arg, raw: Any) -> InvalidCommand:
     )
 
 
-def read(spec: CommandSpec[Any], command: Command, dice: Dice | None = None) -> Call:
+def read(
+    spec: CommandSpec[Any], command: Command, dice: Dice | None = None, data: Any = None
+) -> Call:
     """`command`'s arguments read and checked against `spec`: InvalidCommand, citing the
     rule, naming the arguments it does not take, else the first one of the wrong kind,
     else the first required one missing."""
@@ -292,24 +299,29 @@ def read(spec: CommandSpec[Any], command: Command, dice: Dice | None = None) -> 
             if value is None:
                 raise _refusal(spec, arg, given[arg.name])
             values[arg.name] = value
-    call = Call(spec, command, values, dice)
     for arg in spec.args:
-        if arg.required:
-            call.value(arg.name)
-    return call
+        if arg.required and arg.name not in values and arg.default is None:
+            raise _missing(spec, arg)
+    return Call(spec, command, values, dice, data)
+
+
+def _missing(spec: CommandSpec[Any], arg: Arg) -> InvalidCommand:
+    return InvalidCommand(f"{spec.name} needs {arg.name}={arg.shown}", arg.rule or spec.rule)
 
 
 @frozen
 class Call:
     """A command as its decision reads it: who gives it, its checked values, the dice.
 
-    `get` and the typed readers give a value given, else the argument's default; a value
-    the decision needs that is neither is refused naming the argument."""
+    `get` and the typed readers give a value given (resolved against the game's `data`
+    when its kind resolves), else the argument's default; a value the decision needs that
+    is neither is refused naming the argument."""
 
     spec: CommandSpec[Any]
     command: Command
     values: Mapping[str, Any]
     dice: Dice | None = None
+    data: Any = None
 
     @property
     def actor(self) -> str:
@@ -325,17 +337,19 @@ class Call:
     def get(self, name: str, default: Any = None) -> Any:
         """The value given, else `default`, else the argument's default."""
         if name in self.values:
-            return self.values[name]
+            arg = self.spec.arg(name)
+            resolve = arg.kind.resolve
+            value = self.values[name]
+            return (
+                value if resolve is None else resolve(self.data, value, arg.rule or self.spec.rule)
+            )
         return default if default is not None else self.spec.arg(name).default
 
     def value(self, name: str, default: Any = None) -> Any:
         """As `get`, refused (InvalidCommand naming the argument) when there is none."""
         found = self.get(name, default)
         if found is None:
-            arg = self.spec.arg(name)
-            raise InvalidCommand(
-                f"{self.spec.name} needs {name}={arg.shown}", arg.rule or self.spec.rule
-            )
+            raise _missing(self.spec, self.spec.arg(name))
         return found
 
     def text(self, name: str, default: str | None = None) -> str:
@@ -371,9 +385,25 @@ class Call:
         return self.dice
 
 
-def decide(spec: CommandSpec[S], state: S, command: Command, dice: Dice | None) -> list[Event]:
-    """The events of `command`, its arguments checked against `spec` first."""
-    return list(spec.decide(state, read(spec, command, dice)))
+def decision(
+    spec: CommandSpec[S],
+    state: S,
+    command: Command,
+    dice: Dice,
+    evolve: Callable[[S, Event], S],
+    data: Any = None,
+) -> Decision[S, Any]:
+    """`command` decided on `state`, its arguments checked against `spec` first: the
+    decision, its events evolved by `evolve` as they were emitted."""
+    made: Decision[S, Any] = Decision(state, read(spec, command, dice, data), data, dice, evolve)
+    spec.decide(made)
+    return made
+
+
+def follow(d: Decision[S, Any], spec: CommandSpec[S], command: Command) -> None:
+    """`command` decided as a part of `d` (a step the rules record for a player as his own
+    command would record it), its events emitted on `d`."""
+    d.under(read(spec, command, d.dice, d.data), spec.decide)
 
 
 def ranged(

@@ -16,6 +16,7 @@ from typing import Any
 
 from . import codec, typecheck
 from .commands import ANYONE, REFEREE, TEXT, Arg, Call, CommandSpec, Kind, integer, table
+from .decision import Decision
 from .errors import InvalidCommand
 from .events import (
     AnswerApplied,
@@ -74,10 +75,10 @@ EVENTS = Kind("events of the game", _events, "EVENT...")
 ENTRY = integer(low=1, metavar="SEQ")
 
 
-def free_roll(state: Any, call: Call) -> list[Event]:
+def free_roll(d: Decision[Any, Any]) -> None:
     """`roll NdS`: a roll outside the rules (house rule, referee's ruling), recorded."""
-    count, _, sides = call.text("dice").lower().partition("d")
-    return [call.roll_dice().roll(call.text("purpose"), int(count), int(sides))]
+    count, _, sides = d.call.text("dice").lower().partition("d")
+    d.emit(d.dice.roll(d.call.text("purpose"), int(count), int(sides)))
 
 
 def _note(call: Call, ruling: bool) -> Note:
@@ -95,18 +96,18 @@ def _note(call: Call, ruling: bool) -> Note:
     )
 
 
-def note(state: Any, call: Call) -> list[Event]:
-    return [_note(call, ruling=False)]
+def note(d: Decision[Any, Any]) -> None:
+    d.emit(_note(d.call, ruling=False))
 
 
-def ruling(state: Any, call: Call) -> list[Event]:
-    imposed: tuple[Event, ...] = call.get("impose", ())
+def ruling(d: Decision[Any, Any]) -> None:
+    imposed: tuple[Event, ...] = d.call.get("impose", ())
     for event in imposed:
         if isinstance(event, RECORD_EVENTS):
             raise InvalidCommand(
                 f"a ruling cannot impose a {type(event).__name__}: the record makes those", NOTES
             )
-    return [_note(call, ruling=True), *imposed]
+    d.emit(_note(d.call, ruling=True), *imposed)
 
 
 _NOTE_ARGS = (

@@ -471,8 +471,7 @@ def decide(head: Head, command: Command, dice: Dice) -> list[Event]:
     check_authority(rulesets.get(head.ruleset), head.players, command)
     spec = RECORD.get(command.name)
     if spec is not None:
-        events = commands.decide(spec, head.state, command, dice)
-        _check_applies(head, events)
+        events = commands.decision(spec, head.state, command, dice, _applying(head)).events
     else:
         events = rulesets.get(head.ruleset).decide(head.state, command, dice)
     dice.finish()
@@ -483,18 +482,20 @@ def decide(head: Head, command: Command, dice: Dice) -> list[Event]:
     return events
 
 
-def _check_applies(head: Head, events: Sequence[Event]) -> None:
-    """A record command's events must fold into the state (a ruling imposing events naming
-    no such player fails here)."""
+def _applying(head: Head) -> Callable[[Any, Event], Any]:
+    """How a record command's events evolve the state: each must fold into it (a ruling
+    imposing events naming no such player fails here)."""
     ruleset = rulesets.get(head.ruleset)
-    state = head.state
-    for event in events:
+
+    def apply(state: Any, event: Event) -> Any:
         try:
-            state = ruleset.evolve(state, event)
+            return ruleset.evolve(state, event)
         except Exception as exc:
             raise InvalidCommand(
                 f"{type(event).__name__} cannot apply to this game: {exc!r}", command_rule(event)
             ) from None
+
+    return apply
 
 
 def command_rule(event: Event) -> str:

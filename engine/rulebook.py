@@ -3,7 +3,9 @@
 A rule set is a `RuleBook[State]`: its commands (`CommandSpec`s), its complete evolver
 table (`Evolvers`), its hooks in the order they run, its projections and what `new`
 takes. `decide`, `evolve`, argument checking, the pending-decision check and "the state
-after my own events" are written here once; a rule set writes only its rules.
+after my own events" are written here once; a rule set writes only its rules. A command's
+spec and every hook decide on one `Decision`: the state so far, the game's data (`data`),
+the dice and the typed call; each `emit`s its events.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from . import commands
 from .codec import topic_of
 from .commands import REFEREE, TURN, Arg, CommandSpec
 from .common import RECORD_EVENTS
+from .decision import Asking, Decision
 from .dice import Dice
 from .errors import IllegalCommand, InvalidCommand, LogError
 from .events import Command, Event, GameCreated
@@ -61,10 +64,10 @@ class Evolvers(Generic[S]):
 @frozen
 class Hook(Generic[S]):
     """A rule that acts after a command's events (a phase that ends itself, say): given
-    the state after them and the events so far, the events it adds."""
+    the command's decision (its state after the events so far), it emits what it adds."""
 
     name: str
-    run: Callable[[S, Sequence[Event], Dice], Sequence[Event]]
+    run: Callable[[Decision[S, Any]], None]
 
 
 @frozen
@@ -107,6 +110,8 @@ class RuleBook(Generic[S]):
     """Its presentation, `"module:ATTRIBUTE"` (`warscribe.engine.presenter`): its queries'
     text, its board, its viewer frames and its story's words, imported on first use; None:
     its queries print JSON, it has no board and the story tells its events generically."""
+    asking: Asking | None = None
+    """The event asking a player a decision (`Decision.ask`); None: the game asks none."""
     new: NewSpec
     on_trial: bool = False
     """Whether `legal` keeps only the candidates `decide` accepts on scratch dice: for a
@@ -123,17 +128,21 @@ class RuleBook(Generic[S]):
         """The kind of decision the game waits for (None: it waits for none)."""
         return None
 
+    def data(self, state: S) -> Any:
+        """The game's data its rules read (None: they read none but the state)."""
+        return None
+
     def decide(self, state: S, command: Command, dice: Dice) -> list[Event]:
         """The command's events, then each hook's, in the order the hooks are written."""
         spec = self.spec(command.name)
         self.check_pending(state, spec)
-        events = commands.decide(spec, state, command, dice)
-        now = self.after(state, events)
+        data = self.data(state)
+        call = commands.read(spec, command, dice, data)
+        made = Decision(state, call, data, dice, self.evolve, self.asking)
+        spec.decide(made)
         for hook in self.hooks:
-            added = list(hook.run(now, tuple(events), dice))
-            now = self.after(now, added)
-            events += added
-        return events
+            hook.run(made)
+        return made.events
 
     def whose_turn(self, state: S) -> str | None:
         """The player who may act now (None: nobody); every game writes it."""

@@ -8,7 +8,12 @@
 # prints the mails each player sent per player turn (target: at most 1.3), and the
 # referee's mails each player received per player turn of the game (target: at most 1.5).
 #
-#   examples/pbem.sh [SEED ...]     (default: ten seeds; PBEM_VERBOSE=1 shows every command)
+# Then the same table with host dice (examples/pbem_host_game.py: the referee's secret dice,
+# fixed from each seed; the players plan with `status`, `reach` and the dry run of `orders`
+# alone), ten seeds of three game turns, which together must cost at most 1.1 orders mails
+# per player turn and 1.5 referee mails per player per player turn.
+#
+#   examples/pbem.sh [SEED ...]     (default: ten seeds each; PBEM_VERBOSE=1 shows every command)
 # The game itself is examples/pbem_game.py (the players plan their turns on their own copies).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,3 +26,6 @@ for seed in "${seeds[@]}"; do
   python3 "$here/pbem_game.py" --seed "$seed" --folder "$work" "${verbose[@]}"
   rm -rf "$work"
 done
+host_seeds=()
+for seed in "$@"; do host_seeds+=(--seed "$seed"); done
+python3 "$here/pbem_host_game.py" "${host_seeds[@]}" "${verbose[@]}"

@@ -249,6 +249,7 @@ class Game:
     mails: Counter[str] = field(default_factory=Counter)
     turns: Counter[str] = field(default_factory=Counter)
     received: Counter[str] = field(default_factory=Counter)
+    game_turns: int = TURNS
 
     def ws(self, store: str, *args: str, ok: bool = True) -> str:
         """`warscribe --store STORE.db ARGS`, run in this process."""
@@ -275,9 +276,8 @@ class Game:
             self.key_pair(player)
             keys += ["--key", f"{player}={self.path(player)}.pub"]
         players = [f"--player={p}={k}" for p, k in KINGDOMS.items()]
-        dice = f"seeded:{self.seed}"
         self.ws(
-            "referee", "new", "divine-right", *players, "--dice", dice, "--name", "by-mail", *keys
+            "referee", "new", "divine-right", *players, *self.dice(), "--name", "by-mail", *keys
         )
         for player in (*KINGDOMS, "referee"):
             self.ws("referee", "address", player, f"{player}@example.org")
@@ -285,6 +285,10 @@ class Game:
         self.referee_runs()
         for player in KINGDOMS:
             self.ws(player, "init", "--as", player, "--key", f"{self.path(player)}.key")
+
+    def dice(self) -> list[str]:
+        """The dice of the game: seeded, public (examples/pbem_host_game.py: the host's)."""
+        return ["--dice", f"seeded:{self.seed}"]
 
     def key_pair(self, player: str) -> None:
         """What `warscribe keys new PLAYER` does, from a key derived from the seed: the
@@ -311,6 +315,19 @@ class Game:
 
     def write(self, player: str) -> None:
         """The player plans the rest of their turn on their copy, signs it, mails it."""
+        orders = self.orders_of(player)
+        message = EmailMessage()
+        message["From"] = f"{player}@example.org"
+        message["To"] = "referee@example.org"
+        message["Subject"] = f"by-mail: {player}'s orders"
+        message["Date"] = formatdate()
+        message["Message-ID"] = make_msgid()
+        message.set_content(f"My orders.\n\n{orders.read_text()}")
+        mailbox.Maildir(self.path("inbox")).add(message)
+        self.mails[player] += 1
+
+    def orders_of(self, player: str) -> Path:
+        """The rest of the player's turn, planned on their copy, signed into a file."""
         app = Warscribe(self.path(f"{player}.db"))
         listing = app.find(None)
         state = app.head(listing.game_id).state
@@ -323,15 +340,7 @@ class Game:
         orders = self.folder / f"{player}-orders.txt"
         while not self.signed(player, lines, orders):
             pass
-        message = EmailMessage()
-        message["From"] = f"{player}@example.org"
-        message["To"] = "referee@example.org"
-        message["Subject"] = f"by-mail: {player}'s orders"
-        message["Date"] = formatdate()
-        message["Message-ID"] = make_msgid()
-        message.set_content(f"My orders.\n\n{orders.read_text()}")
-        mailbox.Maildir(self.path("inbox")).add(message)
-        self.mails[player] += 1
+        return orders
 
     def signed(self, player: str, lines: list[str], orders: Path) -> bool:
         """`orders` runs them on the player's copy first: a line it refuses (a unit the
@@ -350,7 +359,7 @@ class Game:
 
     def play(self) -> None:
         """Until turn 3 begins: whoever their copy says must act writes their orders."""
-        while self.status("referee")["turn"] <= TURNS:
+        while self.status("referee")["turn"] <= self.game_turns:
             if sum(self.mails.values()) >= MOST_MAILS:
                 raise RuntimeError(f"stuck: {self.status('referee')}")
             for player in KINGDOMS:
@@ -364,7 +373,8 @@ class Game:
 
     def checked(self) -> list[str]:
         """Every copy verifies; the referee's audit passes; the log holds a battle and a
-        siege (the names of the events found)."""
+        siege (the names of the events found). A player turn ends with its Combat Phase,
+        or where the player is eliminated in it (`PlayerTurnEnded`)."""
         for store in ("referee", *KINGDOMS):
             self.ws(store, "verify")
         self.ws("referee", "audit")
@@ -372,7 +382,8 @@ class Game:
         self.turns = Counter(
             entry["fields"]["player"]
             for entry in log
-            if entry["event"] == "PhaseEnded" and entry["fields"]["phase"] == "combat"
+            if entry["event"] == "PlayerTurnEnded"
+            or (entry["event"] == "PhaseEnded" and entry["fields"]["phase"] == "combat")
         )
         names = {entry["event"] for entry in log}
         return sorted(names & {"BattleFought", "SiegeDeclared"})

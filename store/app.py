@@ -25,7 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -50,7 +50,7 @@ from warscribe.engine.anchor import (
 )
 from warscribe.engine.codec import frozen
 from warscribe.engine.dice import SecretUnknown, new_key, parse_mode, seeded_key
-from warscribe.engine.errors import LogError, WarscribeError
+from warscribe.engine.errors import DiceError, LogError, WarscribeError
 from warscribe.engine.events import (
     AnswerApplied,
     Command,
@@ -60,7 +60,7 @@ from warscribe.engine.events import (
     HostActed,
     OrdersReceived,
 )
-from warscribe.engine.orders import Orders, SignedOrders, new_key_pair
+from warscribe.engine.orders import Orders, SignedOrders, new_key_pair, public_key_of
 from warscribe.engine.record import Entry, Head, Refused
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
@@ -123,6 +123,45 @@ def seeded_game_id(ruleset: str, seed: str, name: str) -> UUID:
     """A seeded game's id follows from its rule set, seed and name, so the same `new`
     gives the same log anywhere (dice are derived from the game id as well as the seed)."""
     return uuid5(NAMESPACE_URL, f"warscribe:seeded-game:{ruleset}:{seed}:{name}")
+
+
+HOST_SECRET_SIZE = 32
+
+
+class NewDice(NamedTuple):
+    """A new game's dice key and id, and the host's secrets and public key (none for a
+    public seed, whose id `seeded_game_id` gives)."""
+
+    key: bytes
+    game_id: UUID
+    kept: GameSecrets | None = None
+    host_public: bytes | None = None
+
+
+def host_dice(mode: str, seed: str | None, secret: bytes | None = None) -> NewDice:
+    """A new game's dice: fresh random secrets, or those a host's `secret` fixes (`new
+    --host-secret`, for tests and examples that replay a game of host dice), each a
+    domain-separated SHA-256 of it. A key the host chose binds his rolls as a fresh one
+    does: docs/security.md, *A host who chooses his own secret*."""
+    if secret is None:
+        key, _ = new_key(mode, seed)
+        if seed is not None:
+            return NewDice(key, uuid4())
+        private, public = new_key_pair()
+        return NewDice(key, uuid4(), GameSecrets(dice=key, host_key=private), public)
+    if mode != "host":
+        raise DiceError(f"a host secret fixes the dice of host dice, not of {mode!r} dice")
+    if len(secret) < HOST_SECRET_SIZE:
+        raise DiceError(
+            f"a host secret of {len(secret)} bytes is too short: give at least {HOST_SECRET_SIZE}"
+        )
+
+    def part(label: bytes) -> bytes:
+        return hashlib.sha256(b"warscribe host secret " + label + b" " + secret).digest()
+
+    dice, private = part(b"dice"), part(b"key")
+    game_id = UUID(bytes=part(b"game")[:16], version=4)
+    return NewDice(dice, game_id, GameSecrets(dice, private), public_key_of(private))
 
 
 class RevealBeforeEnd(WarscribeError):
@@ -489,18 +528,19 @@ class Warscribe(Application[UUID], Reading):
         spec: GameSpec,
         dice_mode: str,
         player_keys: Sequence[tuple[str, bytes]] = (),
+        host_secret: bytes | None = None,
     ) -> Head:
         """Create a game: GameCreated, the players' public keys, the rule set's set-up, the
         dice secret, the listing. The names are checked here for every rule set
-        (`warscribe.engine.names`) and kept in their normal form."""
+        (`warscribe.engine.names`) and kept in their normal form. `host_secret` fixes the
+        host's secrets of a game of host dice (see `host_dice`)."""
         from .aggregates import Game
 
         ruleset = rulesets.get(ruleset_name)
         mode, seed = parse_mode(dice_mode)
-        key, _ = new_key(mode, seed)
+        key, game_id, kept, host_public = host_dice(mode, seed, host_secret)
         given = names.game_name(spec.name) if spec.name else ""
         if seed is None:
-            game_id = uuid4()
             name = given or f"{ruleset_name}-{str(game_id)[:8]}"
         else:
             name = given or names.game_name(f"{ruleset_name}-{seed}")
@@ -510,11 +550,6 @@ class Warscribe(Application[UUID], Reading):
             PlayerSpec(n, p.choice) for n, p in zip(players, spec.players, strict=True)
         )
         spec = GameSpec(name=name, players=kept_players, options=spec.options)
-        host_public = None
-        kept = None
-        if seed is None:
-            host_private, host_public = new_key_pair()
-            kept = GameSecrets(dice=key, host_key=host_private)
         entries = record.open_game(
             ruleset, spec, game_id, dice_mode, key, player_keys, host_key=host_public
         )

@@ -102,6 +102,13 @@ def _secrets_home(
     monkeypatch.delenv("WARSCRIBE_PASSPHRASE", raising=False)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier (tests/tiers.py): what `pytest -m "not slow"` leaves out."""
+    from tests.tiers import mark_slow
+
+    mark_slow(items)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """The toy duel (plugins/warscribe-duel) is a distribution of its own that the tests
     play: the README's test command installs it beside warscribe."""

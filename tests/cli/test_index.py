@@ -1,12 +1,9 @@
 """Commands added on first use (issue 14): the index the CLI lists them from is made from
-what is installed and cached (cli/index.py), `--help` reads the same as with every command
-loaded, and a call imports only what it uses (a Divine Right status: not eu-pop, not the
-signing code, not log files or audit, not the aggregates of checkpoints, not the file
-writer; `--help`: no rule set, no store)."""
+what is installed and cached (cli/index.py), and `--help` reads the same as with every
+command loaded. What a call imports is held by its start-up time (tests/test_startup.py)."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -67,81 +64,6 @@ def test_help_lists_every_command_as_if_all_were_loaded() -> None:
         loaded = runner.invoke(main.cli, args).output
         assert fresh(show_help, *args) == loaded
         assert "divine-right" in loaded if args[0] == "new" else "treasury" in loaded
-
-
-def loaded_by(*args: str) -> list[str]:
-    """The modules a fresh interpreter has loaded once `warscribe ARGS` is done."""
-    code = (
-        "import json, sys; from warscribe.cli.main import cli\n"
-        "try:\n    cli(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print(json.dumps(sorted(sys.modules)))"
-    )
-    loaded: list[str] = json.loads(fresh(code, *args).splitlines()[-1])
-    return loaded
-
-
-def test_a_divine_right_status_imports_only_what_it_uses(tmp_path: Path) -> None:
-    store = str(tmp_path / "game.db")
-    runner = CliRunner()
-    players = ["--player", "a", "--player", "b", "--dice", "seeded:1"]
-    created = runner.invoke(main.cli, ["--store", store, "new", "divine-right", *players])
-    assert created.exit_code == 0, created.output
-    loaded = loaded_by("--store", store, "status")
-    assert "warscribe.engine.rulesets.divine_right" in loaded
-    unwanted = (
-        "warscribe.engine.rulesets.eu_pop",
-        "warscribe.engine.rulesets.divine_right.present",
-        "warscribe.cli.pbem",
-        "warscribe.engine.audit",
-        "warscribe.store.logfile",
-        "warscribe.store.anchors",
-        "warscribe.store.aggregates",  # a head, the settings and the index are read as rows
-        "warscribe.store.registry",
-        "warscribe.store.app",  # ... by a read-only connection (store/reading.py)
-        "eventsourcing",
-        "cryptography",
-        "tempfile",
-    )
-    assert [m for m in loaded if m.startswith(unwanted)] == []
-
-
-def test_a_command_defines_the_games_aggregate_only(tmp_path: Path) -> None:
-    """A command writes the game's events: the catalog's and the settings' aggregates
-    (store/registry.py), whose event classes eventsourcing makes when they are defined,
-    are left to the calls that write them (a third of what a roll imported for them)."""
-    store = str(tmp_path / "game.db")
-    runner = CliRunner()
-    players = ["--player", "a", "--player", "b", "--dice", "seeded:1"]
-    created = runner.invoke(main.cli, ["--store", store, "new", "divine-right", *players])
-    assert created.exit_code == 0, created.output
-    before = json.loads(runner.invoke(main.cli, ["--store", store, "status", "--json"]).output)
-    loaded = loaded_by("--store", store, "roll", "2d6", "--purpose", "weather")
-    after = json.loads(runner.invoke(main.cli, ["--store", store, "status", "--json"]).output)
-    assert after["seq"] == before["seq"] + 2, "the roll was recorded"
-    assert "warscribe.store.aggregates" in loaded
-    assert "warscribe.store.registry" not in loaded
-
-
-def test_a_sqlite_store_never_imports_psycopg(tmp_path: Path) -> None:
-    """psycopg is imported only where a PostgreSQL store is used (its import is most of
-    what a PostgreSQL call pays beyond SQLite's): no command on a SQLite store imports
-    it, a host's creating, rolling, signing and checking included."""
-    store = str(tmp_path / "game.db")
-    players = ["--player", "a", "--player", "b"]
-    for args in (["new", "divine-right", *players], ["roll", "2d6"], ["export", "--armor"]):
-        loaded = loaded_by("--store", store, *args)
-        assert [m for m in loaded if m.startswith("psycopg")] == [], args
-    assert "DiceRolled" in CliRunner().invoke(main.cli, ["--store", store, "log"]).output
-
-
-def test_help_imports_neither_engine_nor_store() -> None:
-    """`--help` lists the commands from the index and the rule sets from their registry: no
-    rule set, no codec, no store, no eventsourcing (once the index is cached: the first
-    `--help` after an install works it out)."""
-    loaded_by("--help")
-    loaded = loaded_by("--help")
-    unwanted = ("warscribe.engine.rulesets.", "warscribe.store.app", "eventsourcing", "msgpack")
-    assert [m for m in loaded if m.startswith(unwanted)] == []
 
 
 def test_a_fresh_process_verifies_a_game_with_snapshots(tmp_path: Path) -> None:

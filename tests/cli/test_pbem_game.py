@@ -20,11 +20,12 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pbem_game.py"
 SEEDS = (2, 3, 6, 8, 10, 11, 13, 14, 15, 16)
 
 
-def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pbem_game", EXAMPLE)
+def example(name: str = "pbem_game") -> ModuleType:
+    """examples/NAME.py, loaded as the module NAME (the host game imports pbem_game)."""
+    spec = importlib.util.spec_from_file_location(name, EXAMPLE.with_name(f"{name}.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["pbem_game"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 

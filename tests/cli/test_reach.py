@@ -1,6 +1,7 @@
 """`reach` from the command line (Movement Phase): a line per space a stack can reach,
 its cost and the command to type, which `move` accepts when typed as printed (on a copy
-of the store); `--json`; `status` says how to ask; refused outside the phase."""
+of the store); `--json`; `status` says how to ask; earlier in the turn, the coming
+phase's; refused after it."""
 
 from __future__ import annotations
 
@@ -52,17 +53,22 @@ def test_reach_lists_each_space_with_its_cost_and_the_move_to_type(tmp_path: Pat
     assert "Example:" in club.ok("reach", "--help")
 
 
-def test_reach_is_refused_outside_the_movement_phase(tmp_path: Path) -> None:
+def test_reach_answers_for_the_coming_movement_phase_and_is_refused_after_it(
+    tmp_path: Path,
+) -> None:
     """Movement Phase: stacks move only in their player's Movement Phase; `reach --at` an
-    earlier phase says so (exit 1, the rule)."""
+    earlier phase of that player's turn answers for the coming one (a whole turn in one
+    mail); in the Combat Phase it is refused, saying so (exit 1, the rule)."""
     club, _, kingdom = moving(tmp_path)
     _, _, unit = FIRST_MOVES[kingdom]
-    refused = club.run("reach", unit, "--at", "1.1.diplomacy")
-    assert refused.exit_code == 1
-    assert "Diplomacy Phase" in refused.output and "(Movement Phase)" in refused.output
+    assert club.json("reach", unit, "--at", "1.1.diplomacy") == club.json("reach", unit)
     other = next(u for k, (_, _, u) in FIRST_MOVES.items() if k != kingdom)
     refused = club.run("reach", other)
     assert refused.exit_code == 1 and "is not one of" in refused.output
+    club.ok("end-phase")
+    refused = club.run("reach", unit)
+    assert refused.exit_code == 1
+    assert "Combat Phase" in refused.output and "(Movement Phase)" in refused.output
 
 
 def test_map_svg_lights_up_the_spaces_a_stack_can_reach(tmp_path: Path) -> None:

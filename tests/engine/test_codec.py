@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import gc
 import inspect
+import json
+import os
+import subprocess
+import sys
 import types
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
@@ -17,7 +22,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from warscribe.engine import codec
+from warscribe.engine import _records, codec
+
+fast_only = pytest.mark.skipif(
+    _records.PLAIN_DATACLASSES, reason="checks the fast record machinery; the switch is on"
+)
 
 
 @codec.record("test.Piece")
@@ -245,6 +254,7 @@ def test_a_record_field_named_self() -> None:
     assert cls(self=1).self == cls(2).self - 1 == 1
 
 
+@fast_only
 def test_a_record_refuses_what_its_init_cannot_do() -> None:
     """The shared __init__ takes plain defaults only: no factory, no keyword-only field."""
     with pytest.raises(TypeError, match="without a default follows"):
@@ -274,7 +284,7 @@ def _cheap_classes() -> list[type]:
             for value in vars(loaded).values():
                 if (
                     isinstance(value, type)
-                    and value.__dict__.get("__dataclass_params__") is codec._DATACLASS_PARAMS
+                    and value.__dict__.get("__dataclass_params__") is _records.DATACLASS_PARAMS
                 ):
                     found[f"{value.__module__}.{value.__qualname__}"] = value
     return [found[name] for name in sorted(found)]
@@ -287,6 +297,7 @@ def _field_facts(fields: tuple[dataclasses.Field[object], ...]) -> list[tuple[ob
     ]
 
 
+@fast_only
 def test_records_have_the_fields_dataclasses_would_give_them() -> None:
     """codec's own field collection (issue 14: start-up) against dataclasses', class by
     class: a twin of each record, made by dataclasses from the same annotations and class
@@ -306,6 +317,9 @@ def test_records_have_the_fields_dataclasses_would_give_them() -> None:
         twin = dataclasses.dataclass(init=False, repr=False, eq=False)(made)
         assert _field_facts(dataclasses.fields(cls)) == _field_facts(dataclasses.fields(twin)), cls
         assert cls.__match_args__ == twin.__match_args__, cls  # type: ignore[attr-defined]
+    # the twins subclass the rule sets' bases (Event...): gone before a test walks those
+    del made, twin
+    gc.collect()
 
 
 def test_a_classvar_is_no_field_and_a_field_keeps_its_metadata() -> None:
@@ -324,3 +338,56 @@ def test_a_classvar_is_no_field_and_a_field_keeps_its_metadata() -> None:
         codec.encode(Rule(3))  # never registered: never encoded
     with pytest.raises(dataclasses.FrozenInstanceError):
         Rule(3).odds = 4  # type: ignore[misc]
+
+
+_MACHINERY = """
+import json
+from warscribe.engine import _records, codec
+
+@codec.record("test.Switched")
+class Switched:
+    name: str
+    hexes: tuple[tuple[int, int], ...] = ()
+    extra: int = codec.added(0)
+
+made = Switched("a", ((1, 2),))
+again = codec.decode(codec.encode(made))
+print(json.dumps({
+    "switch": _records.PLAIN_DATACLASSES,
+    "frozen": Switched.__dataclass_params__.frozen,
+    "init": Switched.__init__.__code__.co_filename,
+    "bytes": codec.encode(codec.replace(made, extra=3)).hex(),
+    "same": again == made and hash(again) == hash(made) and repr(again) == repr(made),
+}))
+"""
+
+
+def _machinery(switch: str | None) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != _records.SWITCH}
+    if switch is not None:
+        env[_records.SWITCH] = switch
+    done = subprocess.run(
+        [sys.executable, "-c", _MACHINERY], env=env, capture_output=True, text=True, check=True
+    )
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+def test_the_switch_makes_records_plain_dataclasses_with_the_same_bytes() -> None:
+    """WARSCRIBE_PLAIN_DATACLASSES=1 (issue 34) swaps the record machinery for dataclasses'
+    own (a frozen dataclass, its compiled __init__) and changes no value and no byte."""
+    fast, off, plain = _machinery(None), _machinery("0"), _machinery("1")
+    assert fast == off
+    assert fast["switch"] is False and plain["switch"] is True
+    assert fast["frozen"] is False and fast["init"] == "<record __init__>"
+    assert plain["frozen"] is True and plain["init"] != "<record __init__>"
+    assert fast["bytes"] == plain["bytes"] and fast["same"] is plain["same"] is True
+
+
+def test_this_run_uses_the_machinery_its_environment_asks_for() -> None:
+    """CI runs the codec's and the conformance tests a second time with the switch on: they
+    run on plain dataclasses then, and on the fast machinery otherwise."""
+    asked = os.environ.get(_records.SWITCH, "") not in ("", "0")
+    assert _records.PLAIN_DATACLASSES is asked
+    assert Piece.__dataclass_params__.frozen is asked  # type: ignore[attr-defined]
+    assert (Piece in _records.PLAIN) is not asked

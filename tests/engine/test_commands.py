@@ -7,13 +7,17 @@ the rule; nothing else escapes (no TypeError, no ValueError). The toy duel's com
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from warscribe_duel import rules as duel
 
-from warscribe.engine.commands import Arg, CommandSpec, read
+from warscribe.engine.commands import Arg, CommandSpec, Kind, follow, read
 from warscribe.engine.common import RECORD
+from warscribe.engine.decision import Decision
+from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Command
 from warscribe.engine.rulebook import RuleBook
@@ -94,3 +98,56 @@ def test_an_unknown_argument_and_a_missing_one_are_named() -> None:
         read(RECORD["note"], Command("alice", "note", (("colour", "red"),)))
     with pytest.raises(InvalidCommand, match="note needs text=TEXT"):
         read(RECORD["note"], Command("alice", "note", (("first", 1), ("last", 1))))
+
+
+def test_a_kind_that_resolves_gives_what_its_value_names_in_the_games_data() -> None:
+    """A kind with `resolve` is read as text first (a bad value refused as any), then
+    given to the decision as what it names in the game's data; a name it does not know is
+    refused by the resolver, citing the argument's rule, only when the decision reads it."""
+
+    def named(data: Any, value: Any, rule: str) -> int:
+        if value not in data:
+            raise InvalidCommand(f"no place {value!r}", rule)
+        found: int = data[value]
+        return found
+
+    place = Kind("a place", lambda value: value if isinstance(value, str) else None, "PLACE")
+    spec = CommandSpec[Any](
+        "go",
+        lambda d: None,
+        (Arg("to", Kind(place.wanted, place.read, place.metavar, resolve=named), "Where."),),
+        "Going",
+        "Go.",
+        (),
+    )
+    call = read(spec, Command("alice", "go", (("to", "home"),)), data={"home": 7})
+    assert call.get("to") == 7
+    astray = read(spec, Command("alice", "go", (("to", "Mars"),)), data={"home": 7})
+    with pytest.raises(InvalidCommand, match="no place 'Mars'") as refused:
+        astray.get("to")
+    assert refused.value.rule == "Going"
+    with pytest.raises(InvalidCommand, match="to must be a place"):
+        read(spec, Command("alice", "go", (("to", 3),)), data={"home": 7})
+
+
+def test_a_decision_evolves_as_it_emits_and_decides_a_followed_command_within_it() -> None:
+    """`emit` evolves the state event by event (a rule sees what the ones before it
+    did); `follow` decides a command the rules give for a player on the same decision,
+    then its own call is back; `ask` needs the rule set's question event."""
+    seen: list[int] = []
+
+    def rest(d: Decision[int, None]) -> None:
+        seen.append(d.state)
+        d.emit(duel.Rested(d.call.actor))
+
+    spec = CommandSpec[int]("rest", rest, (), "Resting", "Rest.", ())
+    dice = Dice(key=bytes(32), game_id=UUID(int=0), chain=bytes(32), next_index=0)
+    given = read(spec, Command("alice", "rest", ()))
+    d: Decision[int, None] = Decision(0, given, None, dice, lambda state, event: state + 1)
+    d.emit(duel.Rested("alice"), duel.Rested("bob"))
+    assert d.state == 2
+    follow(d, spec, Command("bob", "rest", ()))
+    assert (seen, d.state, d.call) == ([2], 3, given)
+    assert [e.player for e in d.events if isinstance(e, duel.Rested)] == ["alice", "bob", "bob"]
+    with pytest.raises(TypeError, match="asks no decisions"):
+        d.ask("double", "alice")

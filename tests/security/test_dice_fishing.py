@@ -12,15 +12,15 @@ from uuid import UUID
 import pytest
 
 from tests.security.conftest import Table, new_game
-from warscribe.engine.commands import Call
 from warscribe.engine.dice import seeded_key
 from warscribe.engine.errors import IllegalCommand, RuleError
-from warscribe.engine.events import Command, DiceRolled, Event, OrdersReceived
+from warscribe.engine.events import Command, DiceRolled, OrdersReceived
 from warscribe.engine.orders import Orders, public_key_of, sign
 from warscribe.engine.record import Head, fold, open_game, record_command, record_orders
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets import get
 from warscribe.engine.rulesets.divine_right import domains
+from warscribe.engine.rulesets.divine_right.evolving import Decision
 
 GAME = UUID(int=10)
 KEYS = {"alice": bytes(range(32)), "bob": bytes(range(32, 64))}
@@ -90,8 +90,8 @@ def test_a_refusal_after_a_roll_withholds_its_reason(monkeypatch: pytest.MonkeyP
     """A decision the rules refuse after rolling must not show the roll in its reason: the
     roll at this head is fixed, so a player would learn what the next roll is."""
 
-    def rolls_then_refuses(state: object, call: Call) -> list[Event]:
-        rolled = call.roll_dice().roll("a roll the rules then refuse", 2)
+    def rolls_then_refuses(d: Decision) -> None:
+        rolled = d.dice.roll("a roll the rules then refuse", 2)
         raise IllegalCommand(f"refused, having rolled {rolled.values}", "Random Events Phase")
 
     rolling = dataclasses.replace(domains.SPECS["events-roll"], decide=rolls_then_refuses)

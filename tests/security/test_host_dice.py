@@ -16,8 +16,10 @@ from pathlib import Path
 from uuid import UUID
 
 import pytest
+from click.testing import CliRunner
 
 from tests.security.conftest import Table, new_game, rebuilt
+from warscribe.cli.main import cli
 from warscribe.engine import vrf
 from warscribe.engine.dice import seeded_key
 from warscribe.engine.errors import LogError
@@ -268,3 +270,54 @@ def test_a_batch_cut_short_at_a_command_the_rules_accept_is_a_difference() -> No
     log, returned = record_orders(head, twice, signed, sign(KEYS[player], signed), HOST_DICE)
     assert returned is not None and returned.index == 1
     assert not audit([*start, *log]).differences
+
+
+def test_a_host_secret_given_to_new_replays_the_game_and_binds_its_rolls(tmp_path: Path) -> None:
+    """`new --host-secret FILE` (tests and examples; hidden from --help): the same secret
+    gives the same game id, dice commitment, dice key and entries, so a game of host dice
+    replays; a player's copy of it verifies, anchored by the host's signature, without
+    the secret; only host dice take one, of 32 bytes at least."""
+    secret = tmp_path / "host-secret"
+    secret.write_text("a host's secret of at least thirty-two bytes")
+    made = []
+    for name in ("one", "two"):
+        store = str(tmp_path / f"{name}.db")
+        new = ["new", "divine-right", "--player", "alice", "--player", "bob"]
+        result = CliRunner().invoke(
+            cli, ["--store", store, *new, "--host-secret", str(secret), "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        made.append(json.loads(result.stdout))
+        copy = tmp_path / f"{name}-alice.wlog"
+        exported = CliRunner().invoke(
+            cli, ["--store", store, "export", "--for", "alice", "-o", str(copy)]
+        )
+        assert exported.exit_code == 0, exported.output
+        made.append(copy.read_bytes())
+    assert made[0] == made[2] and made[1] == made[3]
+    assert made[0]["dice"] == "host"
+    alice = str(tmp_path / "alice.db")
+    CliRunner().invoke(cli, ["--store", alice, "import", str(tmp_path / "one-alice.wlog")])
+    verified = CliRunner().invoke(cli, ["--store", alice, "verify"])
+    said = verified.output
+    assert verified.exit_code == 0 and "anchored by the host's signature" in said, said
+    assert "the dice secret is not revealed" in said  # the player's copy never holds it
+    new = [
+        "--store",
+        str(tmp_path / "x.db"),
+        "new",
+        "divine-right",
+        "--player",
+        "a",
+        "--player",
+        "b",
+    ]
+    seeded = CliRunner().invoke(cli, [*new, "--dice", "seeded:1", "--host-secret", str(secret)])
+    assert seeded.exit_code == 1 and "Error: a host secret fixes the dice of host dice" in (
+        seeded.output
+    )
+    secret.write_text("short")
+    short = CliRunner().invoke(cli, [*new, "--host-secret", str(secret)])
+    assert short.exit_code == 1 and "too short" in short.output
+    shown = CliRunner().invoke(cli, ["new", "divine-right", "--help"])
+    assert "--host-secret" not in shown.output

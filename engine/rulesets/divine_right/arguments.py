@@ -1,14 +1,16 @@
 """Naming the spaces of the map: a hex as players call it, and a hex from what they typed
-(a castle, a location or a named hex, or `COL,ROW`)."""
+(a castle, a location or a named hex, or `COL,ROW`); the kinds of Divine Right's
+arguments, a space (`HEX`) and a path (`PATH`) read as hexes of the game's map."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from warscribe.engine.commands import Kind
+from warscribe.engine.commands import TEXT, Kind
 from warscribe.engine.errors import InvalidCommand
 
 from .data import DRData
+from .sections import MOVEMENT_PHASE
 from .state import Hex
 
 
@@ -76,11 +78,6 @@ def names(value: object, rule: str, what: str = "unit") -> tuple[str, ...]:
     return found
 
 
-def flag(value: object) -> bool:
-    """A yes/no argument: True, or "true", "yes", "1"."""
-    return value is True or str(value).lower() in ("true", "yes", "1")
-
-
 def _listed(value: object) -> str | tuple[str, ...] | None:
     """Text as typed (the rules read it: ids, or a space by name or `COL,ROW`), or a
     sequence of names."""
@@ -111,6 +108,16 @@ UNITS: Kind[Any] = Kind("a list of names", _listed, "UNIT...", many=True)
 ATTACKS: Kind[Any] = Kind(
     "a list of attacks, ATTACKERS>SPACES", _listed, "ATTACKERS>SPACES...", many=True, joiner=";"
 )
-PATH: Kind[Any] = Kind("a path: hexes by name or COL,ROW", _hexes, "HEX,HEX,...")
+PATH: Kind[Any] = Kind(
+    "a path: hexes by name or COL,ROW",
+    _hexes,
+    "HEX,HEX,...",
+    resolve=lambda data, value, rule: path_arg(data, value, MOVEMENT_PHASE),
+)
+"""The spaces a stack enters in turn, read as hexes (refused under the Movement Phase)."""
+HEX: Kind[Any] = Kind(
+    "text", TEXT.read, "HEX", resolve=lambda data, value, rule: hex_arg(data, value, rule)
+)
+"""A space by name or `COL,ROW`, read as its hex."""
 HEXES: Kind[Any] = Kind("a list of hexes", _hexes, "HEX", many=True, joiner=";")
 """Spaces, one per `--to`, sent joined with semicolons (a hex is `COL,ROW`)."""

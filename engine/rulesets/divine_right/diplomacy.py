@@ -5,9 +5,8 @@ and Forced Peace attempts."""
 from __future__ import annotations
 
 from warscribe.engine.codec import replace
-from warscribe.engine.dice import Dice
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
 
 from .data import (
     AllianceSizeModifier,
@@ -37,7 +36,7 @@ from .events import (
     PenaltyIncurred,
     PersonalityRevealed,
 )
-from .evolving import Outcome
+from .evolving import Decision
 from .kingdoms import (
     DEACTIVATE,
     FORCED,
@@ -74,27 +73,25 @@ AMBASSADOR_DOWN_TURNS = 3
 # -- cards ---------------------------------------------------------------------------------
 
 
-def draw(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def draw(d: Decision) -> None:
     """Draw one card (even with a dead ambassador); reshuffle the discards when the deck
     has run out."""
-    turn = current(state, command, PHASE)
+    turn = current(d.state, d.call, PHASE)
     if turn.progress.drew:
         raise IllegalCommand(f"{turn.player} has already drawn this phase", DIPLOMACY_CARDS)
-    out = Outcome(state)
-    if state.deck_size == 0:
-        if not state.discards:
+    if d.state.deck_size == 0:
+        if not d.state.discards:
             raise IllegalCommand("no card left in the deck or the discard pile", DIPLOMACY_CARDS)
-        rolled, cards = dice.shuffle("diplomacy discards reshuffled", state.discards)
-        out.add(rolled, DiscardsReshuffled(size=len(cards), cards=cards))
-    deck = out.state.deck
-    out.add(DiplomacyCardDrawn(player=turn.player, card=deck[0] if deck else None))
-    return out
+        rolled, cards = d.dice.shuffle("diplomacy discards reshuffled", d.state.discards)
+        d.emit(rolled, DiscardsReshuffled(size=len(cards), cards=cards))
+    deck = d.state.deck
+    d.emit(DiplomacyCardDrawn(player=turn.player, card=deck[0] if deck else None))
 
 
-def discard(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    turn = current(state, command, PHASE)
-    cards = _card_list(command.arg("cards"))
-    hand = list(state.player(turn.player).hand)
+def discard(d: Decision) -> None:
+    turn = current(d.state, d.call, PHASE)
+    cards = _card_list(d.call.get("cards"))
+    hand = list(d.state.player(turn.player).hand)
     for card in cards:
         if card not in hand:
             raise InvalidCommand(
@@ -102,9 +99,7 @@ def discard(state: State, command: Command, data: DRData, dice: Dice) -> Outcome
                 DIPLOMACY_CARDS,
             )
         hand.remove(card)
-    out = Outcome(state)
-    out.add(CardsDiscarded(player=turn.player, cards=cards, why="hand limit"))
-    return out
+    d.emit(CardsDiscarded(player=turn.player, cards=cards, why="hand limit"))
 
 
 def _card_list(value: object) -> tuple[str, ...]:
@@ -128,7 +123,7 @@ def _card(state: State, data: DRData, player: str, card_id: str | None) -> Card 
 # -- the ambassador's task -------------------------------------------------------------------
 
 
-def _ambassador(state: State, command: Command) -> str:
+def _ambassador(state: State, command: Call) -> str:
     turn = current(state, command, PHASE)
     if not turn.progress.drew:
         raise IllegalCommand("draw a diplomacy card before conducting diplomacy", DIPLOMACY_CARDS)
@@ -146,10 +141,10 @@ def _ambassador(state: State, command: Command) -> str:
     return turn.player
 
 
-def _kingdom(state: State, data: DRData, command: Command, rule: str) -> KingdomState:
-    name = command.arg("kingdom")
+def _kingdom(state: State, data: DRData, call: Call, rule: str) -> KingdomState:
+    name = call.text("kingdom")
     try:
-        kingdom = data.kingdom(str(name)).name
+        kingdom = data.kingdom(name).name
     except KeyError:
         raise InvalidCommand(f"no kingdom {name!r} in the basic game", rule) from None
     if kingdom not in state.kingdoms:
@@ -183,9 +178,9 @@ def _available(standing: KingdomState, rule: str) -> None:
         )
 
 
-def activation(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    player = _ambassador(state, command)
-    standing = _kingdom(state, data, command, ACTIVATION_ATTEMPTS)
+def activation(d: Decision) -> None:
+    player = _ambassador(d.state, d.call)
+    standing = _kingdom(d.state, d.data, d.call, ACTIVATION_ATTEMPTS)
     if standing.player is not None or standing.ally is not None:
         owner = standing.player or standing.ally
         raise IllegalCommand(
@@ -193,17 +188,15 @@ def activation(state: State, command: Command, data: DRData, dice: Dice) -> Outc
             ACTIVATION_ATTEMPTS,
         )
     _available(standing, ACTIVATION_ATTEMPTS)
-    _not_banished(state, player, standing.name)
-    return _diplomacy_roll(
-        state, data, dice, player, standing.name, "activate", command.arg("card")
-    )
+    _not_banished(d.state, player, standing.name)
+    _diplomacy_roll(d, player, standing.name, "activate", d.call.get("card"))
 
 
-def deactivation(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    player = _ambassador(state, command)
-    standing = _kingdom(state, data, command, DEACTIVATION_ATTEMPTS)
+def deactivation(d: Decision) -> None:
+    player = _ambassador(d.state, d.call)
+    standing = _kingdom(d.state, d.data, d.call, DEACTIVATION_ATTEMPTS)
     _enemy_allied(standing, player, DEACTIVATION_ATTEMPTS)
-    _not_banished(state, player, standing.name)
+    _not_banished(d.state, player, standing.name)
     if standing.captive_of is not None and standing.captive_of != player:
         raise IllegalCommand(
             f"{standing.name}'s monarch is held captive by {standing.captive_of}: "
@@ -211,16 +204,14 @@ def deactivation(state: State, command: Command, data: DRData, dice: Dice) -> Ou
             "work diplomacy on him",
             DEACTIVATION_ATTEMPTS,
         )
-    assert state.turn is not None
-    if standing.name in state.turn.progress.forced:
+    assert d.state.turn is not None
+    if standing.name in d.state.turn.progress.forced:
         raise IllegalCommand(
             f"{player} attempted to force peace on {standing.name} this turn: "
             "no deactivation attempt too",
             FORCED_PEACE_ATTEMPTS,
         )
-    return _diplomacy_roll(
-        state, data, dice, player, standing.name, "deactivate", command.arg("card")
-    )
+    _diplomacy_roll(d, player, standing.name, "deactivate", d.call.get("card"))
 
 
 def _enemy_allied(standing: KingdomState, player: str, rule: str) -> None:
@@ -231,21 +222,18 @@ def _enemy_allied(standing: KingdomState, player: str, rule: str) -> None:
         raise IllegalCommand(f"{standing.name} is not enemy-allied ({whose})", rule)
 
 
-def _diplomacy_roll(
-    state: State, data: DRData, dice: Dice, player: str, kingdom: str, attempt: str, card_id: object
-) -> Outcome:
-    card = _card(state, data, player, None if card_id is None else str(card_id))
-    out = Outcome(state)
-    out.add(*_reveal(state, kingdom))
-    found = effects(out.state, data, kingdom)
-    modifiers, blocked = _modifiers(out.state, data, player, kingdom, attempt, card, found)
-    roll = dice.roll(f"{attempt} {kingdom}")
+def _diplomacy_roll(d: Decision, player: str, kingdom: str, attempt: str, card_id: object) -> None:
+    card = _card(d.state, d.data, player, None if card_id is None else str(card_id))
+    d.emit(*_reveal(d.state, kingdom))
+    found = effects(d.state, d.data, kingdom)
+    modifiers, blocked = _modifiers(d, player, kingdom, attempt, card, found)
+    roll = d.dice.roll(f"{attempt} {kingdom}")
     total = roll.values[0] + sum(v for _, v in modifiers)
     needed = NEEDED[attempt]
     succeeded = blocked is None and total >= needed
     if blocked is not None:
         modifiers = (*modifiers, (blocked, 0))
-    out.add(
+    d.emit(
         roll,
         DiplomacyAttempted(
             player=player,
@@ -260,12 +248,11 @@ def _diplomacy_roll(
         ),
     )
     if card is not None:
-        out.add(CardsDiscarded(player=player, cards=(card.id,), why="played"))
+        d.emit(CardsDiscarded(player=player, cards=(card.id,), why="played"))
     if succeeded:
-        _succeed(out, data, dice, player, kingdom, attempt)
+        _succeed(d, player, kingdom, attempt)
     else:
-        _fail(out, player, kingdom, card, found)
-    return out
+        _fail(d, player, kingdom, card, found)
 
 
 def _reveal(state: State, kingdom: str) -> list[PersonalityRevealed]:
@@ -276,8 +263,7 @@ def _reveal(state: State, kingdom: str) -> list[PersonalityRevealed]:
 
 
 def _modifiers(
-    state: State,
-    data: DRData,
+    d: Decision,
     player: str,
     kingdom: str,
     attempt: str,
@@ -296,13 +282,13 @@ def _modifiers(
                 on = f"{effect.ploy} " if effect.ploy else ""
                 mods.append((f"personality: {on}{attempt}", effect.value))
         elif isinstance(effect, AllianceSizeModifier) and effect.attempt in (Attempt.ANY, attempt):
-            mods.extend(_alliance_size(state, player, effect))
+            mods.extend(_alliance_size(d.state, player, effect))
         elif isinstance(effect, FirstActivationOnlyBy) and attempt == "activate":
-            if state.kingdoms[kingdom].activations == 0 and ploy != effect.ploy:
+            if d.state.kingdoms[kingdom].activations == 0 and ploy != effect.ploy:
                 blocked = f"personality: first activated only by {effect.ploy}"
         elif isinstance(effect, OnlyDeathDeactivates) and attempt == "deactivate":
             blocked = "personality: once allied, only death deactivates"
-    if kingdom in state.player(player).penalties:
+    if kingdom in d.state.player(player).penalties:
         mods.append(("diplomatic penalty", -1))
     return tuple(mods), blocked
 
@@ -320,29 +306,27 @@ def _alliance_size(
     return []
 
 
-def _succeed(
-    out: Outcome, data: DRData, dice: Dice, player: str, kingdom: str, attempt: str
-) -> None:
+def _succeed(d: Decision, player: str, kingdom: str, attempt: str) -> None:
     if attempt == "activate":
-        activate(out, data, kingdom, player, f"{player}'s ambassador", dice)
+        activate(d, kingdom, player, f"{player}'s ambassador")
         return
-    if held_up(out, kingdom, DEACTIVATE, f"{player}'s ambassador", by=player):
+    if held_up(d, kingdom, DEACTIVATE, f"{player}'s ambassador", by=player):
         return
-    deactivated_by(out, data, dice, player, kingdom)
+    deactivated_by(d, player, kingdom)
 
 
-def deactivated_by(out: Outcome, data: DRData, dice: Dice, player: str, kingdom: str) -> None:
+def deactivated_by(d: Decision, player: str, kingdom: str) -> None:
     """The kingdom leaves its alliance by the player's diplomacy; a personality that joins
     the deactivating ambassador's alliance does so at once."""
-    joins = any(isinstance(e, JoinsDeactivator) for e in effects(out.state, data, kingdom))
-    deactivate(out, data, kingdom, f"{player}'s ambassador")
+    joins = any(isinstance(e, JoinsDeactivator) for e in effects(d.state, d.data, kingdom))
+    deactivate(d, kingdom, f"{player}'s ambassador")
     if joins:
         why = "personality: joins the deactivating ambassador's alliance"
-        activate(out, data, kingdom, player, why, dice)
+        activate(d, kingdom, player, why)
 
 
 def _fail(
-    out: Outcome, player: str, kingdom: str, card: Card | None, found: tuple[object, ...]
+    d: Decision, player: str, kingdom: str, card: Card | None, found: tuple[object, ...]
 ) -> None:
     turns = 0
     reasons = []
@@ -358,42 +342,37 @@ def _fail(
             turns += effect.turns
             reasons.append("personality: any failed roll banishes")
     if turns:
-        until = out.state.number + turns + 1
-        out.add(
+        until = d.state.number + turns + 1
+        d.emit(
             AmbassadorBanished(player=player, kingdom=kingdom, until=until, why="; ".join(reasons))
         )
     if any(isinstance(e, AmbassadorExecutedOnFailure) for e in found):
-        out.add(_killed(out.state, player, f"executed by {kingdom}'s monarch after a failed roll"))
+        d.emit(_killed(d.state, player, f"executed by {kingdom}'s monarch after a failed roll"))
 
 
 def _killed(state: State, player: str, why: str) -> AmbassadorKilled:
     return AmbassadorKilled(player=player, back_on=state.number + AMBASSADOR_DOWN_TURNS, why=why)
 
 
-def assassination(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    player = _ambassador(state, command)
-    standing = _kingdom(state, data, command, ASSASSINATION_ATTEMPTS)
+def assassination(d: Decision) -> None:
+    player = _ambassador(d.state, d.call)
+    standing = _kingdom(d.state, d.data, d.call, ASSASSINATION_ATTEMPTS)
     _enemy_allied(standing, player, ASSASSINATION_ATTEMPTS)
-    _not_banished(state, player, standing.name)
-    if state.player(player).assassination_used:
+    _not_banished(d.state, player, standing.name)
+    if d.state.player(player).assassination_used:
         raise IllegalCommand(
             f"{player} has already attempted an assassination this game", ASSASSINATION_ATTEMPTS
         )
-    if command.arg("card") is not None:
-        raise IllegalCommand(
-            "diplomacy cards cannot be played on an assassination", ASSASSINATION_ATTEMPTS
-        )
-    out = Outcome(state)
-    out.add(*_reveal(state, standing.name))
+    d.emit(*_reveal(d.state, standing.name))
     mine, theirs = (
-        dice.roll(f"assassination of {standing.name}'s monarch: ambassador"),
-        dice.roll(f"assassination of {standing.name}'s monarch: monarch"),
+        d.dice.roll(f"assassination of {standing.name}'s monarch: ambassador"),
+        d.dice.roll(f"assassination of {standing.name}'s monarch: monarch"),
     )
     a, m = mine.values[0], theirs.values[0]
     outcome = (
         "monarch assassinated" if a > m else ("ambassador killed" if m > a else "neither killed")
     )
-    out.add(
+    d.emit(
         mine,
         theirs,
         AssassinationAttempted(
@@ -401,47 +380,46 @@ def assassination(state: State, command: Command, data: DRData, dice: Dice) -> O
         ),
     )
     if a > m:
-        monarch_dies(out, data, standing.name, f"assassinated by {player}'s ambassador", dice)
-        return out
+        monarch_dies(d, standing.name, f"assassinated by {player}'s ambassador")
+        return
     if m > a:
-        out.add(
-            _killed(
-                out.state, player, f"killed attempting to assassinate {standing.name}'s monarch"
-            )
+        d.emit(
+            _killed(d.state, player, f"killed attempting to assassinate {standing.name}'s monarch")
         )
-    out.add(
+    d.emit(
         AmbassadorBanished(
             player=player, kingdom=standing.name, until=None, why="failed assassination"
         )
     )
-    return out
 
 
-def duel(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    player = _ambassador(state, command)
-    opponent = str(command.arg("player"))
-    if opponent == player or not state.has_player(opponent) or state.player(opponent).eliminated:
+def duel(d: Decision) -> None:
+    player = _ambassador(d.state, d.call)
+    opponent = d.call.text("player")
+    if (
+        opponent == player
+        or not d.state.has_player(opponent)
+        or d.state.player(opponent).eliminated
+    ):
         raise InvalidCommand(f"{opponent!r} is not another player in the game", DUELING)
-    if state.player(opponent).ambassador_dead(state.number):
+    theirs_back = d.state.player(opponent).ambassador_back
+    if d.state.player(opponent).ambassador_dead(d.state.number):
         raise IllegalCommand(
-            f"{opponent}'s ambassador is dead until turn {state.player(opponent).ambassador_back}",
+            f"{opponent}'s ambassador is dead until turn {theirs_back}",
             DUELING,
         )
     pair = tuple(sorted((player, opponent)))
-    if pair in state.duels:
+    if pair in d.state.duels:
         raise IllegalCommand(
             f"the ambassadors of {player} and {opponent} have already duelled", DUELING
         )
-    if command.arg("card") is not None:
-        raise IllegalCommand("diplomacy cards cannot be played in a duel", DUELING)
     mine, theirs = (
-        dice.roll(f"duel: {player}'s ambassador"),
-        dice.roll(f"duel: {opponent}'s ambassador"),
+        d.dice.roll(f"duel: {player}'s ambassador"),
+        d.dice.roll(f"duel: {opponent}'s ambassador"),
     )
     a, b = mine.values[0], theirs.values[0]
     killed = (player, opponent) if a == b else ((player,) if a < b else (opponent,))
-    out = Outcome(state)
-    out.add(
+    d.emit(
         mine,
         theirs,
         DuelFought(
@@ -449,37 +427,34 @@ def duel(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         ),
     )
     for name in killed:
-        out.add(_killed(out.state, name, "killed in a duel"))
-    return out
+        d.emit(_killed(d.state, name, "killed in a duel"))
 
 
-def pass_(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    turn = current(state, command, PHASE)
+def pass_(d: Decision) -> None:
+    turn = current(d.state, d.call, PHASE)
     if not turn.progress.drew:
         raise IllegalCommand("draw a diplomacy card first", DIPLOMACY_CARDS)
     if turn.progress.acted:
         raise IllegalCommand(
             f"{turn.player}'s ambassador has already acted this phase", RESOLVING_DIPLOMACY
         )
-    out = Outcome(state)
-    out.add(DiplomacyPassed(player=turn.player))
-    return out
+    d.emit(DiplomacyPassed(player=turn.player))
 
 
 # -- forced peace ----------------------------------------------------------------------------
 
 
-def forced_peace(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    turn = current(state, command, PHASE)
+def forced_peace(d: Decision) -> None:
+    turn = current(d.state, d.call, PHASE)
     player = turn.player
     if not turn.progress.drew:
         raise IllegalCommand("draw a diplomacy card first", DIPLOMACY_CARDS)
-    if not (turn.progress.acted or state.player(player).ambassador_dead(turn.number)):
+    if not (turn.progress.acted or d.state.player(player).ambassador_dead(turn.number)):
         raise IllegalCommand(
             "forced peace is attempted after the ambassador's task (or `diplomacy pass`)",
             FORCED_PEACE_ATTEMPTS,
         )
-    standing = _kingdom(state, data, command, FORCED_PEACE_ATTEMPTS)
+    standing = _kingdom(d.state, d.data, d.call, FORCED_PEACE_ATTEMPTS)
     _enemy_allied(standing, player, FORCED_PEACE_ATTEMPTS)
     if standing.name in turn.progress.forced:
         raise IllegalCommand(
@@ -496,25 +471,23 @@ def forced_peace(state: State, command: Command, data: DRData, dice: Dice) -> Ou
         )
     if not (
         standing.captive_of == player
-        or _occupies_plundered_royal_castle(state, data, player, standing.name)
+        or _occupies_plundered_royal_castle(d.state, d.data, player, standing.name)
     ):
         raise IllegalCommand(
             f"{player} neither holds {standing.name}'s monarch prisoner "
             "nor occupies its plundered royal castle",
             FORCED_PEACE_ATTEMPTS,
         )
-    roll = dice.roll(f"forced peace on {standing.name}")
+    roll = d.dice.roll(f"forced peace on {standing.name}")
     succeeded = roll.values[0] >= 5
-    out = Outcome(state)
-    out.add(
+    d.emit(
         roll,
         ForcedPeaceAttempted(
             player=player, kingdom=standing.name, roll=roll.values[0], succeeded=succeeded
         ),
     )
-    if succeeded and not held_up(out, standing.name, FORCED, f"{player} forced peace"):
-        force_peace(out, data, standing.name, dice)
-    return out
+    if succeeded and not held_up(d, standing.name, FORCED, f"{player} forced peace"):
+        force_peace(d, standing.name)
 
 
 def _occupies_plundered_royal_castle(state: State, data: DRData, player: str, kingdom: str) -> bool:

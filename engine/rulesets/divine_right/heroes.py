@@ -18,9 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
 
 from .data import Castle, DRData
 from .diplomacy import penalty
@@ -28,7 +26,6 @@ from .events import (
     CaptiveFateAsked,
     CargoLost,
     CastawayDecided,
-    DecisionAsked,
     HeroCastAway,
     HeroFateRolled,
     MonarchCaptured,
@@ -37,7 +34,7 @@ from .events import (
     PrisonerFreed,
     SuccessorEntered,
 )
-from .evolving import Outcome
+from .evolving import Decision
 from .kingdoms import eliminate, monarch_dies, score
 from .movement.terrain import all_sea, geography
 from .placement.choice import ask_place, relocation
@@ -82,9 +79,7 @@ CAPTIVE = "captive"
 
 
 def fate(
-    out: Outcome,
-    data: DRData,
-    dice: Dice,
+    d: Decision,
     hero: str,
     trigger: int,
     by: str | None,
@@ -97,102 +92,102 @@ def fate(
     enemy has already forced a roll on the hero this phase, or when the hero has left the
     map since his roll was due (heroes rolling in turn: an earlier one's death eliminated
     his player, and with him his allies' monarchs, or deactivated a linked ally)."""
-    unit = out.state.units.get(hero)
-    assert out.state.turn is not None
-    if unit is None or (trigger in FORCED_BY_ENEMY and hero in out.state.turn.progress.fated):
+    unit = d.state.units.get(hero)
+    assert d.state.turn is not None
+    if unit is None or (trigger in FORCED_BY_ENEMY and hero in d.state.turn.progress.fated):
         return None
-    roll = dice.roll(f"Hero Fate Roll: {hero} ({TRIGGERS[trigger]})")
+    roll = d.dice.roll(f"Hero Fate Roll: {hero} ({TRIGGERS[trigger]})")
     value = roll.values[0]
     result = KILLED if value == 1 else CAPTURED if value == 6 and by is not None else spared
     why = TRIGGERS[trigger]
-    out.add(
+    d.emit(
         roll,
         HeroFateRolled(
             hero=hero, trigger=trigger, why=why, roll=value, result=result, hex=unit.hex, by=by
         ),
     )
     if result == KILLED:
-        _killed(out, data, dice, unit, by)
+        _killed(d, unit, by)
     elif result == CAPTURED and by is not None:
-        _captured(out, data, dice, unit, by, prison)
+        _captured(d, unit, by, prison)
     return result
 
 
-def _killed(out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str | None) -> None:
+def _killed(d: Decision, hero: Unit, by: str | None) -> None:
     """Death of a Monarch: a player monarch's player is out; a non-player monarch's
     kingdom goes into Confusion. Killing an enemy's monarch scores (Victory)."""
-    standing = out.state.kingdoms[hero.kingdom]
+    standing = d.state.kingdoms[hero.kingdom]
     owner = standing.player
     if owner is not None:
         if by is not None:
-            score(out, by, f"killed {owner}'s monarch ({hero.kingdom})", POINTS["player"])
-        eliminate(out, data, owner, f"{owner}'s monarch was killed (Hero Fate Roll)", dice)
+            score(d, by, f"killed {owner}'s monarch ({hero.kingdom})", POINTS["player"])
+        eliminate(d, owner, f"{owner}'s monarch was killed (Hero Fate Roll)")
         return
     if by is not None and standing.ally not in (None, by):
         deed = f"killed the monarch of {hero.kingdom}, {standing.ally}'s ally"
-        score(out, by, deed, POINTS[KILLED])
-    monarch_dies(out, data, hero.kingdom, "killed (Hero Fate Roll)", dice)
+        score(d, by, deed, POINTS[KILLED])
+    monarch_dies(d, hero.kingdom, "killed (Hero Fate Roll)")
 
 
-def _captured(
-    out: Outcome, data: DRData, dice: Dice, hero: Unit, by: str, held: str | None
-) -> None:
+def _captured(d: Decision, hero: Unit, by: str, held: str | None) -> None:
     """Capture of a Monarch: a player monarch's capture eliminates his player; a
     non-player monarch goes to `held` if named, else the captor's nearest standing,
     unbesieged castle, or the captor must execute or free him."""
-    standing = out.state.kingdoms[hero.kingdom]
+    standing = d.state.kingdoms[hero.kingdom]
     owner = standing.player
     if owner is not None:
-        score(out, by, f"captured {owner}'s monarch ({hero.kingdom})", POINTS["player"])
-        eliminate(out, data, owner, f"{owner}'s monarch was captured (Hero Fate Roll)", dice)
+        score(d, by, f"captured {owner}'s monarch ({hero.kingdom})", POINTS["player"])
+        eliminate(d, owner, f"{owner}'s monarch was captured (Hero Fate Roll)")
         return
     if standing.ally not in (None, by):
         deed = f"captured the monarch of {hero.kingdom}, {standing.ally}'s ally"
-        score(out, by, deed, POINTS[CAPTURED])
-    prison = nearest(data, hero.hex, _prisons(out.state, data, by))
+        score(d, by, deed, POINTS[CAPTURED])
+    prison = nearest(d.data, hero.hex, _prisons(d, by))
     name = held or (prison.name if prison else None)
-    out.add(MonarchCaptured(kingdom=hero.kingdom, captor=by, hex=hero.hex, prison=name))
+    d.emit(MonarchCaptured(kingdom=hero.kingdom, captor=by, hex=hero.hex, prison=name))
     if name is None:
-        out.add(CaptiveFateAsked(player=by, kingdom=hero.kingdom))
+        d.emit(CaptiveFateAsked(player=by, kingdom=hero.kingdom))
 
 
-def _prisons(state: State, data: DRData, captor: str) -> list[Castle]:
-    return [c for c in friendly_castles(state, data, captor) if not siege.besieged(state, c.hex)]
+def _prisons(d: Decision, captor: str) -> list[Castle]:
+    return [
+        c for c in friendly_castles(d.state, d.data, captor) if not siege.besieged(d.state, c.hex)
+    ]
 
 
 # -- shipwreck -----------------------------------------------------------------------------
 
 
-def shipwreck(out: Outcome, data: DRData, fleet: Unit, dice: Dice, by: str | None = None) -> None:
+def shipwreck(d: Decision, fleet: Unit, by: str | None = None) -> None:
     """A fleet is lost: the land combat units aboard go with it; each hero aboard rolls
     (trigger 9) and, if spared, is cast away: on the Isle of Fright from the open sea, on
     the nearest shore of an inland water, or simply ashore when the fleet was in a coastal
     space (Heroes › Shipwrecked Heroes)."""
-    _wreck(out, data, fleet.id, fleet.hex, dice, by)
+    _wreck(d, fleet.id, fleet.hex, by)
 
 
-def _wreck(out: Outcome, data: DRData, fleet: str, hex_: Hex, dice: Dice, by: str | None) -> None:
-    cargo = [u for u in out.state.units.values() if u.aboard == fleet]
+def _wreck(d: Decision, fleet: str, hex_: Hex, by: str | None) -> None:
+    cargo = [u for u in d.state.units.values() if u.aboard == fleet]
     land = tuple(u.id for u in cargo if not is_hero(u))
     if land:
-        out.add(CargoLost(fleet=fleet, units=land))
+        d.emit(CargoLost(fleet=fleet, units=land))
     for hero in (u for u in cargo if is_hero(u)):
-        if fate(out, data, dice, hero.id, 9, by, spared=CASTAWAY) == CASTAWAY:
-            cast_away(out, data, dice, hero.id, hex_)
+        if fate(d, hero.id, 9, by, spared=CASTAWAY) == CASTAWAY:
+            cast_away(d, hero.id, hex_)
 
 
-def cargo_of_lost_fleets(out: Outcome, data: DRData, dice: Dice) -> None:
+def cargo_of_lost_fleets(d: Decision) -> None:
     """A fleet that left the map by any other way than a loss that wrecked it (lost to a
     random event, removed with its deactivating kingdom, even if put back on the map since,
     elsewhere or for another player) takes what it carried with it, as a fleet lost does:
     cargo dies with its fleet."""
     gone = {
         u.aboard: u.hex
-        for u in out.state.units.values()
-        if u.aboard is not None and _stranded(out.state, u)
+        for u in d.state.units.values()
+        if u.aboard is not None and _stranded(d.state, u)
     }
     for fleet, hex_ in sorted(gone.items()):
-        _wreck(out, data, fleet, hex_, dice, None)
+        _wreck(d, fleet, hex_, None)
 
 
 def _stranded(state: State, cargo: Unit) -> bool:
@@ -206,58 +201,56 @@ def _stranded(state: State, cargo: Unit) -> bool:
     )
 
 
-def cast_away(out: Outcome, data: DRData, dice: Dice, hero: str, hex_: Hex) -> None:
-    geo = geography(data)
+def cast_away(d: Decision, hero: str, hex_: Hex) -> None:
+    geo = geography(d.data)
     place = geo.place(hex_)
     if place is None or not all_sea(place):
-        out.add(HeroCastAway(hero=hero, hex=hex_))
+        d.emit(HeroCastAway(hero=hero, hex=hex_))
         return
     if geo.isle is not None and geo.open_sea(hex_):
-        out.add(HeroCastAway(hero=hero, hex=geo.isle))
+        d.emit(HeroCastAway(hero=hero, hex=geo.isle))
         return
     shores = geo.shores(hex_)
-    near = min(data.map.distance(hex_, s) for s in shores)
-    closest = [s for s in shores if data.map.distance(hex_, s) == near]
+    near = min(d.data.map.distance(hex_, s) for s in shores)
+    closest = [s for s in shores if d.data.map.distance(hex_, s) == near]
     shore = closest[0]
     if len(closest) > 1:
-        rolled, shore = dice.pick(f"castaway {hero}: which of the nearest shores", closest)
-        out.add(rolled)
-    out.add(HeroCastAway(hero=hero, hex=shore))
-    due = _shore_penalty(out.state, data, hero)
-    player = out.state.controller(out.state.units[hero])
-    if due and player is not None and voluntary_refusal(out.state, out.state.units[hero]) is None:
+        rolled, shore = d.dice.pick(f"castaway {hero}: which of the nearest shores", closest)
+        d.emit(rolled)
+    d.emit(HeroCastAway(hero=hero, hex=shore))
+    due = _shore_penalty(d, hero)
+    player = d.state.controller(d.state.units[hero])
+    if due and player is not None and voluntary_refusal(d.state, d.state.units[hero]) is None:
         why = (
             f"{hero} is cast upon a neutral shore: he stays there (a diplomatic penalty) or "
             "is eliminated voluntarily"
         )
         options = tuple(f"castaway {c} {hero}" for c in ("stay", "eliminate"))
-        out.add(DecisionAsked(player=player, kind=STRANDED, options=options, count=1, why=why))
+        d.ask(STRANDED, player, options, count=1, why=why)
     else:
-        out.add(*due)
+        d.emit(*due)
 
 
-def _shore_penalty(state: State, data: DRData, hero: str) -> list[PenaltyIncurred]:
+def _shore_penalty(d: Decision, hero: str) -> list[PenaltyIncurred]:
     """The diplomatic penalty a castaway incurs where he was cast ashore, if any."""
-    unit = state.units[hero]
-    kingdom = geography(data).place(unit.hex)
-    player = state.controller(unit)
+    unit = d.state.units[hero]
+    kingdom = geography(d.data).place(unit.hex)
+    player = d.state.controller(unit)
     if kingdom is None or not kingdom.kingdom or player is None:
         return []
-    return penalty(state, player, kingdom.kingdom, f"{hero} cast upon its shore")
+    return penalty(d.state, player, kingdom.kingdom, f"{hero} cast upon its shore")
 
 
-def castaway_decision(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def castaway_decision(d: Decision) -> None:
     """`castaway-stay` / `castaway-eliminate`: the castaway's player answers."""
-    pending = answering(state, command, (STRANDED,), SHIPWRECKED_HEROES)
+    pending = answering(d.state, d.call, (STRANDED,), SHIPWRECKED_HEROES)
     hero = pending.options[0].rsplit(" ", 1)[1]
-    eliminated = command.name == "castaway-eliminate"
-    out = Outcome(state)
-    out.add(CastawayDecided(player=pending.player, hero=hero, eliminated=eliminated))
+    eliminated = d.call.name == "castaway-eliminate"
+    d.emit(CastawayDecided(player=pending.player, hero=hero, eliminated=eliminated))
     if eliminated:
-        eliminate_voluntarily(out, data, dice, hero, "castaway, eliminated voluntarily")
+        eliminate_voluntarily(d, hero, "castaway, eliminated voluntarily")
     else:
-        out.add(*_shore_penalty(out.state, data, hero))
-    return out
+        d.emit(*_shore_penalty(d, hero))
 
 
 STRANDED = "castaway-shore"
@@ -281,10 +274,10 @@ def voluntary_refusal(state: State, hero: Unit) -> str | None:
     return None
 
 
-def eliminate_voluntarily(out: Outcome, data: DRData, dice: Dice, hero: str, why: str) -> None:
+def eliminate_voluntarily(d: Decision, hero: str, why: str) -> None:
     """A hero eliminated by his own player (Inactive Kingdoms; Shipwrecked Heroes): a
     non-player monarch's death, for no victory points."""
-    monarch_dies(out, data, out.state.units[hero].kingdom, why, dice)
+    monarch_dies(d, d.state.units[hero].kingdom, why)
 
 
 def castle_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[int, str | None]:
@@ -314,27 +307,27 @@ def entry_trigger(state: State, data: DRData, player: str, hex_: Hex) -> tuple[i
 # -- seams for the siege and combat rules ----------------------------------------------------
 
 
-def stack_losses(out: Outcome, data: DRData, dice: Dice, hex_: Hex, side: str, enemy: str) -> None:
+def stack_losses(d: Decision, hex_: Hex, side: str, enemy: str) -> None:
     """Trigger 1: units of a stack were lost in combat; its heroes roll (once per phase)."""
-    for hero in _heroes_of(out.state, side, at(out.state, hex_)):
-        fate(out, data, dice, hero.id, 1, enemy)
+    for hero in _heroes_of(d.state, side, at(d.state, hex_)):
+        fate(d, hero.id, 1, enemy)
 
 
-def castle_falls(out: Outcome, data: DRData, dice: Dice, castle_name: str, plunderer: str) -> None:
+def castle_falls(d: Decision, castle_name: str, plunderer: str) -> None:
     """Trigger 5 and the freeing of prisoners by plunder: heroes in the plundered castle
     roll; a prisoner held there is freed: by his own or allied troops to his nearest
     friendly castle, by other enemies of his jailor in place (Capture of a Monarch 1, 3)."""
-    hex_ = data.place(castle_name).hex
-    for hero in at(out.state, hex_):
-        if is_hero(hero) and out.state.controller(hero) != plunderer:
-            fate(out, data, dice, hero.id, 5, plunderer)
-    for kingdom in _held_in(out.state, {castle_name}):
-        side = out.state.kingdoms[kingdom].controller()
+    hex_ = d.data.place(castle_name).hex
+    for hero in at(d.state, hex_):
+        if is_hero(hero) and d.state.controller(hero) != plunderer:
+            fate(d, hero.id, 5, plunderer)
+    for kingdom in _held_in(d.state, {castle_name}):
+        side = d.state.kingdoms[kingdom].controller()
         if side == plunderer:
-            _free(out, data, kingdom, f"{castle_name} plundered by his own or allied troops")
+            _free(d, kingdom, f"{castle_name} plundered by his own or allied troops")
         else:
             why = f"{castle_name} plundered by enemies of his jailor: he stays there"
-            out.add(PrisonerFreed(kingdom=kingdom, hex=hex_, why=why))
+            d.emit(PrisonerFreed(kingdom=kingdom, hex=hex_, why=why))
 
 
 def absent_monarch_modifiers(
@@ -370,26 +363,26 @@ def _held_in(state: State, castles: set[str]) -> list[str]:
     return sorted(k.name for k in state.kingdoms.values() if k.prison in castles)
 
 
-def _free(out: Outcome, data: DRData, kingdom: str, why: str) -> None:
+def _free(d: Decision, kingdom: str, why: str) -> None:
     """The captive back on the map: his nearest friendly castle, else his side's nearest
     combat unit, else "the owning player places the freed captive in any space that he
     desires" (Freeing a Prisoner): freed where he was held, then placed by that player."""
-    found = release_hex(out.state, data, kingdom)
-    owner = out.state.kingdoms[kingdom].controller()
+    found = release_hex(d, kingdom)
+    owner = d.state.kingdoms[kingdom].controller()
     if found is None and owner is None:
-        found = data.royal_castle(kingdom).hex
-    where = _held_at(out.state, data, kingdom) if found is None else found
-    out.add(PrisonerFreed(kingdom=kingdom, hex=where, why=why))
+        found = d.data.royal_castle(kingdom).hex
+    where = _held_at(d, kingdom) if found is None else found
+    d.emit(PrisonerFreed(kingdom=kingdom, hex=where, why=why))
     if found is None and owner is not None:
         ask = f"the freed monarch of {kingdom} has nothing friendly near: {owner} places him"
-        ask_place(out, data, FREED, owner, [((monarch_id(kingdom),), None)], ask)
+        ask_place(d, FREED, owner, [((monarch_id(kingdom),), None)], ask)
 
 
-def release_hex(state: State, data: DRData, kingdom: str) -> Hex | None:
+def release_hex(d: Decision, kingdom: str) -> Hex | None:
     """Where a freed captive goes: his nearest friendly castle, else his side's nearest
     combat unit (None: his player chooses)."""
-    side = state.kingdoms[kingdom].controller()
-    return _refuge(state, data, side, _held_at(state, data, kingdom))
+    side = d.state.kingdoms[kingdom].controller()
+    return _refuge(d.state, d.data, side, _held_at(d, kingdom))
 
 
 def _refuge(state: State, data: DRData, side: str | None, origin: Hex) -> Hex | None:
@@ -409,61 +402,61 @@ def _refuge(state: State, data: DRData, side: str | None, origin: Hex) -> Hex | 
 FREED = "freed-captive"
 
 
-def successor_enters(out: Outcome, data: DRData, kingdom: str) -> None:
+def successor_enters(d: Decision, kingdom: str) -> None:
     """A monarch crowned at once because a besieger kept his siege (Kingdoms › Confusion)
     enters where an activated kingdom's monarch is placed, his royal castle (Activation of
     Kingdoms); within its walls when it is besieged, as an invaded kingdom's units deploy
     "regardless of the siege" (Activation of Invaded Inactive Kingdoms). With his royal
     castle plundered and held by an enemy, he goes where a freed prisoner would, counted
     from it (Freeing a Prisoner); with nothing friendly left, his player ally places him."""
-    seat = data.royal_castle(kingdom).hex
-    side = out.state.kingdoms[kingdom].controller()
-    held = castle(out.state, data, seat) is None and any(
-        out.state.controller(u) not in (None, side) for u in at(out.state, seat)
+    seat = d.data.royal_castle(kingdom).hex
+    side = d.state.kingdoms[kingdom].controller()
+    held = castle(d.state, d.data, seat) is None and any(
+        d.state.controller(u) not in (None, side) for u in at(d.state, seat)
     )
-    found = _refuge(out.state, data, side, seat) if held else seat
+    found = _refuge(d.state, d.data, side, seat) if held else seat
     where = seat if found is None else found
-    inside = castle(out.state, data, where) is not None and siege.besieged(out.state, where)
-    out.add(SuccessorEntered(kingdom=kingdom, hex=where, inside=inside))
+    inside = castle(d.state, d.data, where) is not None and siege.besieged(d.state, where)
+    d.emit(SuccessorEntered(kingdom=kingdom, hex=where, inside=inside))
     if found is None and side is not None:
         ask = f"the new monarch of {kingdom} has his royal castle enemy-held: {side} places him"
-        ask_place(out, data, SUCCESSOR, side, [((monarch_id(kingdom),), None)], ask)
+        ask_place(d, SUCCESSOR, side, [((monarch_id(kingdom),), None)], ask)
 
 
 SUCCESSOR = "crowned-successor"
 
 
-def _held_at(state: State, data: DRData, kingdom: str) -> Hex:
-    prison = state.kingdoms[kingdom].prison
+def _held_at(d: Decision, kingdom: str) -> Hex:
+    prison = d.state.kingdoms[kingdom].prison
     if prison is not None:
-        return data.place(prison).hex
-    return state.units[monarch_id(kingdom)].hex
+        return d.data.place(prison).hex
+    return d.state.units[monarch_id(kingdom)].hex
 
 
-def jail_deactivated(out: Outcome, data: DRData, kingdom: str) -> None:
+def jail_deactivated(d: Decision, kingdom: str) -> None:
     """Capture of a Monarch 2: a kingdom holding a prisoner deactivates: he is released."""
-    castles = {c.name for c in data.castles.values() if c.kingdom == kingdom}
-    for captive in _held_in(out.state, castles):
-        _free(out, data, captive, f"{kingdom}, where he was held, deactivated")
+    castles = {c.name for c in d.data.castles.values() if c.kingdom == kingdom}
+    for captive in _held_in(d.state, castles):
+        _free(d, captive, f"{kingdom}, where he was held, deactivated")
 
 
-def _jailed(state: State, command: Command, data: DRData) -> str:
+def _jailed(d: Decision) -> str:
     """The captive kingdom named, after checking the actor holds its monarch and may
     decide his fate now: answering the capture, or in his own Diplomacy Phase."""
-    name = command.arg("kingdom")
+    name = d.call.get("kingdom")
     try:
-        kingdom = data.kingdom(str(name)).name
+        kingdom = d.data.kingdom(str(name)).name
     except KeyError:
         raise InvalidCommand(f"no kingdom {name!r}", CAPTURE_OF_A_MONARCH) from None
-    standing = state.kingdoms.get(kingdom)
-    if standing is None or standing.captive_of != command.actor:
+    standing = d.state.kingdoms.get(kingdom)
+    if standing is None or standing.captive_of != d.call.actor:
         raise IllegalCommand(
-            f"{command.actor} holds no monarch of {kingdom} prisoner", CAPTURE_OF_A_MONARCH
+            f"{d.call.actor} holds no monarch of {kingdom} prisoner", CAPTURE_OF_A_MONARCH
         )
-    pending = state.turn.progress.pending if state.turn else None
+    pending = d.state.turn.progress.pending if d.state.turn else None
     answering = pending is not None and pending.kind == CAPTIVE
     if not (answering and pending is not None and pending.options == _choices(kingdom)):
-        current(state, command, "diplomacy")
+        current(d.state, d.call, "diplomacy")
     return kingdom
 
 
@@ -471,25 +464,21 @@ def _choices(kingdom: str) -> tuple[str, ...]:
     return (f"prisoner execute {kingdom}", f"prisoner free {kingdom}")
 
 
-def execute(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def execute(d: Decision) -> None:
     """Executing a Prisoner: no victory points; a permanent diplomatic penalty in his
     kingdom for the executioner; his kingdom goes into Confusion."""
-    kingdom = _jailed(state, command, data)
-    out = Outcome(state)
-    out.add(PrisonerExecuted(kingdom=kingdom, by=command.actor))
-    if kingdom not in out.state.player(command.actor).penalties:
+    kingdom = _jailed(d)
+    d.emit(PrisonerExecuted(kingdom=kingdom, by=d.call.actor))
+    if kingdom not in d.state.player(d.call.actor).penalties:
         why = f"executed the monarch of {kingdom}"
-        out.add(PenaltyIncurred(player=command.actor, kingdom=kingdom, why=why))
-    monarch_dies(out, data, kingdom, f"executed by {command.actor}", dice)
-    return out
+        d.emit(PenaltyIncurred(player=d.call.actor, kingdom=kingdom, why=why))
+    monarch_dies(d, kingdom, f"executed by {d.call.actor}")
 
 
-def free(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def free(d: Decision) -> None:
     """The jailor sets his prisoner free (the capture's points are kept)."""
-    kingdom = _jailed(state, command, data)
-    out = Outcome(state)
-    _free(out, data, kingdom, f"set free by {command.actor}")
-    return out
+    kingdom = _jailed(d)
+    _free(d, kingdom, f"set free by {d.call.actor}")
 
 
 def _captive_stands(state: State, pending: Pending) -> bool:
@@ -501,17 +490,17 @@ def _captive_stands(state: State, pending: Pending) -> bool:
 # -- trigger 8 -----------------------------------------------------------------------------
 
 
-def inside_enemy_castles(out: Outcome, data: DRData, dice: Dice) -> None:
+def inside_enemy_castles(d: Decision) -> None:
     """Trigger 8: the player's heroes inside an enemy castle as his player turn begins."""
-    assert out.state.turn is not None
-    player = out.state.turn.player
-    for hero in sorted(out.state.units.values(), key=lambda u: u.id):
-        if not (is_hero(hero) and hero.inside and out.state.controller(hero) == player):
+    assert d.state.turn is not None
+    player = d.state.turn.player
+    for hero in sorted(d.state.units.values(), key=lambda u: u.id):
+        if not (is_hero(hero) and hero.inside and d.state.controller(hero) == player):
             continue
-        standing = castle(out.state, data, hero.hex)
-        enemy = castle_side(out.state, standing) if standing else None
-        if enemy not in (None, player) and hero.id in out.state.units:
-            fate(out, data, dice, hero.id, 8, enemy)
+        standing = castle(d.state, d.data, hero.hex)
+        enemy = castle_side(d.state, standing) if standing else None
+        if enemy not in (None, player) and hero.id in d.state.units:
+            fate(d, hero.id, 8, enemy)
 
 
 # -- evolve --------------------------------------------------------------------------------

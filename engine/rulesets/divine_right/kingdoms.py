@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import HiddenInformation, hidden_matters
 
 from .data import DeactivatesWhen, DeployFraction, DRData, Effect
@@ -25,7 +24,7 @@ from .events import (
     PointsScored,
     SiegeVetoAsked,
 )
-from .evolving import Outcome
+from .evolving import Decision
 from .placement.deployment import awaiting, deployment, monarch_id
 from .state import MERCENARY, Deed, GameResult, KingdomState, State, Unit
 from .tables import Evolvers, rulebook
@@ -60,9 +59,9 @@ def _face_down(standing: KingdomState) -> bool:
     return standing.player is None and standing.confusion_until is None and not standing.revealed
 
 
-def _deactivated_now(out: Outcome, data: DRData, kingdom: str) -> None:
+def _deactivated_now(d: Decision, kingdom: str) -> None:
     for reaction in rulebook().after_deactivation:
-        reaction(out, data, kingdom)
+        reaction(d, kingdom)
 
 
 DEACTIVATE, FORCED, CONFUSED = "deactivation", "forced peace", "confusion"
@@ -75,30 +74,32 @@ def besiegers(state: State, kingdom: str) -> tuple[str, ...]:
     return tuple(sorted({s.besieger for s in state.sieges if s.kingdom == kingdom} - {side}))
 
 
-def held_up(out: Outcome, kingdom: str, change: str, why: str, by: str | None = None) -> bool:
+def held_up(d: Decision, kingdom: str, change: str, why: str, by: str | None = None) -> bool:
     """Whether the `change` of the kingdom waits on its besiegers: if any, each is asked in
     turn to keep or give up his siege (the siege rules carry the change out once all
     have given up)."""
-    players = besiegers(out.state, kingdom)
+    players = besiegers(d.state, kingdom)
     if players:
-        out.add(SiegeVetoAsked(kingdom=kingdom, change=change, why=why, by=by, besiegers=players))
+        d.emit(SiegeVetoAsked(kingdom=kingdom, change=change, why=why, by=by, besiegers=players))
     return bool(players)
 
 
-def activate(out: Outcome, data: DRData, kingdom: str, ally: str, why: str, dice: Dice) -> None:
+def activate(d: Decision, kingdom: str, ally: str, why: str) -> None:
     """Deploy the monarch and the available units: the whole force pool the first time,
     the survivors of the last deactivation afterwards (Activation of Kingdoms)."""
-    standing = out.state.kingdoms[kingdom]
+    standing = d.state.kingdoms[kingdom]
     first = standing.activations == 0
     available = None if first else standing.survivors or ()
     fraction = next(
-        (e.value for e in effects(out.state, data, kingdom) if isinstance(e, DeployFraction)), None
+        (e.value for e in effects(d.state, d.data, kingdom) if isinstance(e, DeployFraction)), None
     )
     if fraction is not None:
-        pool = [u.id for u in data.player_units(kingdom) if available is None or u.id in available]
+        pool = [
+            u.id for u in d.data.player_units(kingdom) if available is None or u.id in available
+        ]
         available = tuple(pool[: int(len(pool) * Fraction(fraction))])
-    placements, to_place = deployment(data, kingdom, available)
-    out.add(
+    placements, to_place = deployment(d.data, kingdom, available)
+    d.emit(
         KingdomActivated(
             kingdom=kingdom,
             ally=ally,
@@ -108,34 +109,34 @@ def activate(out: Outcome, data: DRData, kingdom: str, ally: str, why: str, dice
         ),
         *awaiting(kingdom, to_place),
     )
-    entered_play(out, data, kingdom)
+    entered_play(d, kingdom)
 
 
-def entered_play(out: Outcome, data: DRData, kingdom: str) -> None:
+def entered_play(d: Decision, kingdom: str) -> None:
     """Run what follows a kingdom's pieces entering play (activation, re-entry)."""
     for reaction in rulebook().after_activation:
-        reaction(out, data, kingdom)
+        reaction(d, kingdom)
 
 
-def deactivate(out: Outcome, data: DRData, kingdom: str, why: str) -> None:
+def deactivate(d: Decision, kingdom: str, why: str) -> None:
     """Remove the kingdom's units from the map; its regulars on the map become the units a
     re-activation deploys; common mercenaries in the kingdom not stacked with a unit that
     stays, or whose stack's regulars all leave, return to the pool."""
-    state = out.state
+    state = d.state
     leaving = {u.id for u in state.units_of(kingdom)}
     mercenaries = tuple(
         u.id
         for u in state.units.values()
         if u.kind != "monarch"
         and u.kingdom == MERCENARY
-        and _mercenary_leaves(state, data, u, kingdom, leaving)
+        and _mercenary_leaves(state, d.data, u, kingdom, leaving)
     )
-    out.add(
+    d.emit(
         KingdomDeactivated(
             kingdom=kingdom, why=why, removed=tuple(sorted(leaving)), mercenaries=mercenaries
         )
     )
-    _deactivated_now(out, data, kingdom)
+    _deactivated_now(d, kingdom)
 
 
 def _mercenary_leaves(
@@ -149,59 +150,59 @@ def _mercenary_leaves(
     return inside and not any(u.id not in leaving for u in stack)
 
 
-def monarch_dies(out: Outcome, data: DRData, kingdom: str, cause: str, dice: Dice) -> None:
+def monarch_dies(d: Decision, kingdom: str, cause: str) -> None:
     """Death of a non-player monarch: banishments that last until his death end; the
     kingdom goes into Confusion, unless its besiegers are asked first (a besieger who
     keeps his siege has a new monarch crowned at once)."""
-    out.add(MonarchDied(kingdom=kingdom, cause=cause), BanishmentsLifted(kingdom=kingdom))
-    if held_up(out, kingdom, CONFUSED, cause):
+    d.emit(MonarchDied(kingdom=kingdom, cause=cause), BanishmentsLifted(kingdom=kingdom))
+    if held_up(d, kingdom, CONFUSED, cause):
         return
-    confusion(out, data, kingdom, cause, dice)
+    confusion(d, kingdom, cause)
 
 
-def confusion(out: Outcome, data: DRData, kingdom: str, cause: str, dice: Dice) -> None:
+def confusion(d: Decision, kingdom: str, cause: str) -> None:
     """A kingdom whose monarch died deactivates into Confusion for 1d6 turns; allied
     kingdoms whose personality deactivates on such a death go too."""
-    alliance = out.state.kingdoms[kingdom].ally
+    alliance = d.state.kingdoms[kingdom].ally
     if alliance is not None:
-        deactivate(out, data, kingdom, f"its monarch died ({cause})")
-    roll = dice.roll(f"Confusion of {kingdom}")
-    out.add(roll, ConfusionBegan(kingdom=kingdom, until=out.state.number + roll.values[0] + 1))
+        deactivate(d, kingdom, f"its monarch died ({cause})")
+    roll = d.dice.roll(f"Confusion of {kingdom}")
+    d.emit(roll, ConfusionBegan(kingdom=kingdom, until=d.state.number + roll.values[0] + 1))
     if alliance is not None:
-        for other in out.state.alliance(alliance):
-            if any(isinstance(e, DeactivatesWhen) for e in effects(out.state, data, other)):
-                deactivate(out, data, other, f"an allied monarch ({kingdom}) was killed")
+        for other in d.state.alliance(alliance):
+            if any(isinstance(e, DeactivatesWhen) for e in effects(d.state, d.data, other)):
+                deactivate(d, other, f"an allied monarch ({kingdom}) was killed")
 
 
-def force_peace(out: Outcome, data: DRData, kingdom: str, dice: Dice) -> None:
+def force_peace(d: Decision, kingdom: str) -> None:
     """Deactivate into Forced Peace for 1d6 turns (Kingdoms › Forced Peace)."""
-    roll = dice.roll(f"length of the Forced Peace on {kingdom}")
-    deactivate(out, data, kingdom, "forced peace")
-    out.add(roll, ForcedPeaceBegan(kingdom=kingdom, until=out.state.number + roll.values[0] + 1))
+    roll = d.dice.roll(f"length of the Forced Peace on {kingdom}")
+    deactivate(d, kingdom, "forced peace")
+    d.emit(roll, ForcedPeaceBegan(kingdom=kingdom, until=d.state.number + roll.values[0] + 1))
 
 
-def eliminate(out: Outcome, data: DRData, player: str, why: str, dice: Dice) -> None:
+def eliminate(d: Decision, player: str, why: str) -> None:
     """Fate of Player Kingdoms: the player is out, every unit of his goes, his allies
     deactivate, his kingdom becomes a non-player kingdom in Confusion."""
-    kingdom = out.state.player(player).kingdom
-    allies = [k for k in out.state.alliance(player) if k != kingdom]
-    out.add(PlayerEliminated(player=player, why=why))
+    kingdom = d.state.player(player).kingdom
+    allies = [k for k in d.state.alliance(player) if k != kingdom]
+    d.emit(PlayerEliminated(player=player, why=why))
     for ally in allies:
-        deactivate(out, data, ally, f"its player ally {player} was eliminated")
-    mercenaries = tuple(u.id for u in out.state.units.values() if u.owner == player)
-    removed = tuple(sorted(u.id for u in out.state.units_of(kingdom)))
-    out.add(KingdomDeactivated(kingdom=kingdom, why=why, removed=removed, mercenaries=mercenaries))
-    _deactivated_now(out, data, kingdom)
-    roll = dice.roll(f"Confusion of {kingdom}")
-    out.add(roll, ConfusionBegan(kingdom=kingdom, until=out.state.number + roll.values[0] + 1))
-    remaining = out.state.active_players()
+        deactivate(d, ally, f"its player ally {player} was eliminated")
+    mercenaries = tuple(u.id for u in d.state.units.values() if u.owner == player)
+    removed = tuple(sorted(u.id for u in d.state.units_of(kingdom)))
+    d.emit(KingdomDeactivated(kingdom=kingdom, why=why, removed=removed, mercenaries=mercenaries))
+    _deactivated_now(d, kingdom)
+    roll = d.dice.roll(f"Confusion of {kingdom}")
+    d.emit(roll, ConfusionBegan(kingdom=kingdom, until=d.state.number + roll.values[0] + 1))
+    remaining = d.state.active_players()
     if len(remaining) == 1:
-        finish(out, f"{remaining[0]}'s is the only player monarch left (Victory A)", remaining)
+        finish(d, f"{remaining[0]}'s is the only player monarch left (Victory A)", remaining)
 
 
-def score(out: Outcome, player: str, deed: str, points: int) -> None:
+def score(d: Decision, player: str, deed: str, points: int) -> None:
     """Record a deed on the victory-point ledger (called by sieges and hero fate rolls)."""
-    out.add(PointsScored(player=player, deed=deed, points=points))
+    d.emit(PointsScored(player=player, deed=deed, points=points))
 
 
 def totals(state: State) -> dict[str, int]:
@@ -211,33 +212,33 @@ def totals(state: State) -> dict[str, int]:
     return points
 
 
-def finish(out: Outcome, why: str, winners: tuple[str, ...] | None = None) -> None:
+def finish(d: Decision, why: str, winners: tuple[str, ...] | None = None) -> None:
     """End the game: `winners` when victory is by elimination (Victory A), else the most
     victory points (Victory B; several winners on a tie)."""
-    points = totals(out.state)
+    points = totals(d.state)
     if winners is None:
         best = max(points.values(), default=0)
         winners = tuple(name for name, p in points.items() if p == best)
-    out.add(GameEnded(winners=winners, scores=tuple(points.items()), why=why))
+    d.emit(GameEnded(winners=winners, scores=tuple(points.items()), why=why))
 
 
-def turn_starts(out: Outcome, dice: Dice) -> None:
+def turn_starts(d: Decision) -> None:
     """New monarchs crowned and forced peaces ended on the turn they were due."""
-    for name, standing in out.state.kingdoms.items():
-        if standing.confusion_until == out.state.number:
-            crown(out, name, dice)
-        if standing.peace_until == out.state.number:
-            out.add(ForcedPeaceEnded(kingdom=name))
+    for name, standing in d.state.kingdoms.items():
+        if standing.confusion_until == d.state.number:
+            crown(d, name)
+        if standing.peace_until == d.state.number:
+            d.emit(ForcedPeaceEnded(kingdom=name))
 
 
-def crown(out: Outcome, kingdom: str, dice: Dice) -> None:
+def crown(d: Decision, kingdom: str) -> None:
     """A new monarch, with a personality card drawn from the unused ones (Kingdoms › Confusion)."""
-    pool = out.state.personality_pool
+    pool = d.state.personality_pool
     if pool:
-        rolled, card = dice.pick(f"personality card of {kingdom}'s new monarch", pool)
-        out.add(rolled, MonarchCrowned(kingdom=kingdom, personality=card))
+        rolled, card = d.dice.pick(f"personality card of {kingdom}'s new monarch", pool)
+        d.emit(rolled, MonarchCrowned(kingdom=kingdom, personality=card))
     else:
-        out.add(MonarchCrowned(kingdom=kingdom, personality=None))
+        d.emit(MonarchCrowned(kingdom=kingdom, personality=None))
 
 
 # -- evolve --------------------------------------------------------------------------------

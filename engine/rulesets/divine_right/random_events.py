@@ -45,13 +45,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from warscribe.engine.codec import frozen, record, replace
-from warscribe.engine.dice import Dice
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Event
 
 from .arguments import hex_arg, label, names
 from .data import DRData, Location, UnitKind, UnitSpec
-from .evolving import Outcome
+from .evolving import Decision
 from .kingdoms import activate, crown, monarch_dies
 from .movement.fleets import aboard
 from .placement.deployment import kin_spaces, spread_refusal, spread_spaces
@@ -231,143 +231,133 @@ class BadOmensFell(Event):
 
 # -- the roll and the table --------------------------------------------------------------------
 
-Result = Callable[[Outcome, DRData, str, Dice], None]
+Result = Callable[[Decision, str], None]
 
 
-def roll(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def roll(d: Decision) -> None:
     """Two dice on the Random Events Table; the result happens at once."""
-    turn = current(state, command, PHASE)
+    turn = current(d.state, d.call, PHASE)
     if turn.progress.rolled:
         raise IllegalCommand(
             f"{turn.player} has already rolled the random events this turn", RANDOM_EVENTS_PHASE
         )
-    rolled = dice.roll("random events", 2)
+    rolled = d.dice.roll("random events", 2)
     total = rolled.total
-    out = Outcome(state)
-    out.add(rolled, RandomEventRolled(player=turn.player, total=total, event=TABLE[total]))
+    d.emit(rolled, RandomEventRolled(player=turn.player, total=total, event=TABLE[total]))
     result = RESULTS.get(total)
     if result is not None:
-        result(out, data, turn.player, dice)
-    return out
+        result(d, turn.player)
 
 
-def _void(out: Outcome, player: str, total: int, why: str, short: int = 0) -> None:
-    out.add(RandomEventVoid(player=player, event=TABLE[total], why=why, short=short))
+def _void(d: Decision, player: str, total: int, why: str, short: int = 0) -> None:
+    d.emit(RandomEventVoid(player=player, event=TABLE[total], why=why, short=short))
 
 
-def _pick(
-    out: Outcome, dice: Dice, player: str, total: int, candidates: Sequence[str], what: str
-) -> str:
+def _pick(d: Decision, player: str, total: int, candidates: Sequence[str], what: str) -> str:
     """A random pick among `candidates` (taken in alphabetical order, whatever order the
     state's maps give them in), recorded with the roll that made it."""
     candidates = sorted(candidates)
     if len(candidates) == 1:
         picked, value = candidates[0], None
     else:
-        rolled, picked = dice.pick(f"{TABLE[total]}: {what}", candidates)
-        out.add(rolled)
+        rolled, picked = d.dice.pick(f"{TABLE[total]}: {what}", candidates)
+        d.emit(rolled)
         value = rolled.values[0]
     event = RandomlyPicked(
         player=player, event=TABLE[total], candidates=tuple(candidates), roll=value, picked=picked
     )
-    out.add(event)
+    d.emit(event)
     return picked
 
 
-def _ask(
-    out: Outcome, player: str, kind: str, options: Sequence[str], count: int, why: str
-) -> None:
+def _ask(d: Decision, player: str, kind: str, options: Sequence[str], count: int, why: str) -> None:
     """Ask the player to choose, or record the result void when there is nothing to choose."""
     if options:
-        out.add(ChoiceAsked(player=player, kind=kind, options=tuple(options), count=count, why=why))
+        d.emit(ChoiceAsked(player=player, kind=kind, options=tuple(options), count=count, why=why))
     else:
         short = count if kind in GAINS else 0
-        _void(out, player, KIND_RESULT[kind], _VOID[kind].format(player=player), short)
+        _void(d, player, KIND_RESULT[kind], _VOID[kind].format(player=player), short)
 
 
-def _untimely_death(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-    allies = [k.name for k in out.state.kingdoms.values() if k.ally == player]
+def _untimely_death(d: Decision, player: str) -> None:
+    allies = [k.name for k in d.state.kingdoms.values() if k.ally == player]
     if not allies:
-        _void(out, player, 2, f"no non-player monarch is allied to {player}")
+        _void(d, player, 2, f"no non-player monarch is allied to {player}")
         return
-    kingdom = _pick(out, dice, player, 2, allies, "which allied monarch dies")
-    monarch_dies(out, data, kingdom, "Untimely Death (random event)", dice)
+    kingdom = _pick(d, player, 2, allies, "which allied monarch dies")
+    monarch_dies(d, kingdom, "Untimely Death (random event)")
 
 
-def _storms(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-    _ask(out, player, STORM, _exposed_fleets(out.state, data, player), 1, _WHY[STORM])
+def _storms(d: Decision, player: str) -> None:
+    _ask(d, player, STORM, _exposed_fleets(d, player), 1, _WHY[STORM])
 
 
-def _mutiny(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-    _ask(out, player, MUTINY, [u.id for u in _forces(out.state, player)], 1, _WHY[MUTINY])
+def _mutiny(d: Decision, player: str) -> None:
+    _ask(d, player, MUTINY, [u.id for u in _forces(d.state, player)], 1, _WHY[MUTINY])
 
 
-def _desertion(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-    mercenaries = [u.id for u in _forces(out.state, player) if u.kingdom == MERCENARY]
-    _ask(out, player, DESERTION, mercenaries, 1, _WHY[DESERTION])
+def _desertion(d: Decision, player: str) -> None:
+    mercenaries = [u.id for u in _forces(d.state, player) if u.kingdom == MERCENARY]
+    _ask(d, player, DESERTION, mercenaries, 1, _WHY[DESERTION])
 
 
-def _bad_omens(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-    friendly = sorted(out.state.alliance(player))
+def _bad_omens(d: Decision, player: str) -> None:
+    friendly = sorted(d.state.alliance(player))
     if not friendly:
-        _void(out, player, 5, f"{player} has no friendly kingdom")
+        _void(d, player, 5, f"{player} has no friendly kingdom")
         return
-    kingdom = _pick(out, dice, player, 5, friendly, "which friendly kingdom has bad omens")
-    out.add(BadOmensFell(kingdom=kingdom, turn=out.state.number))
+    kingdom = _pick(d, player, 5, friendly, "which friendly kingdom has bad omens")
+    d.emit(BadOmensFell(kingdom=kingdom, turn=d.state.number))
 
 
-def _epidemic(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-    stacks = _stacks(out.state, player)
+def _epidemic(d: Decision, player: str) -> None:
+    stacks = _stacks(d.state, player)
     big = _epidemic_stacks(stacks)
     if not stacks:
-        _ask(out, player, EPIDEMIC, (), 1, "")
+        _ask(d, player, EPIDEMIC, (), 1, "")
         return
     if big:
-        where = "(half of each stack of 10 or more: " + ", ".join(label(data, h) for h in big) + ")"
+        where = (
+            "(half of each stack of 10 or more: " + ", ".join(label(d.data, h) for h in big) + ")"
+        )
         options = [unit for h in big for unit in stacks[h]]
         count = sum(len(stacks[h]) // 2 for h in big)
     else:
-        hex_ = _largest_stack(out, data, player, stacks, dice)
-        where, options, count = f"from the largest stack, at {label(data, hex_)}", stacks[hex_], 1
-    _ask(out, player, EPIDEMIC, options, count, _WHY[EPIDEMIC].format(count=count, where=where))
+        hex_ = _largest_stack(d, player, stacks)
+        where, options, count = f"from the largest stack, at {label(d.data, hex_)}", stacks[hex_], 1
+    _ask(d, player, EPIDEMIC, options, count, _WHY[EPIDEMIC].format(count=count, where=where))
 
 
-def _largest_stack(
-    out: Outcome, data: DRData, player: str, stacks: dict[Hex, list[str]], dice: Dice
-) -> Hex:
+def _largest_stack(d: Decision, player: str, stacks: dict[Hex, list[str]]) -> Hex:
     """The largest stack; among equally large ones, a random pick."""
     size = max(len(units) for units in stacks.values())
-    largest = {label(data, h): h for h, units in stacks.items() if len(units) == size}
+    largest = {label(d.data, h): h for h, units in stacks.items() if len(units) == size}
     if len(largest) == 1:
         return next(iter(largest.values()))
-    return largest[
-        _pick(out, dice, player, 9, list(largest), "which of the largest stacks loses a unit")
-    ]
+    return largest[_pick(d, player, 9, list(largest), "which of the largest stacks loses a unit")]
 
 
 def _gains_result(kind: str, count: int) -> Result:
-    def result(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-        _ask_gains(out, data, player, kind, count)
+    def result(d: Decision, player: str) -> None:
+        _ask_gains(d, player, kind, count)
 
     return result
 
 
-def _ask_gains(out: Outcome, data: DRData, player: str, kind: str, count: int) -> None:
-    options = [g.label for g in gains(out.state, data, player, kind)]
-    _ask(out, player, kind, options, count, _WHY[kind].format(count=count))
+def _ask_gains(d: Decision, player: str, kind: str, count: int) -> None:
+    options = [g.label for g in gains(d.state, d.data, player, kind)]
+    _ask(d, player, kind, options, count, _WHY[kind].format(count=count))
 
 
-def _help_from_afar(out: Outcome, data: DRData, player: str, dice: Dice) -> None:
-    candidates = [
-        k.name for k in out.state.kingdoms.values() if k.player is None and k.ally is None
-    ]
+def _help_from_afar(d: Decision, player: str) -> None:
+    candidates = [k.name for k in d.state.kingdoms.values() if k.player is None and k.ally is None]
     if not candidates:
-        _void(out, player, 12, "every non-player monarch is already allied")
+        _void(d, player, 12, "every non-player monarch is already allied")
         return
-    kingdom = _pick(out, dice, player, 12, candidates, "which non-allied monarch becomes an ally")
-    if out.state.kingdoms[kingdom].confusion_until is not None:
-        crown(out, kingdom, dice)
-    activate(out, data, kingdom, player, "Help from Afar (random event)", dice)
+    kingdom = _pick(d, player, 12, candidates, "which non-allied monarch becomes an ally")
+    if d.state.kingdoms[kingdom].confusion_until is not None:
+        crown(d, kingdom)
+    activate(d, kingdom, player, "Help from Afar (random event)")
 
 
 RESULTS: dict[int, Result] = {
@@ -411,14 +401,14 @@ def _non_castle_ports(data: DRData) -> dict[Hex, Location]:
     return {loc.hex: loc for loc in data.locations.values() if loc.port}
 
 
-def _exposed_fleets(state: State, data: DRData, player: str) -> list[str]:
+def _exposed_fleets(d: Decision, player: str) -> list[str]:
     """The player's fleets not in a port: a castle-port shelters every fleet, a non-castle
     port one only (Movement Phase › Non-Castle Ports)."""
-    fleets = [u for u in _forces(state, player) if u.kind == FLEET]
-    shelters = _non_castle_ports(data)
+    fleets = [u for u in _forces(d.state, player) if u.kind == FLEET]
+    shelters = _non_castle_ports(d.data)
     exposed = []
     for fleet in fleets:
-        castle = data.castle_at(*fleet.hex)
+        castle = d.data.castle_at(*fleet.hex)
         if castle is not None and castle.port:
             continue
         if fleet.hex in shelters and sum(f.hex == fleet.hex for f in fleets) == 1:
@@ -593,7 +583,7 @@ def _stealable(state: State, player: str, kind: str) -> list[Unit]:
 # -- the player's answers -------------------------------------------------------------------------
 
 
-def _pending(state: State, command: Command, kinds: tuple[str, ...]) -> Pending:
+def _pending(state: State, command: Call, kinds: tuple[str, ...]) -> Pending:
     turn = current(state, command, PHASE)
     pending = turn.progress.pending
     if pending is None or pending.kind not in kinds:
@@ -604,11 +594,11 @@ def _pending(state: State, command: Command, kinds: tuple[str, ...]) -> Pending:
     return pending
 
 
-def lose(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def lose(d: Decision) -> None:
     """The units the player loses to Storms, Mutiny, Epidemic or Desertion."""
-    pending = _pending(state, command, LOSSES)
+    pending = _pending(d.state, d.call, LOSSES)
     rule = f"{RANDOM_EVENTS_PHASE} › {TABLE[KIND_RESULT[pending.kind]]}"
-    units = _unit_list(command, rule)
+    units = _unit_list(d.call, rule)
     for unit in units:
         if unit not in pending.options:
             raise IllegalCommand(
@@ -617,49 +607,45 @@ def lose(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
     if len(units) != pending.count:
         raise IllegalCommand(f"name {pending.count} unit(s) to lose, not {len(units)}", rule)
     if pending.kind == EPIDEMIC:
-        _check_halves(state, data, pending.player, units, rule)
-    out = Outcome(state)
-    out.add(UnitsLost(player=pending.player, event=TABLE[KIND_RESULT[pending.kind]], units=units))
-    return out
+        _check_halves(d, pending.player, units, rule)
+    d.emit(UnitsLost(player=pending.player, event=TABLE[KIND_RESULT[pending.kind]], units=units))
 
 
-def _unit_list(command: Command, rule: str) -> tuple[str, ...]:
-    return names(command.arg("units", command.arg("unit")), rule)
+def _unit_list(command: Call, rule: str) -> tuple[str, ...]:
+    return names(command.get("units", command.get("unit")), rule)
 
 
-def _check_halves(
-    state: State, data: DRData, player: str, units: tuple[str, ...], rule: str
-) -> None:
-    stacks = _stacks(state, player)
+def _check_halves(d: Decision, player: str, units: tuple[str, ...], rule: str) -> None:
+    stacks = _stacks(d.state, player)
     for hex_ in _epidemic_stacks(stacks):
         stack = stacks[hex_]
         chosen = sum(unit in stack for unit in units)
         if chosen != len(stack) // 2:
             raise IllegalCommand(
-                f"the stack at {label(data, hex_)} has {len(stack)} combat units: exactly "
+                f"the stack at {label(d.data, hex_)} has {len(stack)} combat units: exactly "
                 f"{len(stack) // 2} of them are lost, not {chosen}",
                 rule,
             )
 
 
-def replace_unit(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def replace_unit(d: Decision) -> None:
     """An eliminated regular back at its deployment space."""
-    pending = _pending(state, command, (REPLACEMENT, EITHER))
-    unit = str(command.arg("unit", ""))
+    pending = _pending(d.state, d.call, (REPLACEMENT, EITHER))
+    unit = str(d.call.get("unit", ""))
     returns = [
         g
-        for g in gains(state, data, pending.player, pending.kind)
+        for g in gains(d.state, d.data, pending.player, pending.kind)
         if g.unit == unit and g.source == "replacement"
     ]
     if not returns:
         raise IllegalCommand(
-            f"{unit} cannot return now: {_refusal(state, data, pending.player, unit)}", REPLACEMENTS
+            f"{unit} cannot return now: {_refusal(d.state, d.data, pending.player, unit)}",
+            REPLACEMENTS,
         )
-    _check_spread(state, data, pending.player, unit, command.arg("at"), returns)
-    gain = _site(returns, data, command.arg("at"), unit, REPLACEMENTS)
-    out = Outcome(state)
-    kingdom = data.unit(unit).kingdom
-    out.add(
+    _check_spread(d, pending.player, unit, d.call.get("at"), returns)
+    gain = _site(d, returns, d.call.get("at"), unit, REPLACEMENTS)
+    kingdom = d.data.unit(unit).kingdom
+    d.emit(
         RegularReplaced(
             player=pending.player,
             unit=unit,
@@ -669,23 +655,20 @@ def replace_unit(state: State, command: Command, data: DRData, dice: Dice) -> Ou
             place=gain.place,
         )
     )
-    _next(out, data, pending)
-    return out
+    _next(d, pending)
 
 
-def _check_spread(
-    state: State, data: DRData, player: str, unit: str, at: object, gains: list[_Gain]
-) -> None:
+def _check_spread(d: Decision, player: str, unit: str, at: object, gains: list[_Gain]) -> None:
     """A regular spread over a start area (Zorn's) may come back only where the area's rule
     allows: say why not, citing that rule."""
-    spec = data.unit(unit)
-    if at is None or data.start_area(spec) is None:
+    spec = d.data.unit(unit)
+    if at is None or d.data.start_area(spec) is None:
         return
-    hex_ = hex_arg(data, str(at), ZORN_RULES)
+    hex_ = hex_arg(d.data, str(at), ZORN_RULES)
     if any(g.hex == hex_ for g in gains):
         return
-    barred = [h for h in data.spread_hexes(spec) if not _open(state, player, h)]
-    why = spread_refusal(data, spec, hex_, kin_spaces(state, spec.kingdom), barred)
+    barred = [h for h in d.data.spread_hexes(spec) if not _open(d.state, player, h)]
+    why = spread_refusal(d.data, spec, hex_, kin_spaces(d.state, spec.kingdom), barred)
     places = ", ".join(g.place for g in gains)
     raise IllegalCommand(
         f"{unit} may not come back at {at}: {why}; it may at: {places}", ZORN_RULES
@@ -705,20 +688,19 @@ def _refusal(state: State, data: DRData, player: str, unit: str) -> str:
     )
 
 
-def reinforce(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def reinforce(d: Decision) -> None:
     """A common mercenary into play: from the pool, or stolen where the rules allow."""
-    pending = _pending(state, command, (REINFORCEMENT, EITHER))
+    pending = _pending(d.state, d.call, (REINFORCEMENT, EITHER))
     player = pending.player
-    offered = gains(state, data, player, pending.kind)
-    unit, candidates = _reinforcement(state, data, command, offered)
+    offered = gains(d.state, d.data, player, pending.kind)
+    unit, candidates = _reinforcement(d.state, d.data, d.call, offered)
     if not candidates:
         allowed = ", ".join(g.label for g in offered if g.source != "replacement") or "none"
         raise IllegalCommand(
             f"{unit} cannot enter now; {player} may bring in: {allowed}", MERCENARY_REINFORCEMENTS
         )
-    gain = _site(candidates, data, command.arg("at"), unit, MERCENARY_REINFORCEMENTS)
-    out = Outcome(state)
-    out.add(
+    gain = _site(d, candidates, d.call.get("at"), unit, MERCENARY_REINFORCEMENTS)
+    d.emit(
         MercenaryEntered(
             player=player,
             unit=unit,
@@ -728,16 +710,15 @@ def reinforce(state: State, command: Command, data: DRData, dice: Dice) -> Outco
             stolen_from=gain.owner,
         )
     )
-    _next(out, data, pending)
-    return out
+    _next(d, pending)
 
 
 def _reinforcement(
-    state: State, data: DRData, command: Command, gains: list[_Gain]
+    state: State, data: DRData, command: Call, gains: list[_Gain]
 ) -> tuple[str, list[_Gain]]:
     """The mercenary the command names (by `unit`, or the lowest ID of `kind` in the pool)
     and the ways it may enter."""
-    unit, kind = command.arg("unit"), command.arg("kind")
+    unit, kind = command.get("unit"), command.get("kind")
     if unit is None:
         if kind not in KINDS:
             raise InvalidCommand(
@@ -752,36 +733,34 @@ def _reinforcement(
     return unit, [g for g in gains if g.source == "steal" and g.unit == unit]
 
 
-def _site(candidates: list[_Gain], data: DRData, at: object, what: str, rule: str) -> _Gain:
+def _site(d: Decision, candidates: list[_Gain], at: object, what: str, rule: str) -> _Gain:
     """The candidate entering at `at` (which may be left out when there is one place)."""
     places = ", ".join(dict.fromkeys(g.place for g in candidates))
     if at is None:
         if len({g.hex for g in candidates}) == 1:
             return candidates[0]
         raise InvalidCommand(f"say where {what} enters (at=PLACE): {places}", rule)
-    hex_ = hex_arg(data, str(at), rule)
+    hex_ = hex_arg(d.data, str(at), rule)
     for gain in candidates:
         if gain.hex == hex_:
             return gain
     raise IllegalCommand(f"{what} cannot enter at {at}; it may enter at: {places}", rule)
 
 
-def _next(out: Outcome, data: DRData, pending: Pending) -> None:
+def _next(d: Decision, pending: Pending) -> None:
     """Ask for the next unit due, if any."""
     if pending.count > 1:
-        _ask_gains(out, data, pending.player, pending.kind, pending.count - 1)
+        _ask_gains(d, pending.player, pending.kind, pending.count - 1)
 
 
-def decline(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def decline(d: Decision) -> None:
     """Decline to steal when stealing is all the reinforcement rules leave."""
-    pending = _pending(state, command, (REINFORCEMENT, EITHER))
-    if any(g.source != "steal" for g in gains(state, data, pending.player, pending.kind)):
+    pending = _pending(d.state, d.call, (REINFORCEMENT, EITHER))
+    if any(g.source != "steal" for g in gains(d.state, d.data, pending.player, pending.kind)):
         raise IllegalCommand(
             "only stealing may be declined; a unit can enter without it", MERCENARY_REINFORCEMENTS
         )
-    out = Outcome(state)
-    out.add(ReinforcementsDeclined(player=pending.player, short=pending.count))
-    return out
+    d.emit(ReinforcementsDeclined(player=pending.player, short=pending.count))
 
 
 def _gain_stands(state: State, pending: Pending) -> bool:

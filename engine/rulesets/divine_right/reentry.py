@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand
-from warscribe.engine.events import Command
 
-from .data import DRData
 from .events import PlayerReentered, PointsForfeited
-from .evolving import Outcome
+from .evolving import Decision
 from .kingdoms import deactivate, entered_play, totals
 from .placement.deployment import awaiting, deployment
 from .sections import REENTRY
@@ -16,40 +13,38 @@ from .state import Deed, KingdomState, State, Unit
 from .tables import Evolvers
 
 
-def rejoin(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def rejoin(d: Decision) -> None:
     """An eliminated player, with the others' unanimous consent, returns as the monarch
     of a randomly drawn neutral kingdom (or, with none, of a kingdom drawn from the player
     with most allies), with its full force pool and zero victory points."""
-    if not state.reentry:
+    if not d.state.reentry:
         raise IllegalCommand(
             "this game was created without the re-entry option (--reentry)", REENTRY
         )
-    if state.outcome is not None:
+    if d.state.outcome is not None:
         raise IllegalCommand("the game is over", REENTRY)
-    player = command.actor
-    if not state.has_player(player) or not state.player(player).eliminated:
+    player = d.call.actor
+    if not d.state.has_player(player) or not d.state.player(player).eliminated:
         raise IllegalCommand(f"{player} is not an eliminated player", REENTRY)
-    if str(command.arg("consent", "")).lower() not in ("true", "yes", "all"):
+    if not d.call.flag("consent"):
         raise IllegalCommand(
             "re-entry needs the unanimous consent of the other players (consent=true)", REENTRY
         )
-    out = Outcome(state)
-    neutral = available(state, player)
+    neutral = available(d.state, player)
     if neutral:
-        rolled, kingdom = dice.pick(f"{player}'s new identity card", sorted(neutral))
-        out.add(rolled)
+        rolled, kingdom = d.dice.pick(f"{player}'s new identity card", sorted(neutral))
+        d.emit(rolled)
     else:
-        kingdom = _from_largest_alliance(out, data, dice)
-    forfeited = totals(out.state).get(player, 0)
+        kingdom = _from_largest_alliance(d)
+    forfeited = totals(d.state).get(player, 0)
     if forfeited:
-        out.add(PointsForfeited(player=player, points=forfeited))
-    placements, to_place = deployment(data, kingdom)
-    out.add(
+        d.emit(PointsForfeited(player=player, points=forfeited))
+    placements, to_place = deployment(d.data, kingdom)
+    d.emit(
         PlayerReentered(player=player, kingdom=kingdom, placements=placements),
         *awaiting(kingdom, to_place),
     )
-    entered_play(out, data, kingdom)
-    return out
+    entered_play(d, kingdom)
 
 
 def available(state: State, player: str) -> tuple[str, ...]:
@@ -68,18 +63,18 @@ def available(state: State, player: str) -> tuple[str, ...]:
 NEUTRAL = ("inactive", "confusion", "forced peace")
 
 
-def _from_largest_alliance(out: Outcome, data: DRData, dice: Dice) -> str:
-    sizes = {p: len(out.state.alliance(p)) for p in out.state.active_players()}
+def _from_largest_alliance(d: Decision) -> str:
+    sizes = {p: len(d.state.alliance(p)) for p in d.state.active_players()}
     largest = max(sizes.values())
-    rolled, donor = dice.pick(
+    rolled, donor = d.dice.pick(
         "player with the most allies", tuple(p for p, n in sizes.items() if n == largest)
     )
-    allies = tuple(k for k in out.state.alliance(donor) if out.state.kingdoms[k].player is None)
+    allies = tuple(k for k in d.state.alliance(donor) if d.state.kingdoms[k].player is None)
     if not allies:
         raise IllegalCommand("no neutral monarch and no allied monarch to draw from", REENTRY)
-    picked, kingdom = dice.pick(f"identity card drawn from {donor}'s allies", sorted(allies))
-    out.add(rolled, picked)
-    deactivate(out, data, kingdom, "drawn for a re-entering player")
+    picked, kingdom = d.dice.pick(f"identity card drawn from {donor}'s allies", sorted(allies))
+    d.emit(rolled, picked)
+    deactivate(d, kingdom, "drawn for a re-entering player")
     return kingdom
 
 

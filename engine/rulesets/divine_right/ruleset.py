@@ -3,7 +3,7 @@ commands (`specs`), its evolvers and hooks (`rulebook`), projections and what `n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import sorted_map
@@ -14,8 +14,8 @@ from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
 from . import answers, domains, legal, projections, turn
-from .data import load_custom
-from .evolving import Outcome, asking_next, next_decision
+from .data import DRData, load_custom
+from .evolving import asking, asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN
 from .setup import check_players, setup_events
@@ -28,14 +28,6 @@ if TYPE_CHECKING:  # signed orders: imported where they are read, not with the r
 
 DATA_FILES = ("deck", "personalities", "map")
 """The options of `new` that replace a data file (recorded together as `data_files`)."""
-
-
-def _settle(state: State, events: Sequence[Event], dice: Dice) -> list[Event]:
-    """What every decision settles (the rulebook's `after_decision`, in its order), then
-    the decisions made moot withdrawn."""
-    out = Outcome.following(state, events)
-    turn.settle(out, data_of(state), dice)
-    return out.events[len(events) :]
 
 
 def _created(event: GameCreated) -> State:
@@ -70,11 +62,12 @@ class DivineRight(RuleBook[State]):
     rule = GAME_TURN
     commands: Mapping[str, CommandSpec[State]] = domains.SPECS
     evolvers = EVOLVERS
-    hooks = (Hook("settle", _settle),)
+    hooks = (Hook("settle", turn.settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
     groups = GROUPS
     phases = PHASES
     presenter = f"{__package__}.present.presenter:PRESENTER"
+    asking = staticmethod(asking)
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",
@@ -125,7 +118,10 @@ class DivineRight(RuleBook[State]):
         return data.refs
 
     def setup(self, state: State, spec: GameSpec, dice: Dice) -> list[Event]:
-        return setup_events(spec, load_custom(_custom(spec.options)), dice)
+        return setup_events(state, spec, load_custom(_custom(spec.options)), dice)
+
+    def data(self, state: State) -> DRData:
+        return data_of(state)
 
     def pending(self, state: State) -> str | None:
         waiting = state.turn.progress.pending if state.turn else None

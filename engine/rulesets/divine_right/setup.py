@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from warscribe.engine import decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import Event
@@ -16,6 +17,7 @@ from .events import (
     Placement,
     PlayerOrderDrawn,
 )
+from .evolving import Decision, asking, evolve
 from .placement.deployment import awaiting, deployment
 from .sections import GAME_SETUP, IDENTITY_CARDS
 from .state import KingdomState, Player, State
@@ -48,37 +50,35 @@ def check_players(spec: GameSpec, data: DRData) -> None:
         chosen.append(kingdom)
 
 
-def setup_events(spec: GameSpec, data: DRData, dice: Dice) -> list[Event]:
-    """Draw identities, deploy the player kingdoms, deal personalities, shuffle, turn 1."""
-    events: list[Event] = []
-    identities = _identities(spec, data, dice, events)
+def setup_events(state: State, spec: GameSpec, data: DRData, dice: Dice) -> list[Event]:
+    """Draw identities, deploy the player kingdoms, deal personalities, shuffle, turn 1;
+    then the questions each identity asks (the rule book's `at_setup`, on the decision
+    the set-up makes)."""
+    d = decision.Decision(state, None, data, dice, evolve, asking)
+    identities = _identities(d, spec)
     for _, kingdom in identities:
         placements, to_place = deployment(data, kingdom)
-        events += [
-            KingdomDeployed(kingdom=kingdom, placements=placements),
-            *awaiting(kingdom, to_place),
-        ]
+        d.emit(
+            KingdomDeployed(kingdom=kingdom, placements=placements), *awaiting(kingdom, to_place)
+        )
     others = tuple(k.name for k in data.basic_kingdoms() if k.name not in dict(identities).values())
     numbers = tuple(p.number for p in data.personalities)
     rolled, shuffled = dice.shuffle("personality cards", numbers)
-    events += [
-        rolled,
-        PersonalitiesDealt(
-            kingdoms=others, cards=shuffled[: len(others)], pool=shuffled[len(others) :]
-        ),
-    ]
+    dealt = PersonalitiesDealt(
+        kingdoms=others, cards=shuffled[: len(others)], pool=shuffled[len(others) :]
+    )
+    d.emit(rolled, dealt)
     rolled, deck = dice.shuffle("diplomacy deck", tuple(card.id for card in data.deck))
-    events += [rolled, DiplomacyDeckShuffled(size=len(deck), cards=deck)]
-    events += player_order(1, tuple(name for name, _ in identities), dice)
+    d.emit(rolled, DiplomacyDeckShuffled(size=len(deck), cards=deck))
+    d.emit(*player_order(1, tuple(name for name, _ in identities), dice))
     for player, kingdom in identities:
         for question in rulebook().at_setup:
-            events += question(data, player, kingdom)
-    return events
+            question(d, player, kingdom)
+    return d.events
 
 
-def _identities(
-    spec: GameSpec, data: DRData, dice: Dice, events: list[Event]
-) -> list[tuple[str, str]]:
+def _identities(d: Decision, spec: GameSpec) -> list[tuple[str, str]]:
+    data, dice = d.data, d.dice
     chosen = {
         p.name: next(k.name for k in data.basic_kingdoms() if k.name.lower() == p.choice.lower())
         for p in spec.players
@@ -88,16 +88,14 @@ def _identities(
     drawing = [p.name for p in spec.players if p.name not in chosen]
     if drawing:
         rolled, cards = dice.shuffle("identity cards", remaining)
-        events.append(rolled)
+        d.emit(rolled)
         drawn = dict(zip(drawing, cards, strict=False))
     else:
         drawn = {}
     result = []
     for player in spec.players:
         kingdom = chosen.get(player.name) or drawn[player.name]
-        events.append(
-            IdentityTaken(player=player.name, kingdom=kingdom, chosen=player.name in chosen)
-        )
+        d.emit(IdentityTaken(player=player.name, kingdom=kingdom, chosen=player.name in chosen))
         result.append((player.name, kingdom))
     return result
 

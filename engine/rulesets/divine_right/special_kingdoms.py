@@ -18,9 +18,6 @@ the canals cost 2 more to cross into or out of Parros by land.
 
 from __future__ import annotations
 
-from warscribe.engine.dice import Dice
-from warscribe.engine.events import Event
-
 from .arguments import label
 from .data import DRData, Terrain, UnitSpec
 from .events import (
@@ -30,7 +27,7 @@ from .events import (
     UnitPlaced,
     UnitsAwaitPlacement,
 )
-from .evolving import Outcome
+from .evolving import Decision
 from .placement.choice import Choice, ask_place, option_units, placement_asked, relocation
 from .placement.deployment import deployment, kin_spaces, monarch_id, spread_refusal, spread_spaces
 from .random_events import UnitsLost, replacement_spaces
@@ -54,21 +51,21 @@ CANALS = 2
 REGENERATE, TROLL_MONARCH = "troll-regeneration", "troll-monarch"
 
 
-def regenerate(out: Outcome, data: DRData, dice: Dice) -> None:
+def regenerate(d: Decision) -> None:
     """One eliminated Troll regular back at its deployment space, if that is free: the
     Trolls' controller chooses which when more than one could."""
-    standing = out.state.kingdoms.get(TROLLS)
+    standing = d.state.kingdoms.get(TROLLS)
     player = standing.controller() if standing else None
     if player is None:
         return
-    barred = {unit for unit, turn in out.state.lost_to_events if turn == out.state.number}
+    barred = {unit for unit, turn in d.state.lost_to_events if turn == d.state.number}
     choices: list[Choice] = []
-    for spec in sorted(data.player_units(TROLLS), key=lambda s: s.id):
-        spaces = replacement_spaces(out.state, data, player, spec)
+    for spec in sorted(d.data.player_units(TROLLS), key=lambda s: s.id):
+        spaces = replacement_spaces(d.state, d.data, player, spec)
         if spaces and spec.id not in barred:
             choices.append(((spec.id,), spaces[0][0]))
     why = f"the Trolls regenerate: {player} chooses which eliminated regular returns"
-    ask_place(out, data, REGENERATE, player, choices, why)
+    ask_place(d, REGENERATE, player, choices, why)
 
 
 def _regeneration_stands(state: State, pending: Pending) -> bool:
@@ -80,41 +77,38 @@ def _regeneration_stands(state: State, pending: Pending) -> bool:
     return waiting and standing.controller() == pending.player
 
 
-def _regenerated_at(
-    out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
-) -> None:
-    out.add(TrollRegenerated(unit=units[0], hex=hex_, place=label(data, hex_)))
+def _regenerated_at(d: Decision, player: str, units: tuple[str, ...], hex_: Hex) -> None:
+    d.emit(TrollRegenerated(unit=units[0], hex=hex_, place=label(d.data, hex_)))
 
 
-def lost_to_events(out: Outcome, data: DRData, dice: Dice) -> None:
+def lost_to_events(d: Decision) -> None:
     """Troll regulars lost through a Random Event are kept in the state for that game turn."""
     lost = tuple(
         unit
-        for event in out.events
+        for event in d.events
         if isinstance(event, UnitsLost)
         for unit in event.units
-        if unit in out.state.kingdoms[TROLLS].eliminated
+        if unit in d.state.kingdoms[TROLLS].eliminated
     )
     if lost:
-        out.add(TrollLostToEvents(units=lost, turn=out.state.number))
+        d.emit(TrollLostToEvents(units=lost, turn=d.state.number))
 
 
-def monarch_enters(out: Outcome, data: DRData, kingdom: str) -> None:
+def monarch_enters(d: Decision, kingdom: str) -> None:
     """The Trollish monarch may enter play in any of the four scenic spaces of the Troll
     kingdom: the controller chooses among those free of enemy combat units."""
-    player = out.state.kingdoms[kingdom].controller()
-    if kingdom != TROLLS or player is None or monarch_id(kingdom) not in out.state.units:
+    player = d.state.kingdoms[kingdom].controller()
+    if kingdom != TROLLS or player is None or monarch_id(kingdom) not in d.state.units:
         return
-    spaces = [h for h in _scenic_spaces(data) if not enemy_land(out.state, player, h)]
-    ask_place(out, data, TROLL_MONARCH, player, _monarch_choices(spaces), _entry(player))
+    spaces = [h for h in _scenic_spaces(d.data) if not enemy_land(d.state, player, h)]
+    ask_place(d, TROLL_MONARCH, player, _monarch_choices(spaces), _entry(player))
 
 
-def monarch_enters_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+def monarch_enters_at_setup(d: Decision, player: str, kingdom: str) -> None:
     """The same choice for the player whose identity is the Trolls, as the game begins."""
-    if kingdom != TROLLS:
-        return []
-    choices = _monarch_choices(_scenic_spaces(data))
-    return [placement_asked(data, TROLL_MONARCH, player, choices, _entry(player))]
+    if kingdom == TROLLS:
+        choices = _monarch_choices(_scenic_spaces(d.data))
+        d.emit(placement_asked(d.data, TROLL_MONARCH, player, choices, _entry(player)))
 
 
 def _scenic_spaces(data: DRData) -> list[Hex]:
@@ -147,24 +141,24 @@ def _lost(state: State, event: TrollLostToEvents) -> State:
 SPREAD = "spread-deployment"
 
 
-def next_spread(out: Outcome, data: DRData, kingdom: str) -> None:
+def next_spread(d: Decision, kingdom: str) -> None:
     """Ask the kingdom's controller where the next of its units still to place goes (Zorn:
     a mountain or pass space of Zorn), among the spaces leaving room for as many of the
     others as can still be placed; with no space left for it, those units do not enter
     play and count as eliminated (they may come back as replacements)."""
-    standing = out.state.kingdoms[kingdom]
+    standing = d.state.kingdoms[kingdom]
     player = standing.controller()
     if player is None or not standing.unplaced:
         return
-    spec = data.unit(standing.unplaced[0])
-    kin, barred = kin_spaces(out.state, kingdom), _barred(out.state, data, player, spec)
-    choices = _spread_choices(data, spec, kin, barred, len(standing.unplaced) - 1)
+    spec = d.data.unit(standing.unplaced[0])
+    kin, barred = kin_spaces(d.state, kingdom), _barred(d.state, d.data, player, spec)
+    choices = _spread_choices(d.data, spec, kin, barred, len(standing.unplaced) - 1)
     if not choices:
         why = f"no mountain or pass space of {kingdom} is left free for them"
-        out.add(PlacementBlocked(kingdom=kingdom, units=standing.unplaced, why=why))
+        d.emit(PlacementBlocked(kingdom=kingdom, units=standing.unplaced, why=why))
         return
     why = _spreading(player, spec, len(standing.unplaced) - 1)
-    ask_place(out, data, SPREAD, player, choices, why)
+    ask_place(d, SPREAD, player, choices, why)
 
 
 def _spread_choices(
@@ -183,15 +177,14 @@ def _barred(state: State, data: DRData, player: str, spec: UnitSpec) -> list[Hex
     return [h for h in data.spread_hexes(spec) if enemies(state, player, h)]
 
 
-def spread_at_setup(data: DRData, player: str, kingdom: str) -> list[Event]:
+def spread_at_setup(d: Decision, player: str, kingdom: str) -> None:
     """The same question for the player whose identity is Zorn, as the game begins."""
-    _, to_place = deployment(data, kingdom)
-    if not to_place:
-        return []
-    spec = data.unit(to_place[0])
-    choices = _spread_choices(data, spec, [], [], len(to_place) - 1)
-    why = _spreading(player, spec, len(to_place) - 1)
-    return [placement_asked(data, SPREAD, player, choices, why)]
+    _, to_place = deployment(d.data, kingdom)
+    if to_place:
+        spec = d.data.unit(to_place[0])
+        choices = _spread_choices(d.data, spec, [], [], len(to_place) - 1)
+        why = _spreading(player, spec, len(to_place) - 1)
+        d.emit(placement_asked(d.data, SPREAD, player, choices, why))
 
 
 def _spreading(player: str, spec: UnitSpec, to_come: int) -> str:
@@ -217,15 +210,13 @@ def _spread_stands(state: State, pending: Pending) -> bool:
     )
 
 
-def _spread_placed(
-    out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex
-) -> None:
-    spec = data.unit(units[0])
-    place = label(data, hex_)
-    out.add(
+def _spread_placed(d: Decision, player: str, units: tuple[str, ...], hex_: Hex) -> None:
+    spec = d.data.unit(units[0])
+    place = label(d.data, hex_)
+    d.emit(
         UnitPlaced(unit=spec.id, kingdom=spec.kingdom, kind=str(spec.kind), hex=hex_, place=place)
     )
-    next_spread(out, data, spec.kingdom)
+    next_spread(d, spec.kingdom)
 
 
 def _awaiting(state: State, event: UnitsAwaitPlacement) -> State:

@@ -1,35 +1,29 @@
 """Every Divine Right command as a `CommandSpec`: its typed arguments, the rulebook
 section it follows, its help and example, and its shape on the command line (generated
-from these: cli/generated.py). Each is decided by its rule module's handler, `(state,
-command, data, dice) -> Outcome`, given the command with its arguments already read and
-checked by the core (`warscribe.engine.commands.read`)."""
+from these: cli/generated.py). Each is decided by its rule module's handler on the core's
+`Decision` (`evolving.Decision`), reading its arguments from the call, already read and
+checked by the core (`warscribe.engine.commands.read`), a space or a path already hexes."""
 
 from __future__ import annotations
-
-from collections.abc import Callable, Sequence
 
 from warscribe.engine.commands import (
     FLAG,
     TEXT,
     Arg,
-    Call,
     CommandSpec,
     Decide,
     choice,
     integer,
     table,
 )
-from warscribe.engine.dice import Dice
-from warscribe.engine.events import Command, Event
 
 from . import diplomacy, heroes, random_events, reentry, turn
-from .arguments import ATTACKS, HEXES, PATH, UNITS
+from .arguments import ATTACKS, HEX, HEXES, PATH, UNITS
 from .combat import declare, fight, resolve, retreat
 from .combat.fight import ADVANCE, LOSSES, RETREAT
 from .combat.resolve import SORTIE
 from .combat.retreat import PURSUE
 from .data import DRData, load_custom
-from .evolving import Outcome
 from .movement import fleets, move
 from .placement import choice as placement
 from .sections import (
@@ -65,28 +59,15 @@ from .siege import phase as siege
 from .siege.phase import VETO
 from .state import State
 
-Handler = Callable[[State, Command, DRData, Dice], Outcome]
-
 
 def data_of(state: State) -> DRData:
     """The data the game was created with."""
     return load_custom(state.custom_data)
 
 
-def _handled(handler: Handler) -> Decide[State]:
-    """A rule module's handler as a spec's decision: given the command with the values
-    the core read (only those given, in the spec's order) and the command's dice."""
-
-    def decide(state: State, call: Call) -> Sequence[Event]:
-        command = Command(call.actor, call.name, tuple(call.values.items()))
-        return handler(state, command, data_of(state), call.roll_dice()).events
-
-    return decide
-
-
 def _spec(
     name: str,
-    handler: Handler,
+    handler: Decide[State],
     rule: str,
     help_: str,
     example: tuple[str, ...],
@@ -100,7 +81,7 @@ def _spec(
     grouped = group in GROUPS and sub != ""
     return CommandSpec(
         name,
-        _handled(handler),
+        handler,
         args,
         rule,
         help_,
@@ -166,13 +147,15 @@ GROUP = Arg(
 
 
 def _units_command(
-    name: str, handler: Handler, rule: str, help_: str, example: str
+    name: str, handler: Decide[State], rule: str, help_: str, example: str
 ) -> CommandSpec[State]:
     units = _units("The units, by id (or the space they stand in).", True)
     return _spec(name, handler, rule, help_, (example,), units, rolls=True)
 
 
-def _declined(of: str, handler: Handler, rule: str, help_: str, answers: str) -> CommandSpec[State]:
+def _declined(
+    of: str, handler: Decide[State], rule: str, help_: str, answers: str
+) -> CommandSpec[State]:
     """`OF-none`, declining what `OF` answers: typed `warscribe OF --none`."""
     return _spec(
         f"{of}-none",
@@ -481,7 +464,7 @@ COMMANDS = table(
             "siege displace Tadafat --to 11,14 --lose Muetar-A4",
         ),
         _units("The besieging units, by id, or their space.", metavar="STACK..."),
-        Arg("to", TEXT, "The adjacent space.", metavar="HEX"),
+        Arg("to", HEX, "The adjacent space.", metavar="HEX"),
         Arg("lose", UNITS, "Units lost fighting out of encirclement.", metavar="UNIT"),
         rolls=True,
     ),
@@ -569,7 +552,7 @@ COMMANDS = table(
         "The groups the roll let go (all, or those named) retreat to one adjacent space, "
         "with the heroes named.",
         ("retreat to 23,12 --group Neuth --hero Hothior-monarch",),
-        Arg("to", TEXT, "The adjacent space.", required=True, positional=True, metavar="TO"),
+        Arg("to", HEX, "The adjacent space.", required=True, positional=True, metavar="TO"),
         Arg("space", TEXT, "The defending space they leave.", metavar="SPACE"),
         FLEETS,
         GROUP,
@@ -610,7 +593,7 @@ COMMANDS = table(
         "Advance attacking units (all the survivors unless named) into the space; into an "
         "enemy castle space it declares a siege.",
         ("advance into Tadafat",),
-        Arg("to", TEXT, "The space.", required=True, positional=True, metavar="TO"),
+        Arg("to", HEX, "The space.", required=True, positional=True, metavar="TO"),
         _units("The units advancing (default: all the survivors)."),
         Arg("inside", FLAG, "Within the walls of your own castle."),
         rolls=True,

@@ -14,23 +14,22 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import frozen
-from warscribe.engine.dice import Dice
 from warscribe.engine.events import Event
 
 from .data import DRData
 from .state import Hex, Pending, State
 
 if TYPE_CHECKING:
-    from .evolving import Outcome
+    from .evolving import Decision
 
 Evolver = Callable[[State, Any], State]
 Evolvers = Mapping[type[Event], Evolver]
 Stands = Callable[[State, Pending], bool]
-Hook = Callable[["Outcome", DRData, Dice], None]
+Hook = Callable[["Decision"], None]
 Due = Callable[[State, DRData], list[Any]]
-Reaction = Callable[["Outcome", DRData, str], None]
-SetupQuestion = Callable[[DRData, str, str], list[Event]]
-Finish = Callable[["Outcome", DRData, str, tuple[str, ...], Hex], None]
+Reaction = Callable[["Decision", str], None]
+SetupQuestion = Callable[["Decision", str, str], None]
+Finish = Callable[["Decision", str, tuple[str, ...], Hex], None]
 Refusal = Callable[[State, DRData, tuple[str, ...], Hex], str]
 
 
@@ -46,7 +45,7 @@ class Answer:
 @frozen
 class Placement:
     """A placement the rules leave to a player, answered by `place`: how it is carried out
-    (`finish(out, data, player, units, hex)`), the section it cites, whether it still
+    (`finish(d, player, units, hex)`), the section it cites, whether it still
     stands, and why a space not offered breaks it (`refusal`, if the rule says)."""
 
     finish: Finish

@@ -4,11 +4,10 @@ end of a phase, a new game turn's randomizer chits, and the end of the game."""
 from __future__ import annotations
 
 from warscribe.engine.codec import replace
-from warscribe.engine.dice import Dice
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Command
 
-from .data import DRData
 from .events import (
     DecisionAsked,
     DecisionWithdrawn,
@@ -16,7 +15,7 @@ from .events import (
     PlayerOrderDrawn,
     PlayerTurnEnded,
 )
-from .evolving import Outcome
+from .evolving import Decision
 from .kingdoms import finish, turn_starts
 from .sections import DIPLOMACY_CARDS, GAME_TURN, RANDOM_EVENTS_PHASE, VICTORY
 from .setup import player_order
@@ -36,8 +35,9 @@ from .tables import Evolvers, Hook, rulebook
 HAND_LIMIT = 4
 
 
-def current(state: State, command: Command, phase: str | None = None) -> Turn:
-    """The turn, after checking the game goes on, it is the actor's turn and phase."""
+def current(state: State, command: Call | Command, phase: str | None = None) -> Turn:
+    """The turn, after checking the game goes on, it is the actor's turn and phase (of a
+    command decided, or of one a query asks about)."""
     turn = state.turn
     if state.outcome is not None or turn is None:
         raise IllegalCommand("the game is over", VICTORY)
@@ -96,7 +96,7 @@ def _over(state: State, pending: Pending) -> str | None:
     return None
 
 
-def answering(state: State, command: Command, kinds: tuple[str, ...], rule: str) -> Pending:
+def answering(state: State, command: Call, kinds: tuple[str, ...], rule: str) -> Pending:
     """The decision `command` answers, after checking one of `kinds` is asked of its actor
     (who need not be the player whose turn it is)."""
     turn = state.turn
@@ -127,72 +127,70 @@ def asked(state: State, kind: str) -> bool:
     return any(p is not None and p.kind == kind for p in waiting)
 
 
-def settle(out: Outcome, data: DRData, dice: Dice) -> None:
+def settle(d: Decision) -> None:
     """Run the after-decision hooks on a decision's outcome, then withdraw the decisions
     whatever happened has made moot."""
     for hook in rulebook().after_decision:
-        hook(out, data, dice)
-    out.add(*withdrawals(out.state))
-    _turn_of_the_eliminated(out, data, dice)
+        hook(d)
+    d.emit(*withdrawals(d.state))
+    _turn_of_the_eliminated(d)
 
 
-def _turn_of_the_eliminated(out: Outcome, data: DRData, dice: Dice) -> None:
+def _turn_of_the_eliminated(d: Decision) -> None:
     """Kingdoms › Fate of Player Kingdoms: a player eliminated during his own player turn
     is out of the game at once, so once nothing is left to decide the rest of his turn is
     not played: the next player's turn (or the next game turn) begins."""
-    turn = out.state.turn
-    if out.state.outcome is not None or turn is None or turn.phase == TURN_OVER:
+    turn = d.state.turn
+    if d.state.outcome is not None or turn is None or turn.phase == TURN_OVER:
         return
     if turn.progress.pending is not None or turn.progress.queue:
         return
-    if not out.state.player(turn.player).eliminated:
+    if not d.state.player(turn.player).eliminated:
         return
-    out.add(PlayerTurnEnded(player=turn.player, phase=turn.phase))
-    _what_follows(out, data, dice)
+    d.emit(PlayerTurnEnded(player=turn.player, phase=turn.phase))
+    _what_follows(d)
 
 
-def end_phase(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def end_phase(d: Decision) -> None:
     """Close the phase; after the last player's Combat Phase a new game turn begins with
     newly drawn randomizer chits, or the game ends after turn 20."""
-    turn = current(state, command)
-    _check_phase_done(state, turn)
-    out = Outcome(state)
+    turn = current(d.state, d.call)
+    _check_phase_done(d.state, turn)
     table = rulebook()
     due = [
         ask
         for check in table.due_before_phase_end.get(turn.phase, ())
-        for ask in check(state, data)
+        for ask in check(d.state, d.data)
     ]
     if due:
-        out.add(*due)
-        return out
+        d.emit(*due)
+        return
     for hook in table.at_phase_end.get(turn.phase, ()):
-        hook(out, data, dice)
-    out.add(PhaseEnded(player=turn.player, phase=turn.phase))
-    _what_follows(out, data, dice)
-    return out
+        hook(d)
+    d.emit(PhaseEnded(player=turn.player, phase=turn.phase))
+    _what_follows(d)
 
 
-def _what_follows(out: Outcome, data: DRData, dice: Dice) -> None:
+def _what_follows(d: Decision) -> None:
     """After a player turn's end: a new game turn with newly drawn randomizer chits, or the
     end of the game after turn 20; then the next player turn's start."""
     table = rulebook()
-    state = out.state
+    state = d.state
     if state.turn is not None and state.turn.phase == TURN_OVER:
         if state.number >= LAST_TURN:
-            finish(out, f"turn {LAST_TURN} is over: the most victory points win (Victory B)")
+            finish(d, f"turn {LAST_TURN} is over: the most victory points win (Victory B)")
         else:
-            out.add(*player_order(state.number + 1, state.active_players(), dice))
-            turn_starts(out, dice)
-            _run(table.at_game_turn_start, out, data, dice)
-    if out.state.turn is not None and out.state.turn.phase == PHASES[0]:
-        _run(table.at_player_turn_start, out, data, dice)
+            d.emit(*player_order(state.number + 1, state.active_players(), d.dice))
+            turn_starts(d)
+            _run(table.at_game_turn_start, d)
+    if d.state.turn is not None and d.state.turn.phase == PHASES[0]:
+        _run(table.at_player_turn_start, d)
 
 
-def _run(hooks: tuple[Hook, ...], out: Outcome, data: DRData, dice: Dice) -> None:
+def _run(hooks: tuple[Hook, ...], d: Decision) -> None:
     for hook in hooks:
-        if out.state.outcome is None:
-            hook(out, data, dice)
+        if d.state.outcome is None:
+            hook(d)
 
 
 def _check_phase_done(state: State, turn: Turn) -> None:

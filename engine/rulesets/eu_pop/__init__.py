@@ -8,10 +8,11 @@ entered with `adjust`. See docs/eu-pop.md for the commands, positions and projec
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, CommandSpec, ranged, table
+from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
@@ -51,10 +52,6 @@ EVOLVERS = Evolvers(
 )
 
 
-def _close_steps(state: EuState, events: Sequence[Event], dice: Dice) -> list[Event]:
-    return income.close_steps(state, dice, RULESET.after)
-
-
 def _start_text(spec: GameSpec) -> str:
     text = spec.option("start")
     if not isinstance(text, str):
@@ -79,7 +76,7 @@ class EuPop(RuleBook[EuState]):
     rule = ROUND
     commands = COMMANDS
     evolvers = EVOLVERS
-    hooks = (Hook("Phase 4 steps with no choice close themselves", _close_steps),)
+    hooks = (Hook("Phase 4 steps with no choice close themselves", income.close_steps),)
     projections = PROJECTIONS
     phases = PHASES
     presenter = f"{__name__}.present:PRESENTER"
@@ -123,7 +120,10 @@ class EuPop(RuleBook[EuState]):
             WorldSet(position.world, "starting position"),
             PhaseBegun(position.round, position.phase, order),
         ]
-        return events + income.close_steps(self.after(state, events), dice, self.after)
+        made = Decision(state, None, None, dice, self.evolve)
+        made.emit(*events)
+        income.close_steps(made)
+        return made.events
 
     def position(self, state: EuState) -> str | None:
         return state.label

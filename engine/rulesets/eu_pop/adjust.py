@@ -20,7 +20,7 @@ from warscribe.engine.commands import FLAG, NAMES, SWITCH, TEXT, Arg, Call, choi
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Event
 
-from .arguments import BORROW, COUNT, DELTA, DUCATS_DELTA, EuCommand
+from .arguments import BORROW, COUNT, DELTA, DUCATS_DELTA, EuCommand, EuDecision
 from .events import (
     AllyDropped,
     AllySet,
@@ -50,26 +50,26 @@ ALLY_ARGS = (
 NOBODY = "none"
 
 
-def adjust(state: EuState, call: Call) -> list[Event]:
-    actor = actor_realm(state, call)
-    reason = call.text("reason")
-    if call.flag("set") and not any(call.given(f) for f in (*FIELDS, "imperial_authority")):
+def adjust(d: EuDecision) -> None:
+    actor = actor_realm(d.state, d.call)
+    reason = d.call.text("reason")
+    if d.call.flag("set") and not any(d.call.given(f) for f in (*FIELDS, "imperial_authority")):
         raise InvalidCommand("set: give the figures whose values are set (e.g. ducats=12)", ADJUST)
-    realm = named_realm(state, call.text("realm", actor.name), ADJUST)
+    realm = named_realm(d.state, d.call.text("realm", actor.name), ADJUST)
     events = [
-        *_figures(state, realm, call, reason),
-        *_discard(realm, call, reason),
-        *_ideas(realm, call, reason),
-        *_ally(realm, call, reason),
-        *_drop_ally(realm, call, reason),
-        *_world(state.world, call, reason),
-        *_scoring_tokens(realm, call, reason),
+        *_figures(d.state, realm, d.call, reason),
+        *_discard(realm, d.call, reason),
+        *_ideas(realm, d.call, reason),
+        *_ally(realm, d.call, reason),
+        *_drop_ally(realm, d.call, reason),
+        *_world(d.state.world, d.call, reason),
+        *_scoring_tokens(realm, d.call, reason),
     ]
     if not events:
         raise InvalidCommand(
             "adjust changes nothing: give a delta (e.g. ducats=-3) or a setting", ADJUST
         )
-    return events
+    d.emit(*events)
 
 
 def _figures(state: EuState, realm: Realm, call: Call, reason: str) -> list[Event]:

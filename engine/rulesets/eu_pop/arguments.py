@@ -20,12 +20,15 @@ from warscribe.engine.commands import (
     integer,
     to_int,
 )
+from warscribe.engine.decision import Decision
 
 from .events import Deltas
 from .ledger import delta, merge, to_ducats
 from .state import POWER_TYPES, EuState, Power
 
 EuCommand = CommandSpec[EuState]
+EuDecision = Decision[EuState, None]
+"""What an eu-pop command decides on (eu-pop's rules read no data but the state)."""
 
 
 def _power(raw: Any) -> Power | None:

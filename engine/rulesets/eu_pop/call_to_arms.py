@@ -16,9 +16,8 @@ import dataclasses
 from warscribe.engine.codec import frozen
 from warscribe.engine.commands import FLAG, NAMES, TEXT, Arg, Call, choice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Event
 
-from .arguments import REACTION, EuCommand
+from .arguments import REACTION, EuCommand, EuDecision
 from .events import AllyCalled
 from .guards import actor_realm, known_ally, require_window
 from .rules import CALL_TO_ARMS
@@ -51,19 +50,20 @@ def _read(call: Call) -> _Request:
     return _Request(mode, called, near, accepting, enemy)
 
 
-def call_to_arms(state: EuState, call: Call) -> list[Event]:
-    realm = actor_realm(state, call)
-    request = _read(call)
-    if request.mode == "offensive" and call.flag("reaction"):
+def call_to_arms(d: EuDecision) -> None:
+    realm = actor_realm(d.state, d.call)
+    request = _read(d.call)
+    if request.mode == "offensive" and d.call.flag("reaction"):
         raise IllegalCommand(
             "an Offensive CtA goes with your own DoW, on your turn, not as a Reaction", CALL_TO_ARMS
         )
     if request.mode == "offensive":
-        require_window(state, realm.name, CALL_TO_ARMS)
-    return [
-        _call(state, realm, known_ally(realm, name, "allies", CALL_TO_ARMS), request)
+        require_window(d.state, realm.name, CALL_TO_ARMS)
+    called = [
+        _call(d.state, realm, known_ally(realm, name, "allies", CALL_TO_ARMS), request)
         for name in request.called
     ]
+    d.emit(*called)
 
 
 def _call(state: EuState, realm: Realm, ally: Ally, request: _Request) -> AllyCalled:

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from warscribe.engine import commands
 from warscribe.engine.commands import Arg, Call
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Command, Event
 
-from .arguments import COUNT, DELTA, DUCATS, POWER, POWER_TYPE_LIST, EuCommand
+from .arguments import COUNT, DELTA, DUCATS, POWER, POWER_TYPE_LIST, EuCommand, EuDecision
 from .events import (
     CorruptionSettled,
     CostsCut,
@@ -125,10 +124,10 @@ def statement(realm: Realm, world: World, round_: int) -> IncomeStatement:
 # A. Cut Costs
 
 
-def cut_costs(state: EuState, call: Call) -> list[Event]:
-    realm = actor_realm(state, call)
-    _require_step(state, realm.name, "A")
-    fired = call.names("fire")
+def cut_costs(d: EuDecision) -> None:
+    realm = actor_realm(d.state, d.call)
+    _require_step(d.state, realm.name, "A")
+    fired = d.call.names("fire")
     for slot in fired:
         if realm.advisor(slot) is None or fired.count(slot) > 1:
             raise InvalidCommand(
@@ -137,25 +136,25 @@ def cut_costs(state: EuState, call: Call) -> list[Event]:
     at_sea = realm.ships_at_sea
     event = CostsCut(
         realm.name,
-        state.round,
+        d.state.round,
         fired,
-        call.at_most("disband_regulars", realm.regulars),
-        call.at_most("disband_mercenaries", realm.mercenaries),
-        call.at_most("disband_ships", at_sea),
-        call.at_most("recall", at_sea),
+        d.call.at_most("disband_regulars", realm.regulars),
+        d.call.at_most("disband_mercenaries", realm.mercenaries),
+        d.call.at_most("disband_ships", at_sea),
+        d.call.at_most("recall", at_sea),
     )
     if event.ships + event.recalled > at_sea:
         raise InvalidCommand(
             f"disband_ships + recall: {realm.name} has {at_sea} ships at sea to disband or recall",
             CUT_COSTS,
         )
-    _avoid_bankruptcy(_after_cuts(realm, event), state.world)
-    closing = _closing(state, realm.name, "A")
-    if not closing:
-        return [event]
-    after = apply_step_closed(apply_costs_cut(state, event), IncomeStepClosed(state.round, "A"))
-    statements = [statement(after.realm(name), after.world, after.round) for name in after.order]
-    return [event, *closing, *statements, IncomeStepClosed(state.round, "B")]
+    _avoid_bankruptcy(_after_cuts(realm, event), d.state.world)
+    closing = _closing(d.state, realm.name, "A")
+    d.emit(event, *closing)
+    if closing:
+        now = d.state
+        statements = (statement(now.realm(name), now.world, now.round) for name in now.order)
+        d.emit(*statements, IncomeStepClosed(now.round, "B"))
 
 
 def _after_cuts(realm: Realm, cut: CostsCut) -> Realm:
@@ -196,26 +195,28 @@ def corruption_cost(ducats: Fraction) -> int:
     return max(0, math.floor(ducats) // 10 - FREE_BANDS)
 
 
-def settle_corruption(state: EuState, call: Call) -> list[Event]:
+def settle_corruption(d: EuDecision) -> None:
     """Keep some or all ducats; pay the administrative power owed, or gain an interest
     token for each unpaid one."""
-    realm = actor_realm(state, call)
-    _require_step(state, realm.name, "C")
-    keep: Fraction = call.get("keep", realm.ducats)
+    realm = actor_realm(d.state, d.call)
+    _require_step(d.state, realm.name, "C")
+    keep: Fraction = d.call.get("keep", realm.ducats)
     if keep > realm.ducats:
         raise IllegalCommand(
             f"{realm.name} can keep 0 to {ducats_text(realm.ducats)} ducats", CORRUPTION
         )
     owed = corruption_cost(keep)
-    paid = call.at_most("pay", owed) if call.given("pay") else owed
+    paid = d.call.at_most("pay", owed) if d.call.given("pay") else owed
     if paid > realm.power.adm:
         raise IllegalCommand(
             f"{realm.name} owes {owed} administrative power and has {realm.power.adm}: pay=N pays "
             "part, each unpaid one is an interest token",
             CORRUPTION,
         )
-    event = CorruptionSettled(realm.name, state.round, realm.ducats - keep, owed, paid, owed - paid)
-    return [event, *_closing(state, realm.name, "C")]
+    event = CorruptionSettled(
+        realm.name, d.state.round, realm.ducats - keep, owed, paid, owed - paid
+    )
+    d.emit(event, *_closing(d.state, realm.name, "C"))
 
 
 # D. Collect Monarch Power
@@ -269,17 +270,17 @@ def _stability_power(realm: Realm, call: Call, collected: Power) -> Power:
     return Power(**{kind: gain.count(kind) - lose.count(kind) for kind in POWER_TYPES})
 
 
-def collect_monarch_power(state: EuState, call: Call) -> list[Event]:
-    realm = actor_realm(state, call)
-    _require_step(state, realm.name, "D")
-    lines = power_lines(realm, state.world, call)
+def collect_monarch_power(d: EuDecision) -> None:
+    realm = actor_realm(d.state, d.call)
+    _require_step(d.state, realm.name, "D")
+    lines = power_lines(realm, d.state.world, d.call)
     total = _sum(amount for _, amount in lines)
     if min(total.as_dict().values()) < 0:
         raise IllegalCommand(
             f"{realm.name} cannot collect fewer than 0 of a type: {total.as_dict()}", MONARCH_POWER
         )
-    event = MonarchPowerCollected(realm.name, state.round, lines, total)
-    return [event, *_closing(state, realm.name, "D")]
+    event = MonarchPowerCollected(realm.name, d.state.round, lines, total)
+    d.emit(event, *_closing(d.state, realm.name, "D"))
 
 
 # E. Score Prestige
@@ -300,12 +301,12 @@ def prestige_lines(realm: Realm, world: World, call: Call) -> tuple[tuple[str, i
     )
 
 
-def score_prestige(state: EuState, call: Call) -> list[Event]:
-    realm = actor_realm(state, call)
-    _require_step(state, realm.name, "E")
-    lines = prestige_lines(realm, state.world, call)
-    event = PrestigeScored(realm.name, state.round, lines, sum(points for _, points in lines))
-    return [event, *_closing(state, realm.name, "E")]
+def score_prestige(d: EuDecision) -> None:
+    realm = actor_realm(d.state, d.call)
+    _require_step(d.state, realm.name, "E")
+    lines = prestige_lines(realm, d.state.world, d.call)
+    event = PrestigeScored(realm.name, d.state.round, lines, sum(points for _, points in lines))
+    d.emit(event, *_closing(d.state, realm.name, "E"))
 
 
 # Steps no one has a choice in
@@ -346,7 +347,6 @@ NO_CHOICE: dict[str, Callable[[Realm, World], str | None]] = {
     "D": _no_power_to_choose,
     "E": _no_prestige_to_enter,
 }
-Fold = Callable[[EuState, Sequence[Event]], EuState]
 
 
 def _without_choice(state: EuState) -> tuple[Realm, str, str] | None:
@@ -362,18 +362,14 @@ def _without_choice(state: EuState) -> tuple[Realm, str, str] | None:
     return None
 
 
-def close_steps(state: EuState, dice: Dice, fold: Fold) -> list[Event]:
+def close_steps(d: EuDecision) -> None:
     """Each step a realm has no choice in, recorded for it as its command given with
     nothing chosen would record it, until a step waits for a choice or Phase 4 is done."""
-    events: list[Event] = []
-    while (found := _without_choice(state)) is not None:
+    while (found := _without_choice(d.state)) is not None:
         realm, step, reason = found
         name = STEP_COMMANDS[step]
-        decided = commands.decide(SPECS[name], state, Command(realm.player, name, ()), dice)
-        closed = StepClosedItself(realm.name, state.round, step, reason, STEP_RULES[step])
-        events += [closed, *decided]
-        state = fold(state, [closed, *decided])
-    return events
+        d.emit(StepClosedItself(realm.name, d.state.round, step, reason, STEP_RULES[step]))
+        commands.follow(d, SPECS[name], Command(realm.player, name, ()))
 
 
 # Applying the facts

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from warscribe.engine.commands import Arg, Call, integer
+from warscribe.engine.commands import Arg, integer
 from warscribe.engine.errors import IllegalCommand
 
-from .arguments import REACTION, EuCommand
+from .arguments import REACTION, EuCommand, EuDecision
 from .events import LoanRepaid, LoanTaken
 from .guards import actor_realm, in_window, no_reaction, require_window
 from .rules import INCOME, LOAN
@@ -43,18 +43,18 @@ def _loans(realm: Realm, count: int, reaction: bool, purpose: str) -> list[LoanT
     ]
 
 
-def take_loan(state: EuState, call: Call) -> list[LoanTaken]:
+def take_loan(d: EuDecision) -> None:
     """On the realm's turn, or at any step of Phase 4 (4.4 allows loans there)."""
-    realm = actor_realm(state, call)
-    if call.flag("reaction"):
+    realm = actor_realm(d.state, d.call)
+    if d.call.flag("reaction"):
         raise IllegalCommand(
             "a loan is taken as a Reaction to cover a cost the realm lacks the funds for: give "
             "--borrow N with the command that pays it (appoint-advisor, adjust)",
             LOAN,
         )
-    if state.phase != INCOME_UPKEEP:
-        require_window(state, realm.name, LOAN)
-    return _loans(realm, call.number("count"), False, "loan")
+    if d.state.phase != INCOME_UPKEEP:
+        require_window(d.state, realm.name, LOAN)
+    d.emit(*_loans(realm, d.call.number("count"), False, "loan"))
 
 
 def cover_cost(
@@ -102,14 +102,14 @@ def _loans_text(count: int) -> str:
     return f"{count} loan{'' if count == 1 else 's'}"
 
 
-def repay_loan(state: EuState, call: Call) -> list[LoanRepaid]:
-    realm = actor_realm(state, call)
-    if state.phase == INCOME_UPKEEP:
+def repay_loan(d: EuDecision) -> None:
+    realm = actor_realm(d.state, d.call)
+    if d.state.phase == INCOME_UPKEEP:
         raise IllegalCommand("loans may be taken, but not repaid, in Phase 4", INCOME)
-    if call.flag("reaction"):
+    if d.call.flag("reaction"):
         raise no_reaction("Repaying a loan")
-    require_window(state, realm.name, LOAN)
-    return repayments(realm, call.number("count"))
+    require_window(d.state, realm.name, LOAN)
+    d.emit(*repayments(realm, d.call.number("count")))
 
 
 def apply_loan(state: EuState, event: LoanTaken) -> EuState:

@@ -15,7 +15,7 @@ from warscribe.engine.commands import FLAG, NAMES, PAIRS, TEXT, Arg, Call, choic
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
 from warscribe.engine.events import Event
 
-from .arguments import BORROW, COUNT, DELTAS, REACTION, EuCommand
+from .arguments import BORROW, COUNT, DELTAS, REACTION, EuCommand, EuDecision
 from .events import (
     AdvisorAppointed,
     AdvisorFired,
@@ -51,57 +51,61 @@ def _not_as_reaction(state: EuState, call: Call, realm: Realm, rule: str, action
     require_window(state, realm.name, rule)
 
 
-def appoint_advisor(state: EuState, call: Call) -> list[Event]:
+def appoint_advisor(d: EuDecision) -> None:
     """Fire the advisor of a slot and/or hire one into it, paying its ducat cost."""
-    realm = actor_realm(state, call)
-    _not_as_reaction(state, call, realm, ADVISOR, "Appointing an advisor")
-    slot = call.text("slot")
-    current, fire = realm.advisor(slot), call.flag("fire")
+    realm = actor_realm(d.state, d.call)
+    _not_as_reaction(d.state, d.call, realm, ADVISOR, "Appointing an advisor")
+    slot = d.call.text("slot")
+    current, fire = realm.advisor(slot), d.call.flag("fire")
     if fire and current is None:
         raise IllegalCommand(f"{realm.name} has no {slot} advisor to fire", ADVISOR)
     events: list[Event] = [AdvisorFired(realm.name, slot, current.name)] if fire and current else []
-    if not call.given("name"):
+    if not d.call.given("name"):
         if not fire:
             raise InvalidCommand("appoint-advisor needs name=... (or fire=true alone)", ADVISOR)
-        return events
+        d.emit(*events)
+        return
     if current and not fire:
         raise IllegalCommand(
             f"the {slot} slot holds {current.name}: one advisor per slot (fire=true to replace)",
             ADVISOR,
         )
     advisor = Advisor(
-        name=call.text("name"), slot=slot, skill=call.number("skill"), upkeep=call.number("upkeep")
+        name=d.call.text("name"),
+        slot=slot,
+        skill=d.call.number("skill"),
+        upkeep=d.call.number("upkeep"),
     )
-    cost = call.number("cost")
-    borrow = call.number("borrow", 0)
-    events += cover_cost(state, realm, Fraction(cost), borrow, f"advisor {advisor.name}")
-    return [*events, AdvisorAppointed(realm.name, advisor, cost)]
+    cost = d.call.number("cost")
+    borrow = d.call.number("borrow", 0)
+    events += cover_cost(d.state, realm, Fraction(cost), borrow, f"advisor {advisor.name}")
+    d.emit(*events, AdvisorAppointed(realm.name, advisor, cost))
 
 
-def appoint_leader(state: EuState, call: Call) -> list[Event]:
+def appoint_leader(d: EuDecision) -> None:
     """Employ a general or admiral on a mat for its military power cost. As a Reaction:
     a general, to an army of the realm attacked within the realm."""
-    realm = actor_realm(state, call)
-    kind = call.text("kind")
+    realm = actor_realm(d.state, d.call)
+    kind = d.call.text("kind")
     mats = realm.armies if kind == "general" else realm.fleets
-    reaction = call.flag("reaction")
+    reaction = d.call.flag("reaction")
     if reaction and kind != "general":
         raise IllegalCommand(
             "only a General may be appointed as a Reaction (to an army attacked in your realm)",
             LEADER,
         )
     if not reaction:
-        require_window(state, realm.name, LEADER)
-    leader = Leader(call.text("name"), kind, call.text("mat"))
+        require_window(d.state, realm.name, LEADER)
+    leader = Leader(d.call.text("name"), kind, d.call.text("mat"))
     _check_mat(realm, leader.mat, "mat", mats, LEADER)
     if realm.leader(leader.name):
         raise IllegalCommand(f"{leader.name} is already employed by {realm.name}", LEADER)
-    cost = call.number("cost")
+    cost = d.call.number("cost")
     if realm.power.mil < cost:
         raise IllegalCommand(
             f"{leader.name} costs {cost} military power; {realm.name} has {realm.power.mil}", LEADER
         )
-    return [LeaderAppointed(realm.name, leader, cost, reaction)]
+    d.emit(LeaderAppointed(realm.name, leader, cost, reaction))
 
 
 def _check_mat(realm: Realm, mat: str, key: str, mats: tuple[str, ...], rule: str) -> None:
@@ -114,51 +118,51 @@ def _check_mat(realm: Realm, mat: str, key: str, mats: tuple[str, ...], rule: st
         raise IllegalCommand(f"{mat} is already led by {holder.name}", rule)
 
 
-def reassign_general(state: EuState, call: Call) -> list[Event]:
+def reassign_general(d: EuDecision) -> None:
     """Move a general to another army, free; as a Reaction when that army is attacked."""
-    realm = actor_realm(state, call)
-    reaction = call.flag("reaction")
+    realm = actor_realm(d.state, d.call)
+    reaction = d.call.flag("reaction")
     if not reaction:
-        require_window(state, realm.name, LEADER)
-    name, army = call.text("name"), call.text("army")
+        require_window(d.state, realm.name, LEADER)
+    name, army = d.call.text("name"), d.call.text("army")
     general = realm.leader(name)
     if general is None or general.kind != "general":
         raise InvalidCommand(f"name: {realm.name} employs no general {name!r}", LEADER)
     _check_mat(realm, army, "army", realm.armies, LEADER)
-    return [GeneralReassigned(realm.name, name, army, reaction)]
+    d.emit(GeneralReassigned(realm.name, name, army, reaction))
 
 
-def appoint_ruler(state: EuState, call: Call) -> list[Event]:
+def appoint_ruler(d: EuDecision) -> None:
     """A Leader from the hand becomes ruler, free, when there is none or it is Interregnum;
     as a Reaction when the ruler was discarded without replacement."""
-    realm = actor_realm(state, call)
+    realm = actor_realm(d.state, d.call)
     ruler = realm.ruler
     if ruler is not None and not realm.in_interregnum:
         raise IllegalCommand(f"{realm.name} has a ruler, {ruler.name}", RULER)
-    reaction = call.flag("reaction")
-    if reaction and realm.name not in state.rulers_discarded:
+    reaction = d.call.flag("reaction")
+    if reaction and realm.name not in d.state.rulers_discarded:
         raise IllegalCommand(
             "a new ruler is appointed as a Reaction only when the ruler was discarded "
             f"without replacement; {realm.name}'s was not",
             RULER,
         )
     if not reaction:
-        require_window(state, realm.name, RULER)
-    name = call.text("name")
+        require_window(d.state, realm.name, RULER)
+    name = d.call.text("name")
     if realm.leader(name):
         raise IllegalCommand(
             f"{name} leads a {realm.name} army or fleet; a new ruler comes from the hand", RULER
         )
-    skills = Power(*(call.number(kind) for kind in POWER_TYPES))
-    return [RulerAppointed(realm.name, Ruler(name, skills), reaction)]
+    skills = Power(*(d.call.number(kind) for kind in POWER_TYPES))
+    d.emit(RulerAppointed(realm.name, Ruler(name, skills), reaction))
 
 
-def replenish_manpower(state: EuState, call: Call) -> list[Event]:
+def replenish_manpower(d: EuDecision) -> None:
     """Exhausted units back to available manpower: 1 military power per 3 units (a part
     of 3 costs a whole one)."""
-    realm = actor_realm(state, call)
-    _not_as_reaction(state, call, realm, MANPOWER, "Replenishing manpower")
-    units = call.number("units")
+    realm = actor_realm(d.state, d.call)
+    _not_as_reaction(d.state, d.call, realm, MANPOWER, "Replenishing manpower")
+    units = d.call.number("units")
     if units > realm.exhausted:
         raise IllegalCommand(
             f"{realm.name} has {realm.exhausted} exhausted units, not {units}", MANPOWER
@@ -169,26 +173,26 @@ def replenish_manpower(state: EuState, call: Call) -> list[Event]:
             f"{units} units cost {cost} military power; {realm.name} has {realm.power.mil}",
             MANPOWER,
         )
-    return [ManpowerReplenished(realm.name, units, cost)]
+    d.emit(ManpowerReplenished(realm.name, units, cost))
 
 
-def cut_ties(state: EuState, call: Call) -> list[Event]:
+def cut_ties(d: EuDecision) -> None:
     """Return influence and other tokens from the board; end alliances, with the penalty of
     'Ending an Alliance' (a section the record lacks) entered as figure deltas."""
-    realm = actor_realm(state, call)
-    _not_as_reaction(state, call, realm, CUT_TIES, "Cutting ties")
-    influence = call.at_most("influence", realm.influence)
-    tokens = call.at_most("tokens", realm.tokens)
-    from_allies = tuple(_ally_influence(realm, call))
-    ended = call.names("end")
+    realm = actor_realm(d.state, d.call)
+    _not_as_reaction(d.state, d.call, realm, CUT_TIES, "Cutting ties")
+    influence = d.call.at_most("influence", realm.influence)
+    tokens = d.call.at_most("tokens", realm.tokens)
+    from_allies = tuple(_ally_influence(realm, d.call))
+    ended = d.call.names("end")
     for name in ended:
         known_ally(realm, name, "end", CUT_TIES)
-    penalty = _penalty(call, bool(ended))
+    penalty = _penalty(d.call, bool(ended))
     if not (influence or tokens or from_allies or ended):
         raise InvalidCommand("cut-ties needs influence, ally_influence, tokens or end", CUT_TIES)
     event = TiesCut(realm.name, influence, from_allies, tokens, ended, penalty)
     check_deltas(_ties_returned(realm, event), penalty, CUT_TIES)
-    return [event]
+    d.emit(event)
 
 
 def _ally_influence(realm: Realm, call: Call) -> list[tuple[str, int]]:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from warscribe.engine.commands import NAMES, TEXT, Arg, Call
+from warscribe.engine.commands import NAMES, TEXT, Arg
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Event
 
-from .arguments import COUNT, DUCATS, EuCommand
+from .arguments import COUNT, DUCATS, EuCommand, EuDecision
 from .events import Passed, PhaseBegun, TurnEnded
 from .guards import actor_realm, next_turn, require_window
 from .loans import repayments
@@ -23,23 +22,23 @@ from .rules import INCOME, LOAN, MINOR, ROUND
 from .state import ACTION, DONE, INCOME_UPKEEP, PHASES, STEPS, EuState, add_ducats
 
 
-def end_turn(state: EuState, call: Call) -> list[Event]:
-    realm = actor_realm(state, call)
-    require_window(state, realm.name, ROUND)
-    action = call.text("action")
-    return [TurnEnded(realm.name, action, next_turn(state, realm.name, state.passed))]
+def end_turn(d: EuDecision) -> None:
+    realm = actor_realm(d.state, d.call)
+    require_window(d.state, realm.name, ROUND)
+    action = d.call.text("action")
+    d.emit(TurnEnded(realm.name, action, next_turn(d.state, realm.name, d.state.passed)))
 
 
-def pass_turn(state: EuState, call: Call) -> list[Event]:
+def pass_turn(d: EuDecision) -> None:
     """Pass; `repay` loans at once, with the ducats gained for passing (5.2 Take/Repay Loan)."""
-    realm = actor_realm(state, call)
-    require_window(state, realm.name, MINOR)
-    gained: Fraction = call.get("ducats")
-    passed = (*state.passed, realm.name)
-    event = Passed(realm.name, gained, next_turn(state, realm.name, passed))
-    repay = call.number("repay")
+    realm = actor_realm(d.state, d.call)
+    require_window(d.state, realm.name, MINOR)
+    gained: Fraction = d.call.get("ducats")
+    passed = (*d.state.passed, realm.name)
+    event = Passed(realm.name, gained, next_turn(d.state, realm.name, passed))
+    repay = d.call.number("repay")
     richer = dataclasses.replace(realm, ducats=realm.ducats + gained)
-    return [event, *repayments(richer, repay)]
+    d.emit(event, *repayments(richer, repay))
 
 
 def waiting(state: EuState) -> tuple[str, ...]:
@@ -52,25 +51,25 @@ def waiting(state: EuState) -> tuple[str, ...]:
     return ()
 
 
-def end_phase(state: EuState, call: Call) -> list[Event]:
-    actor_realm(state, call)
-    pending = ", ".join(waiting(state))
-    if pending and state.phase == ACTION:
+def end_phase(d: EuDecision) -> None:
+    actor_realm(d.state, d.call)
+    pending = ", ".join(waiting(d.state))
+    if pending and d.state.phase == ACTION:
         raise IllegalCommand(
             f"the Action phase ends when every realm has passed; not yet: {pending}", ROUND
         )
     if pending:
         raise IllegalCommand(
-            f"Phase 4 is at step {state.step}; still to record it: {pending}", INCOME
+            f"Phase 4 is at step {d.state.step}; still to record it: {pending}", INCOME
         )
-    index = PHASES.index(state.phase) + 1
+    index = PHASES.index(d.state.phase) + 1
     round_, phase = (
-        (state.round, PHASES[index]) if index < len(PHASES) else (state.round + 1, PHASES[0])
+        (d.state.round, PHASES[index]) if index < len(PHASES) else (d.state.round + 1, PHASES[0])
     )
-    order = call.names("order") or state.order
-    if sorted(order) != sorted(state.order):
-        raise InvalidCommand(f"order must list each realm once: {', '.join(state.order)}", ROUND)
-    return [PhaseBegun(round_, phase, order)]
+    order = d.call.names("order") or d.state.order
+    if sorted(order) != sorted(d.state.order):
+        raise InvalidCommand(f"order must list each realm once: {', '.join(d.state.order)}", ROUND)
+    d.emit(PhaseBegun(round_, phase, order))
 
 
 def apply_phase(state: EuState, event: PhaseBegun) -> EuState:

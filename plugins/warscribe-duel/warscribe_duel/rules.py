@@ -8,11 +8,11 @@ The rules. Each player starts with 20 health (`new duel --health N`). On your tu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from warscribe.engine.codec import record, replace
-from warscribe.engine.commands import Arg, Call, CommandSpec, integer, table
+from warscribe.engine.commands import Arg, CommandSpec, integer, table
+from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DataRef, Event
@@ -67,39 +67,40 @@ class DuelWon(Event):
 # The rules
 
 
-def _striker(state: DuelState, call: Call) -> int:
+def _striker(d: Decision[DuelState, None]) -> int:
+    state = d.state
     if state.winner is not None:
         raise IllegalCommand(f"the duel is over: {state.winner} won", VICTORY)
-    if call.actor != state.players[state.turn]:
+    if d.call.actor != state.players[state.turn]:
         raise NotYourTurn(f"it is {state.players[state.turn]}'s turn", STRIKE)
     return state.turn
 
 
-def _strike(state: DuelState, call: Call) -> list[Event]:
-    player = state.players[_striker(state, call)]
-    rolled = call.roll_dice().roll("strike", 2)
+def _strike(d: Decision[DuelState, None]) -> None:
+    player = d.state.players[_striker(d)]
+    rolled = d.dice.roll("strike", 2)
     first, second = rolled.values
-    return [rolled, Struck(player, first + second, first == second)]
+    d.emit(rolled, Struck(player, first + second, first == second))
 
 
-def strike(state: DuelState, call: Call) -> list[Event]:
-    return _strike(state, call)
+def strike(d: Decision[DuelState, None]) -> None:
+    _strike(d)
 
 
-def press(state: DuelState, call: Call) -> list[Event]:
-    return _strike(state, call)
+def press(d: Decision[DuelState, None]) -> None:
+    _strike(d)
 
 
-def rest(state: DuelState, call: Call) -> list[Event]:
-    return [Rested(state.players[_striker(state, call)])]
+def rest(d: Decision[DuelState, None]) -> None:
+    d.emit(Rested(d.state.players[_striker(d)]))
 
 
-def victory(state: DuelState, events: Sequence[Event], dice: Dice) -> list[Event]:
+def victory(d: Decision[DuelState, None]) -> None:
     """Whoever falls to 0 or below loses, at once."""
+    state = d.state
     fallen = [p for p, health in zip(state.players, state.health, strict=True) if health <= 0]
-    if not fallen or state.winner is not None:
-        return []
-    return [DuelWon(next(p for p in state.players if p not in fallen))]
+    if fallen and state.winner is None:
+        d.emit(DuelWon(next(p for p in state.players if p not in fallen)))
 
 
 COMMANDS: dict[str, CommandSpec[DuelState]] = table(
@@ -149,9 +150,7 @@ def _struck(state: DuelState, event: Struck) -> DuelState:
     hit = 1 - state.players.index(event.striker)
     health = tuple(h - event.damage if i == hit else h for i, h in enumerate(state.health))
     turn = state.turn if event.double else hit
-    return replace(
-        state, health=health, turn=turn, pending=event.double, strikes=state.strikes + 1
-    )
+    return replace(state, health=health, turn=turn, pending=event.double, strikes=state.strikes + 1)
 
 
 def _rested(state: DuelState, event: Rested) -> DuelState:

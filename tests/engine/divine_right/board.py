@@ -6,16 +6,28 @@ from __future__ import annotations
 import dataclasses
 from uuid import UUID
 
+from warscribe.engine import decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.rulesets.divine_right.data import load_builtin
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
+from warscribe.engine.rulesets.divine_right.evolving import (
+    Decision,
+    asking,
+    evolve,
+    scratch_dice,
+)
 from warscribe.engine.rulesets.divine_right.kingdoms import activate
 from warscribe.engine.rulesets.divine_right.special_kingdoms import SPREAD
-from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Siege, Unit
+from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Siege, State, Unit
 
 from .play import Table
 
 DATA = load_builtin()
+
+
+def deciding(state: State, dice: Dice | None = None) -> Decision:
+    """A decision on `state` made by a rule alone, outside any command (set `dice` on it
+    for the rolls a test arranges)."""
+    return decision.Decision(state, None, DATA, dice or scratch_dice(), evolve, asking)
 
 
 def hex_of(place: str | Hex) -> Hex:
@@ -54,9 +66,8 @@ def hire(table: Table, unit: str, at: str | Hex, owner: str) -> None:
 def ally(table: Table, kingdom: str, player: str, fresh: bool = False) -> None:
     """The kingdom activated into `player`'s alliance (as diplomacy would); unless `fresh`,
     as if on an earlier turn (no first-turn limits)."""
-    out = Outcome(table.state)
-    dice = Dice(table.key, UUID(int=7), bytes(32), 10_000)
-    activate(out, DATA, kingdom, player, "test", dice)
+    out = deciding(table.state, Dice(table.key, UUID(int=7), bytes(32), 10_000))
+    activate(out, kingdom, player, "test")
     table.set_state(out.state)
     if kingdom == "Trolls":  # the Trollish monarch chooses his scenic space
         table.do("place", by=player, at="The Face")

@@ -31,11 +31,10 @@ from warscribe.engine.rulesets.divine_right.events import (
     PrisonerFreed,
     StackMoved,
 )
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
 from warscribe.engine.rulesets.divine_right.siege import declare as siege
 
-from .board import DATA, ally, besiege, hex_of, hire, movement, put, where
+from .board import DATA, ally, besiege, deciding, hex_of, hire, movement, put, where
 from .play import Table, of
 
 ME = "carol"
@@ -69,10 +68,12 @@ def points(table: Table) -> list[tuple[str, int]]:
 
 def test_trigger_1_units_of_the_heros_stack_lost_in_combat(table: Table) -> None:
     """Heroes › Hero Fate Roll 1 (a seam for the combat rules): once per phase."""
-    out = Outcome(table.state)
-    heroes.stack_losses(out, DATA, dice(table, 4), hex_of("Port Lork"), "alice", ME)
+    out = deciding(table.state)
+    out.dice = dice(table, 4)
+    heroes.stack_losses(out, hex_of("Port Lork"), "alice", ME)
     assert fate_of(out.events) == (1, "no effect", ME)
-    heroes.stack_losses(out, DATA, dice(table), hex_of("Port Lork"), "alice", ME)
+    out.dice = dice(table)
+    heroes.stack_losses(out, hex_of("Port Lork"), "alice", ME)
     assert len(of(out.events, HeroFateRolled)) == 1
 
 
@@ -191,8 +192,9 @@ def test_trigger_1_stack_losses_roll_none_for_a_hero_gone(table: Table) -> None:
     """Heroes › Hero Fate Roll 1, after a battle: the stack's heroes roll in turn; one
     removed by the first one's death rolls nothing (issue #12 bug 4)."""
     _alice_and_her_allys_monarch_alone_at(table, (22, 11))
-    out = Outcome(table.state)
-    heroes.stack_losses(out, DATA, dice(table, 1, 3), (22, 11), "alice", ME)
+    out = deciding(table.state)
+    out.dice = dice(table, 1, 3)
+    heroes.stack_losses(out, (22, 11), "alice", ME)
     assert [(e.hero, e.result) for e in of(out.events, HeroFateRolled)] == [
         ("Hothior-monarch", "killed")
     ]
@@ -209,8 +211,9 @@ def test_trigger_4_a_hero_leaves_the_enemy_stack_he_began_his_turn_in(table: Tab
 def test_trigger_5_a_castle_containing_the_hero_falls(table: Table) -> None:
     """Heroes › Hero Fate Roll 5 (a seam for the siege rules)."""
     put(table, "Hothior-monarch", LAPSPELL, inside=True)
-    out = Outcome(table.state)
-    heroes.castle_falls(out, DATA, dice(table, 3), "Castle Lapspell", ME)
+    out = deciding(table.state)
+    out.dice = dice(table, 3)
+    heroes.castle_falls(out, "Castle Lapspell", ME)
     assert fate_of(out.events) == (5, "no effect", ME)
 
 
@@ -304,9 +307,10 @@ def test_a_castaway_on_an_inland_water_washes_up_on_its_nearest_shore(table: Tab
     space of the same body (equally close ones: decided at random)."""
     hire(table, "K", (25, 25), ME)
     put(table, "Muetar-monarch", (25, 25), aboard="K")
-    out = Outcome(table.state)
+    out = deciding(table.state)
     lost = table.state.units["K"]
-    heroes.shipwreck(out, DATA, lost, dice(table, 3))
+    out.dice = dice(table, 3)
+    heroes.shipwreck(out, lost)
     landed = of(out.events, HeroCastAway)[0].hex
     assert landed in {(24, 25), (25, 26), (26, 25), (26, 26)}
     assert DATA.map.distance((25, 25), landed) == 1
@@ -317,8 +321,9 @@ def strand_ghems_king(table: Table) -> list[object]:
     ally(table, "Ghem", ME)
     hire(table, "K", (5, 6), ME)
     put(table, "Ghem-monarch", (5, 6), aboard="K")
-    out = Outcome(table.state)
-    heroes.shipwreck(out, DATA, table.state.units["K"], dice(table, 3, 1, 1, 1))
+    out = deciding(table.state)
+    out.dice = dice(table, 3, 1, 1, 1)
+    heroes.shipwreck(out, table.state.units["K"])
     table.set_state(out.state)
     return list(out.events)
 
@@ -473,8 +478,8 @@ def test_a_prisoner_is_released_when_the_kingdom_holding_him_deactivates(table: 
     ally(table, "Shucassam", ME)
     table.set_state(table.state.without_units(["Neuth-monarch"]))
     table.set_kingdom("Neuth", captive_of=ME, prison="Kuzdol")
-    out = Outcome(table.state)
-    deactivate(out, DATA, "Shucassam", "test")
+    out = deciding(table.state)
+    deactivate(out, "Shucassam", "test")
     freed = of(out.events, PrisonerFreed)[0]
     assert freed.kingdom == "Neuth" and freed.hex == LAPSPELL
     assert out.state.kingdoms["Neuth"].captive_of is None
@@ -490,14 +495,16 @@ def test_a_plundered_prison_frees_its_captive(table: Table, plunderer: str, free
     ally(table, "Neuth", "alice")
     table.set_state(table.state.without_units(["Neuth-monarch"]))
     table.set_kingdom("Neuth", captive_of=ME, prison="Kuzdol")
-    out = Outcome(table.state)
-    heroes.castle_falls(out, DATA, dice(table), "Kuzdol", plunderer)
+    out = deciding(table.state)
+    out.dice = dice(table)
+    heroes.castle_falls(out, "Kuzdol", plunderer)
     assert of(out.events, PrisonerFreed)[0].hex == hex_of(freed_at)
 
 
 def test_storm_without_heroes_aboard_records_no_fate(table: Table) -> None:
     """Random Events Phase › Storms: a fleet carrying nobody is simply lost."""
-    out = Outcome(table.state)
+    out = deciding(table.state)
     hire(table, "K", (3, 25), ME)
-    heroes.shipwreck(out, DATA, table.state.units["K"], dice(table))
+    out.dice = dice(table)
+    heroes.shipwreck(out, table.state.units["K"])
     assert out.events == []

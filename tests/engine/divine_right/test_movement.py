@@ -20,14 +20,14 @@ from warscribe.engine.rulesets.divine_right.events import (
     SiegeDeclared,
     StackMoved,
 )
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import deactivate
 from warscribe.engine.rulesets.divine_right.mapview import board
 from warscribe.engine.rulesets.divine_right.movement.terrain import land_cost
+from warscribe.engine.rulesets.divine_right.sections import MOVEMENT_PHASE
 from warscribe.engine.rulesets.divine_right.state import Unit
 from warscribe.engine.rulesets.divine_right.units import bonuses
 
-from .board import DATA, ally, hire, movement, put, spent, where
+from .board import DATA, ally, deciding, hire, movement, put, spent, where
 from .play import Table, of
 
 ME = "carol"
@@ -181,6 +181,18 @@ def test_land_units_may_not_cross_a_river_hexside_an_enemy_fleet_controls(table:
     of its space; enemy land units may not cross them."""
     put(table, "Hothior-F1", (18, 15))
     table.refuse_move("Muetar-A13", "18,15", "an enemy fleet controls the river hexside")
+
+
+def test_a_ferried_stacks_path_naming_no_space_is_refused_under_the_movement_phase(
+    table: Table,
+) -> None:
+    """A path is read as hexes of the map for `ferry` as for `move`: a name the map does
+    not know is refused under the Movement Phase, whose paths they are."""
+    hire(table, "K", (18, 15), ME)
+    put(table, "Muetar-A1", (20, 16))
+    with pytest.raises(InvalidCommand, match="no place or hex 'Atlantis'") as refused:
+        table.do("ferry", units="Muetar-A1", fleet="K", path="19,16,Atlantis")
+    assert refused.value.rule == MOVEMENT_PHASE
 
 
 def test_a_fleet_with_allowance_8_ferries_8_combat_units_not_9(table: Table) -> None:
@@ -349,8 +361,8 @@ def test_units_in_a_kingdom_that_deactivated_have_one_movement_phase_to_leave() 
     put(table, "Muetar-A1", (14, 22))
     put(table, "Muetar-A2", (15, 22))
     table.to_phase(1, ME, "diplomacy")
-    out = Outcome(table.state)
-    deactivate(out, DATA, "Shucassam", "test")
+    out = deciding(table.state)
+    deactivate(out, "Shucassam", "test")
     table.set_state(out.state)
     movement(table, ME)
     moved = table.do("move", units="Muetar-A1", path="15,22,14,22,13,23")

@@ -31,7 +31,6 @@ from warscribe.engine.rulesets.divine_right.events import (
     MonarchCrowned,
     MonarchDied,
 )
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import eliminate as eliminate_player
 from warscribe.engine.rulesets.divine_right.random_events import (
     BadOmensFell,
@@ -46,7 +45,7 @@ from warscribe.engine.rulesets.divine_right.random_events import (
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Pending, Unit
 
 from . import board
-from .board import besiege, eliminate, hex_of, hire, put
+from .board import besiege, deciding, eliminate, hex_of, hire, put
 from .play import Table, of
 
 ME = "carol"
@@ -220,8 +219,9 @@ def test_5_bad_omens_without_a_friendly_kingdom_is_no_event(table: Table) -> Non
     (issue #12 bug 3: it raised DiceError on every try). carol, eliminated in her own
     player turn, has no friendly kingdom left; once her roll is recorded the rest of her
     player turn is not played (Kingdoms › Fate of Player Kingdoms)."""
-    out = Outcome(table.state)
-    eliminate_player(out, DATA, ME, "test", Dice(table.key, UUID(int=7), bytes(32), 10_000, [2]))
+    out = deciding(table.state)
+    out.dice = Dice(table.key, UUID(int=7), bytes(32), 10_000, [2])
+    eliminate_player(out, ME, "test")
     table.set_state(out.state)
     events = roll(table, "Bad Omens")
     assert "carol has no friendly kingdom" in void(events, "Bad Omens").why

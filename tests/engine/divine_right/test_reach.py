@@ -136,13 +136,18 @@ def test_legal_offers_the_paths_reach_lists(table: Table) -> None:
     assert offered == {r.space for r in reach(table.state, DATA, "Muetar-A13")}
 
 
-def test_reach_is_refused_outside_the_movement_phase() -> None:
-    """Movement Phase: stacks move only in their player's Movement Phase (the refusal
-    names the phase the game is in)."""
+def test_reach_before_the_movement_phase_is_the_coming_ones_and_refused_after_it() -> None:
+    """Movement Phase: stacks move only in their player's Movement Phase. Earlier in that
+    player's turn `reach` answers for the coming one as the board stands (so a whole turn
+    fits in one mail); after it, it is refused naming the phase the game is in."""
     table = Table()
     table.to_phase(1, ME, "diplomacy")
-    with pytest.raises(IllegalCommand, match=r"Diplomacy Phase") as refused:
-        reach(table.state, DATA, "Muetar-A1")
+    early = reach(table.state, DATA, "Muetar-A13")
+    table.to_phase(1, ME, "movement")
+    assert early and early == reach(table.state, DATA, "Muetar-A13")
+    table.do("end-phase")
+    with pytest.raises(IllegalCommand, match=r"Combat Phase") as refused:
+        reach(table.state, DATA, "Muetar-A13")
     assert refused.value.rule == "Movement Phase"
 
 

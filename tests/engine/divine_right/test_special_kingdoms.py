@@ -22,12 +22,11 @@ from warscribe.engine.rulesets.divine_right.events import (
     UnitsAwaitPlacement,
     UnitsRelocated,
 )
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.inactive_kingdoms import invaded
 from warscribe.engine.rulesets.divine_right.kingdoms import activate
 from warscribe.engine.rulesets.divine_right.state import Hex, Pending
 
-from .board import DATA, ally, eliminate, hex_of, movement, put, spread
+from .board import DATA, ally, deciding, eliminate, hex_of, movement, put, spread
 from .play import Table, of
 
 ME = "carol"
@@ -81,8 +80,9 @@ def test_trolls_lost_through_random_events_are_not_regenerated_that_game_turn() 
     table.do("events-roll", 1, 3)  # Mutiny: one friendly regular lost
     table.do("events-lose", unit="Trolls-A3")
     assert table.state.lost_to_events == (("Trolls-A3", 2),)
-    out = Outcome(table.state)  # a regeneration within game turn 2 passes it over
-    special_kingdoms.regenerate(out, DATA, Dice(table.key, UUID(int=7), bytes(32), 10_000))
+    out = deciding(table.state)  # a regeneration within game turn 2 passes it over
+    out.dice = Dice(table.key, UUID(int=7), bytes(32), 10_000)
+    special_kingdoms.regenerate(out)
     assert [e.unit for e in of(out.events, TrollRegenerated)] == ["Trolls-A5"]
     table.do("end-phase")
     asked = of(next_game_turn(table), DecisionAsked)[0]  # game turn 3: it may return
@@ -114,8 +114,9 @@ def test_the_trollish_monarch_enters_play_in_a_scenic_space_his_player_chooses()
     play in any of the four scenic spaces of the Troll kingdom"."""
     table = Table()
     put(table, "Hothior-A1", "The Digs")
-    out = Outcome(table.state)
-    activate(out, DATA, "Trolls", ME, "test", Dice(table.key, UUID(int=7), bytes(32), 10_000))
+    out = deciding(table.state)
+    out.dice = Dice(table.key, UUID(int=7), bytes(32), 10_000)
+    activate(out, "Trolls", ME, "test")
     table.set_state(out.state)
     asked = of(out.events, DecisionAsked)[-1]
     assert (asked.player, asked.kind) == (ME, special_kingdoms.TROLL_MONARCH)
@@ -218,8 +219,9 @@ def test_the_player_activating_zorn_places_its_goblins() -> None:
     stands."""
     table = Table()
     put(table, "Muetar-A1", "Snow Pass")
-    out = Outcome(table.state)
-    activate(out, DATA, "Zorn", "alice", "test", Dice(table.key, UUID(int=7), bytes(32), 10_000))
+    out = deciding(table.state)
+    out.dice = Dice(table.key, UUID(int=7), bytes(32), 10_000)
+    activate(out, "Zorn", "alice", "test")
     table.set_state(out.state)
     assert of(out.events, UnitsAwaitPlacement)[0].units == tuple(f"Zorn-A{n}" for n in range(1, 12))
     asked = of(out.events, DecisionAsked)[-1]
@@ -261,8 +263,8 @@ def test_goblins_with_no_space_left_stay_out_of_play_as_eliminated() -> None:
     for unit, hex_ in zip(armies, free, strict=False):
         put(table, unit, hex_)
     table.set_kingdom("Zorn", eliminated=frozenset(), unplaced=("Zorn-A11",))
-    out = Outcome(table.state)
-    special_kingdoms.next_spread(out, DATA, "Zorn")
+    out = deciding(table.state)
+    special_kingdoms.next_spread(out, "Zorn")
     blocked = of(out.events, PlacementBlocked)[0]
     assert blocked.units == ("Zorn-A11",)
     assert out.state.kingdoms["Zorn"].eliminated == {"Zorn-A11"}
@@ -280,8 +282,9 @@ def test_the_obelisk_is_wasteland_in_the_basic_game() -> None:
 
 
 def invade(table: Table, castle: str = "Kuzdol") -> list[object]:
-    out = Outcome(table.state)
-    invaded(out, DATA, castle, ME, Dice(table.key, UUID(int=7), bytes(32), 10_000))
+    out = deciding(table.state)
+    out.dice = Dice(table.key, UUID(int=7), bytes(32), 10_000)
+    invaded(out, castle, ME)
     table.set_state(out.state)
     return list(out.events)
 

@@ -26,12 +26,11 @@ from warscribe.engine.rulesets.divine_right.events import (
     PointsForfeited,
     UnitsAwaitPlacement,
 )
-from warscribe.engine.rulesets.divine_right.evolving import Outcome
 from warscribe.engine.rulesets.divine_right.kingdoms import effects, eliminate, score
 from warscribe.engine.rulesets.divine_right.projections import vp
 from warscribe.engine.rulesets.divine_right.state import PHASES
 
-from .board import put, spread
+from .board import deciding, put, spread
 from .play import Table, of
 
 
@@ -85,7 +84,7 @@ def test_the_game_ends_after_turn_20_with_the_winner_by_victory_points() -> None
     """Victory B: the most victory points after 20 turns."""
     table = Table()
     table.to_phase(20, table.player, "random-events")
-    out = Outcome(table.state)
+    out = deciding(table.state)
     score(out, "bob", "Plundering Enemy Castle", 15)
     table.set_state(out.state)
     last = table.state.turn.order[-1]  # type: ignore[union-attr]
@@ -108,8 +107,9 @@ def eliminated(table: Table, player: str, *rolls: int) -> list[object]:
         entered=list(rolls),
         entered_by="test",
     )
-    out = Outcome(table.state)
-    eliminate(out, load_builtin(), player, "monarch killed", dice)
+    out = deciding(table.state)
+    out.dice = dice
+    eliminate(out, player, "monarch killed")
     table.set_state(out.state)
     return out.events
 
@@ -176,7 +176,7 @@ def test_the_game_turn_ends_when_the_players_left_to_play_are_eliminated() -> No
 def test_reentry_needs_the_option_and_forfeits_points() -> None:
     """Basic Game Optional Rules › Re-entry of Eliminated Players."""
     table = Table(options=(("reentry", True),))
-    out = Outcome(table.state)
+    out = deciding(table.state)
     score(out, "carol", "Capturing Enemy Allied Monarch", 30)
     table.set_state(out.state)
     eliminated(table, "carol", 4)

@@ -18,9 +18,7 @@ attack at most, an amphibious attack engaging both.
 
 from __future__ import annotations
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
 
 from ..arguments import hex_arg, label, path_arg
 from ..data import DRData, Terrain, hex_distance
@@ -28,7 +26,7 @@ from ..events import (
     AttacksDeclared,
     DecisionAsked,
 )
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..movement.fleets import aboard
 from ..sections import (
     ACTIVATION_OF_KINGDOMS,
@@ -67,20 +65,18 @@ PORTS = frozenset({Terrain.PORT, Terrain.NON_CASTLE_PORT})
 # -- declaring ---------------------------------------------------------------------------------
 
 
-def declare_attacks(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def declare_attacks(d: Decision) -> None:
     """Every attack of the phase, checked together: no unit attacks or is attacked twice."""
-    turn = current(state, command, PHASE)
+    turn = current(d.state, d.call, PHASE)
     if turn.progress.declared:
         raise IllegalCommand("the attacks of this Combat Phase are declared already", COMBAT_PHASE)
-    texts = _texts(command.arg("attacks"))
+    texts = _texts(d.call.get("attacks"))
     attacks: list[Attack] = []
     for number, text in enumerate(texts, 1):
-        attack = _attack(state, data, turn.player, number, text)
-        _check_overlaps(state, data, turn.player, attack, attacks)
+        attack = _attack(d, turn.player, number, text)
+        _check_overlaps(d, turn.player, attack, attacks)
         attacks.append(attack)
-    out = Outcome(state)
-    out.add(AttacksDeclared(player=turn.player, attacks=tuple(attacks)))
-    return out
+    d.emit(AttacksDeclared(player=turn.player, attacks=tuple(attacks)))
 
 
 def _texts(value: object) -> tuple[str, ...]:
@@ -95,21 +91,21 @@ def _texts(value: object) -> tuple[str, ...]:
     return found
 
 
-def _attack(state: State, data: DRData, player: str, number: int, text: str) -> Attack:
+def _attack(d: Decision, player: str, number: int, text: str) -> Attack:
     kind, left, right = _split(text)
     where = f"attack {number} ({text})"
-    units = _attacking_units(state, data, player, left, kind, where)
-    spaces = path_arg(data, right, COMBAT_PHASE)
+    units = _attacking_units(d, player, left, kind, where)
+    spaces = path_arg(d.data, right, COMBAT_PHASE)
     if len(set(spaces)) != len(spaces):
         raise InvalidCommand(f"{where}: a defending space is named twice", COMBAT_PHASE)
-    defender = _defender(state, data, player, kind, spaces, where)
-    relief = _relief(state, data, player, spaces, defender)
+    defender = _defender(d, player, kind, spaces, where)
+    relief = _relief(d, player, spaces, defender)
     helpers = [u for u in units if u.inside]
     outside = [u for u in units if not u.inside]
-    _check_helpers(state, data, kind, relief, helpers, outside, where)
+    _check_helpers(d, kind, relief, helpers, outside, where)
     for unit in outside:
-        _check_attacker(state, data, unit, kind, spaces, where, units)
-    _check_stacks(state, player, kind, outside, where)
+        _check_attacker(d, unit, kind, spaces, where, units)
+    _check_stacks(d.state, player, kind, outside, where)
     return Attack(
         number=number,
         units=tuple(u.id for u in outside),
@@ -135,18 +131,16 @@ def _split(text: str) -> tuple[str, str, str]:
     return kind, left, right
 
 
-def _attacking_units(
-    state: State, data: DRData, player: str, text: str, kind: str, where: str
-) -> list[Unit]:
+def _attacking_units(d: Decision, player: str, text: str, kind: str, where: str) -> list[Unit]:
     """The units named: ids, or spaces (the player's units there of the attack's kind,
     outside any walls); an amphibious attack's fleets bring the land units aboard."""
     found: dict[str, Unit] = {}
     for token in _tokens(text):
-        for unit in _units_of(state, data, player, token, kind, where):
+        for unit in _units_of(d, player, token, kind, where):
             found.setdefault(unit.id, unit)
     if kind == AMPHIBIOUS:
         for fleet in [u for u in found.values() if is_fleet(u)]:
-            for cargo in aboard(state, fleet):
+            for cargo in aboard(d.state, fleet):
                 if not is_hero(cargo):
                     found.setdefault(cargo.id, cargo)
     return sorted(found.values(), key=lambda u: u.id)
@@ -164,21 +158,19 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
-def _units_of(
-    state: State, data: DRData, player: str, token: str, kind: str, where: str
-) -> list[Unit]:
-    if token in state.units:
-        unit = state.units[token]
-        if state.controller(unit) != player or is_hero(unit):
+def _units_of(d: Decision, player: str, token: str, kind: str, where: str) -> list[Unit]:
+    if token in d.state.units:
+        unit = d.state.units[token]
+        if d.state.controller(unit) != player or is_hero(unit):
             raise IllegalCommand(
                 f"{where}: {token} is not a combat unit of {player}'s", WHICH_UNITS
             )
         return [unit]
-    hex_ = hex_arg(data, token, COMBAT_PHASE)
+    hex_ = hex_arg(d.data, token, COMBAT_PHASE)
     units = [
         u
-        for u in at(state, hex_)
-        if state.controller(u) == player and not u.inside and _of_kind(u, kind)
+        for u in at(d.state, hex_)
+        if d.state.controller(u) == player and not u.inside and _of_kind(u, kind)
     ]
     if not units:
         raise IllegalCommand(
@@ -208,55 +200,50 @@ def targets(state: State, player: str, kind: str, space: Hex) -> list[Unit]:
     ]
 
 
-def _defender(
-    state: State, data: DRData, player: str, kind: str, spaces: tuple[Hex, ...], where: str
-) -> str:
+def _defender(d: Decision, player: str, kind: str, spaces: tuple[Hex, ...], where: str) -> str:
     players: set[str] = set()
     for space in spaces:
-        found = targets(state, player, kind, space)
-        if not found and not _empty_port(state, data, player, kind, space):
+        found = targets(d.state, player, kind, space)
+        if not found and not _empty_port(d, player, kind, space):
             what = "land" if kind == LAND else "fleet" if kind == FLEET else "combat"
             raise IllegalCommand(
-                f"{where}: no enemy {what} unit outside the walls at {label(data, space)} "
+                f"{where}: no enemy {what} unit outside the walls at {label(d.data, space)} "
                 "(lone heroes and units inside a castle are not attacked)",
                 WHICH_UNITS,
             )
-        players |= {str(state.controller(u)) for u in found}
+        players |= {str(d.state.controller(u)) for u in found}
         if not found:
-            standing = castle(state, data, space)
-            players.add(str(castle_side(state, standing)) if standing else "")
+            standing = castle(d.state, d.data, space)
+            players.add(str(castle_side(d.state, standing)) if standing else "")
     if len(players) != 1:
         raise IllegalCommand(f"{where}: an attack is made on one player's units", COMBAT_PHASE)
     return players.pop()
 
 
-def _empty_port(state: State, data: DRData, player: str, kind: str, space: Hex) -> bool:
+def _empty_port(d: Decision, player: str, kind: str, space: Hex) -> bool:
     """An amphibious attack may land on an empty enemy castle-port to besiege it."""
-    found = hostile_castle(state, data, player, space)
+    found = hostile_castle(d.state, d.data, player, space)
     return (
         kind == AMPHIBIOUS
         and found is not None
         and found.port
-        and castle_side(state, found) is not None
+        and castle_side(d.state, found) is not None
     )
 
 
-def _relief(
-    state: State, data: DRData, player: str, spaces: tuple[Hex, ...], defender: str
-) -> str | None:
+def _relief(d: Decision, player: str, spaces: tuple[Hex, ...], defender: str) -> str | None:
     """The castle relieved: the attack is on the besiegers of a castle of the attacker's."""
     if len(spaces) != 1:
         return None
-    siege = siege_at(state, spaces[0])
-    standing = castle(state, data, spaces[0])
+    siege = siege_at(d.state, spaces[0])
+    standing = castle(d.state, d.data, spaces[0])
     if siege is None or standing is None or siege.besieger != defender:
         return None
-    return standing.name if castle_side(state, standing) == player else None
+    return standing.name if castle_side(d.state, standing) == player else None
 
 
 def _check_helpers(
-    state: State,
-    data: DRData,
+    d: Decision,
     kind: str,
     relief: str | None,
     helpers: list[Unit],
@@ -281,30 +268,29 @@ def _check_helpers(
             "in an amphibious one)",
             RELIEVING_FORCES,
         )
-    assert state.turn is not None
-    broke = [u.id for u in helpers if state.turn.engaged_in(u.id) == BREAKOUT]
+    assert d.state.turn is not None
+    broke = [u.id for u in helpers if d.state.turn.engaged_in(u.id) == BREAKOUT]
     if broke:
         raise IllegalCommand(f"{where}: {', '.join(broke)} broke out this turn", RELIEVING_FORCES)
 
 
 def _check_attacker(
-    state: State,
-    data: DRData,
+    d: Decision,
     unit: Unit,
     kind: str,
     spaces: tuple[Hex, ...],
     where: str,
     units: list[Unit],
 ) -> None:
-    assert state.turn is not None
-    done = state.turn.engaged_in(unit.id)
+    assert d.state.turn is not None
+    done = d.state.turn.engaged_in(unit.id)
     if done is not None:
         raise IllegalCommand(f"{where}: {unit.id} {done} this turn: it may not attack", WHICH_UNITS)
-    if omened(state, unit):
+    if omened(d.state, unit):
         raise IllegalCommand(f"{where}: {unit.kingdom}'s regulars have Bad Omens", BAD_OMENS)
     _check_kind(unit, kind, units, where)
     for space in spaces:
-        _check_reach(state, data, unit, kind, space, where)
+        _check_reach(d.state, d.data, unit, kind, space, where)
 
 
 def _check_kind(unit: Unit, kind: str, units: list[Unit], where: str) -> None:
@@ -380,9 +366,7 @@ def _eligible(state: State, unit: Unit) -> bool:
     return state.turn.engaged_in(unit.id) is None and not omened(state, unit)
 
 
-def _check_overlaps(
-    state: State, data: DRData, player: str, attack: Attack, earlier: list[Attack]
-) -> None:
+def _check_overlaps(d: Decision, player: str, attack: Attack, earlier: list[Attack]) -> None:
     used = {u for a in earlier for u in (*a.units, *a.helpers)}
     twice = sorted(used & {*attack.units, *attack.helpers})
     if twice:
@@ -393,7 +377,7 @@ def _check_overlaps(
         for space in set(other.spaces) & set(attack.spaces):
             if _overlap(other.kind, attack.kind):
                 raise IllegalCommand(
-                    f"attack {attack.number}: the units at {label(data, space)} would be "
+                    f"attack {attack.number}: the units at {label(d.data, space)} would be "
                     "attacked twice",
                     WHICH_UNITS,
                 )

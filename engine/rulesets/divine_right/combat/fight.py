@@ -22,9 +22,9 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from warscribe.engine.dice import Dice
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand
-from warscribe.engine.events import Command, Event
+from warscribe.engine.events import Event
 
 from ..arguments import label, names
 from ..data import CombatCondition, CombatModifier, CombatWho, DRData, hex_distance
@@ -33,14 +33,13 @@ from ..events import (
     AttackBegun,
     AttackEnded,
     BattleFought,
-    DecisionAsked,
     DefendersStood,
     UnitsAdvanced,
     UnitsEliminated,
     UnitsRetreated,
     WithdrawalLosses,
 )
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..heroes import absent_monarch_modifiers, shipwreck, stack_losses
 from ..kingdoms import effects
 from ..movement.fleets import aboard
@@ -91,22 +90,22 @@ def other(fight: Fight, player: str) -> str:
 # -- the Combat Roll ----------------------------------------------------------------------------
 
 
-def fight(out: Outcome, data: DRData, dice: Dice) -> None:
+def fight(d: Decision) -> None:
     """Both sides roll; the difference (or, on a tie, the weaker side's roll) is lost."""
-    current = the_fight(out.state)
+    current = the_fight(d.state)
     assert current is not None
-    attackers = attackers_left(out.state, current)
-    defenders = defenders_left(out.state, current)
+    attackers = attackers_left(d.state, current)
+    defenders = defenders_left(d.state, current)
     if not attackers or not defenders:
-        after_battle(out, data, dice)
+        after_battle(d)
         return
     attacking = len(attackers)
-    defending = _defending_strength(out.state, data, current, defenders)
+    defending = _defending_strength(d, current, defenders)
     a_odds, d_odds = odds(attacking, defending)
-    a_mods = _attack_modifiers(out.state, data, current, attackers)
-    d_mods = _defence_modifiers(out.state, data, current, defenders, attacking)
-    a_roll = dice.roll(f"Combat Roll: {current.attacker} attacking")
-    d_roll = dice.roll(f"Combat Roll: {current.defender} defending")
+    a_mods = _attack_modifiers(d, current, attackers)
+    d_mods = _defence_modifiers(d.state, d.data, current, defenders, attacking)
+    a_roll = d.dice.roll(f"Combat Roll: {current.attacker} attacking")
+    d_roll = d.dice.roll(f"Combat Roll: {current.defender} defending")
     battle = resolve(
         attacking,
         defending,
@@ -116,7 +115,7 @@ def fight(out: Outcome, data: DRData, dice: Dice) -> None:
         sum(v for _, v in d_mods),
     )
     ratio = f"odds {a_odds} to {d_odds} ({attacking} against {defending})"
-    out.add(
+    d.emit(
         a_roll,
         d_roll,
         BattleFought(
@@ -136,16 +135,16 @@ def fight(out: Outcome, data: DRData, dice: Dice) -> None:
             defender_losses=min(battle.defender_losses, len(defenders)),
         ),
     )
-    proceed(out, data, dice)
+    proceed(d)
 
 
-def _defending_strength(state: State, data: DRData, current: Fight, defenders: list[Unit]) -> int:
+def _defending_strength(d: Decision, current: Fight, defenders: list[Unit]) -> int:
     if current.kind == BREAKOUT_KIND:
         return len(defenders)
     total = 0
     for space in sorted({u.hex for u in defenders}):
         here = sum(u.hex == space for u in defenders)
-        total += defence_strength(here, _terrain(data, space))
+        total += defence_strength(here, _terrain(d.data, space))
     return total
 
 
@@ -154,11 +153,9 @@ def _terrain(data: DRData, hex_: Hex) -> frozenset[str]:
     return frozenset(str(t) for t in place.terrain) if place else frozenset()
 
 
-def _attack_modifiers(
-    state: State, data: DRData, current: Fight, attackers: list[Unit]
-) -> list[tuple[str, int]]:
-    heroes = _heroes_with(state, current.attacker, {u.hex for u in attackers})
-    return modifiers(state, data, attackers, heroes, attacking=True)
+def _attack_modifiers(d: Decision, current: Fight, attackers: list[Unit]) -> list[tuple[str, int]]:
+    heroes = _heroes_with(d.state, current.attacker, {u.hex for u in attackers})
+    return modifiers(d.state, d.data, attackers, heroes, attacking=True)
 
 
 def _defence_modifiers(
@@ -254,38 +251,36 @@ def _applies(effect: object, who: CombatWho, siege: bool) -> bool:
 # -- losses --------------------------------------------------------------------------------------
 
 
-def proceed(out: Outcome, data: DRData, dice: Dice) -> None:
+def proceed(d: Decision) -> None:
     """Carry the fight on: each side's losses (asked of its owner when he has a choice),
     the withdrawal of a lost amphibious attack, then the advance."""
     while True:
-        current = the_fight(out.state)
+        current = the_fight(d.state)
         if current is None or current.stage not in (BATTLE, WITHDRAWAL):
             return
         if current.due:
-            if _losses_due(out, data, dice, current, *current.due[0]):
+            if _losses_due(d, current, *current.due[0]):
                 return
         elif current.failed:
-            survivors = len(attackers_left(out.state, current, helpers=False))
+            survivors = len(attackers_left(d.state, current, helpers=False))
             count = amphibious_withdrawal(survivors)
             event = WithdrawalLosses(current.number, current.attacker, survivors, count)
-            out.add(event)
+            d.emit(event)
         else:
-            after_battle(out, data, dice)
+            after_battle(d)
             return
 
 
-def _losses_due(
-    out: Outcome, data: DRData, dice: Dice, current: Fight, player: str, count: int
-) -> bool:
+def _losses_due(d: Decision, current: Fight, player: str, count: int) -> bool:
     """Take the player's losses: all his units when they are no more than the losses,
     else ask him which (True: asked, play waits)."""
-    candidates = loss_candidates(out.state, current, player)
+    candidates = loss_candidates(d.state, current, player)
     if count < len(candidates):
         why = f"choose the {count} unit(s) {player} loses in {_title(current)}"
-        out.add(DecisionAsked(player, LOSSES, tuple(candidates), count, why))
+        d.ask(LOSSES, player, tuple(candidates), count=count, why=why)
         return True
-    units = living(out.state, candidates)
-    eliminate(out, data, dice, player, units, other(current, player), _title(current), True)
+    units = living(d.state, candidates)
+    eliminate(d, player, units, other(current, player), _title(current), True)
     return False
 
 
@@ -303,9 +298,7 @@ def loss_candidates(state: State, current: Fight, player: str) -> list[str]:
 
 
 def eliminate(
-    out: Outcome,
-    data: DRData,
-    dice: Dice,
+    d: Decision,
     player: str,
     units: Sequence[Unit],
     enemy: str | None,
@@ -315,20 +308,20 @@ def eliminate(
     """Units lost: the units aboard lost fleets go with them (heroes aboard roll, and may
     be cast away); the heroes of each stack that lost units roll (trigger 1)."""
     for fleet in units:
-        if is_fleet(fleet) and aboard(out.state, fleet):
-            shipwreck(out, data, fleet, dice, by=enemy)
-    ids = tuple(u.id for u in units if u.id in out.state.units)
-    out.add(UnitsEliminated(player=player, units=ids, why=why, losses=losses))
+        if is_fleet(fleet) and aboard(d.state, fleet):
+            shipwreck(d, fleet, by=enemy)
+    ids = tuple(u.id for u in units if u.id in d.state.units)
+    d.emit(UnitsEliminated(player=player, units=ids, why=why, losses=losses))
     if enemy is None:
         return
     for hex_ in sorted({u.hex for u in units}):
-        stack_losses(out, data, dice, hex_, player, enemy)
+        stack_losses(d, hex_, player, enemy)
 
 
-def take_losses(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def take_losses(d: Decision) -> None:
     """`losses units=A,B,...`: the units the player chooses to lose."""
-    pending = answering(state, command, (LOSSES,), MAKING_ATTACKS)
-    chosen = names(command.arg("units"), MAKING_ATTACKS)
+    pending = answering(d.state, d.call, (LOSSES,), MAKING_ATTACKS)
+    chosen = names(d.call.get("units"), MAKING_ATTACKS)
     wrong = [u for u in chosen if u not in pending.options]
     if wrong:
         raise IllegalCommand(
@@ -339,20 +332,18 @@ def take_losses(state: State, command: Command, data: DRData, dice: Dice) -> Out
         raise IllegalCommand(
             f"name {pending.count} unit(s) to lose, not {len(chosen)}", MAKING_ATTACKS
         )
-    units = [state.units[u] for u in chosen]
-    current = the_fight(state)
-    enemy = other(current, pending.player) if current else _castle_side(state, data, units[0])
-    out = Outcome(state)
+    units = [d.state.units[u] for u in chosen]
+    current = the_fight(d.state)
+    enemy = other(current, pending.player) if current else _castle_side(d, units[0])
     why = _title(current) if current else "a failed siege roll"
-    eliminate(out, data, dice, pending.player, units, enemy, why, True)
-    proceed(out, data, dice)
-    return out
+    eliminate(d, pending.player, units, enemy, why, True)
+    proceed(d)
 
 
-def chosen(command: Command, pending: Pending, rule: str, refusal: str) -> tuple[str, ...]:
+def chosen(call: Call, pending: Pending, rule: str, refusal: str) -> tuple[str, ...]:
     """The units an answer names (`units`; by default all those offered), each one offered
     (else refused: `refusal` says why)."""
-    named = command.arg("units")
+    named = call.get("units")
     units = names(named, rule) if named else pending.options
     wrong = [u for u in units if u not in pending.options]
     if wrong:
@@ -363,58 +354,53 @@ def chosen(command: Command, pending: Pending, rule: str, refusal: str) -> tuple
 
 
 def answer_units(
-    state: State,
-    command: Command,
-    data: DRData,
-    dice: Dice,
+    d: Decision,
     ask: tuple[str, str, str],
     event: Callable[..., Event],
-    then: Callable[[Outcome, DRData, Dice], None],
+    then: Callable[[Decision], None],
     *,
     none: bool = False,
-) -> Outcome:
+) -> None:
     """Answer the decision `ask` (its kind, rule and why a unit is refused) with the units
-    `command` names (see `chosen`; no units at all when `none`): `event` records them for
+    the call names (see `chosen`; no units at all when `none`): `event` records them for
     the fight being resolved, and `then` carries the fight on."""
     kind, rule, refusal = ask
-    pending = answering(state, command, (kind,), rule)
-    units = () if none else chosen(command, pending, rule, refusal)
-    out = Outcome(state)
-    out.add(event(number=fight_now(state).number, player=pending.player, units=units))
-    then(out, data, dice)
-    return out
+    pending = answering(d.state, d.call, (kind,), rule)
+    units = () if none else chosen(d.call, pending, rule, refusal)
+    d.emit(event(number=fight_now(d.state).number, player=pending.player, units=units))
+    then(d)
 
 
-def _castle_side(state: State, data: DRData, unit: Unit) -> str | None:
-    found = castle(state, data, unit.hex)
-    return castle_side(state, found) if found else None
+def _castle_side(d: Decision, unit: Unit) -> str | None:
+    found = castle(d.state, d.data, unit.hex)
+    return castle_side(d.state, found) if found else None
 
 
 # -- after the battle ------------------------------------------------------------------------
 
 
-def after_battle(out: Outcome, data: DRData, dice: Dice) -> None:
+def after_battle(d: Decision) -> None:
     """The attacker may advance into a space the defenders vacated (or, relieving a siege,
     into the castle, win or lose); else the attack is over."""
-    current = the_fight(out.state)
+    current = the_fight(d.state)
     assert current is not None
-    options = advance_options(out.state, data, current)
-    if options and attackers_left(out.state, current, helpers=False):
+    options = advance_options(d, current)
+    if options and attackers_left(d.state, current, helpers=False):
         why = (
             f"attack {current.number}: advance into {' or '.join(options)} "
             "(advance into SPACE UNIT...), or not (advance none)"
         )
-        out.add(DecisionAsked(current.attacker, ADVANCE, tuple(options), 0, why))
+        d.ask(ADVANCE, current.attacker, tuple(options), count=0, why=why)
         return
-    out.add(AttackEnded(number=current.number, why="resolved"))
+    d.emit(AttackEnded(number=current.number, why="resolved"))
 
 
-def advance_options(state: State, data: DRData, current: Fight) -> list[str]:
+def advance_options(d: Decision, current: Fight) -> list[str]:
     """The spaces the attacker may advance into: those whose defending units are all
     gone, and a relieved castle."""
     if current.kind == BREAKOUT_KIND:
         return []
-    options = [label(data, s) for s in current.spaces if vacated(state, current, s)]
+    options = [label(d.data, s) for s in current.spaces if vacated(d.state, current, s)]
     if current.relief is not None and current.relief not in options:
         options.append(current.relief)
     return options

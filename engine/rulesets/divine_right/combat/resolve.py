@@ -21,21 +21,19 @@ from __future__ import annotations
 
 import dataclasses
 
-from warscribe.engine.dice import Dice
-from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
+from warscribe.engine.commands import Call
+from warscribe.engine.errors import IllegalCommand
 
-from ..arguments import flag, hex_arg, label, names
-from ..data import DRData, hex_distance
+from ..arguments import label, names
+from ..data import hex_distance
 from ..events import (
     AdvanceDeclined,
     AttackBegun,
     AttackEnded,
-    DecisionAsked,
     FleetsCameOut,
     UnitsAdvanced,
 )
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..heroes import fate
 from ..movement.fleets import aboard
 from ..sections import (
@@ -83,20 +81,19 @@ PHASE = "combat"
 # -- resolving ---------------------------------------------------------------------------------
 
 
-def resolve(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def resolve(d: Decision) -> None:
     """Resolve a declared attack: the defender may first try to retreat."""
-    turn = current(state, command, PHASE)
-    attack = _declared(state, command.arg("number"))
-    attackers = [u.id for u in attackers_of(state, attack)]
-    defenders = [u.id for s in attack.spaces for u in targets(state, turn.player, attack.kind, s)]
-    if command.arg("retreated"):
-        defenders += _retreated_nearby(state, attack, attackers, defenders)
-    out = Outcome(state)
+    turn = current(d.state, d.call, PHASE)
+    attack = _declared(d.state, d.call.number("number"))
+    attackers = [u.id for u in attackers_of(d.state, attack)]
+    defenders = [u.id for s in attack.spaces for u in targets(d.state, turn.player, attack.kind, s)]
+    if d.call.flag("retreated"):
+        defenders += _retreated_nearby(d.state, attack, attackers, defenders)
     if not attackers or (not defenders and attack.kind != AMPHIBIOUS):
         why = "cancelled: its attackers are gone" if not attackers else "cancelled: no defender"
-        out.add(AttackEnded(number=attack.number, why=why))
-        return out
-    out.add(
+        d.emit(AttackEnded(number=attack.number, why=why))
+        return
+    d.emit(
         AttackBegun(
             number=attack.number,
             kind=attack.kind,
@@ -106,47 +103,48 @@ def resolve(state: State, command: Command, data: DRData, dice: Dice) -> Outcome
             defenders=tuple(defenders),
             spaces=attack.spaces,
             relief=attack.relief,
-            helpers=tuple(u for u in attack.helpers if u in state.units),
+            helpers=tuple(u for u in attack.helpers if u in d.state.units),
         )
     )
-    fleets = _in_port(out.state, data, attack) if attack.kind == AMPHIBIOUS else []
+    fleets = _in_port(d, attack) if attack.kind == AMPHIBIOUS else []
     if fleets:
         why = (
             f"attack {attack.number}: your fleets within the walls may come out to defend "
             "against the amphibious attack (sortie [FLEET...]), or stay in (sortie --none)"
         )
-        out.add(DecisionAsked(attack.defender, SORTIE, tuple(fleets), 0, why))
-        return out
-    before_battle(out, data, dice)
-    return out
+        d.ask(SORTIE, attack.defender, tuple(fleets), count=0, why=why)
+        return
+    before_battle(d)
 
 
-def _in_port(state: State, data: DRData, attack: Attack) -> list[str]:
+def _in_port(d: Decision, attack: Attack) -> list[str]:
     """The defender's fleets within the walls of his castle-ports under attack."""
     found = []
     for space in attack.spaces:
-        standing = castle(state, data, space)
-        if standing is None or not standing.port or castle_side(state, standing) != attack.defender:
+        standing = castle(d.state, d.data, space)
+        if (
+            standing is None
+            or not standing.port
+            or castle_side(d.state, standing) != attack.defender
+        ):
             continue
         found += [
             u.id
-            for u in at(state, space)
-            if is_fleet(u) and u.inside and state.controller(u) == attack.defender
+            for u in at(d.state, space)
+            if is_fleet(u) and u.inside and d.state.controller(u) == attack.defender
         ]
     return sorted(found)
 
 
-def sortie(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def sortie(d: Decision) -> None:
     """The defender's fleets named (all of them by default) come out of the port to defend
     against the amphibious attack; they stay outside after it."""
-    return answer_units(state, command, data, dice, _SORTIE_ASKED, FleetsCameOut, before_battle)
+    return answer_units(d, _SORTIE_ASKED, FleetsCameOut, before_battle)
 
 
-def sortie_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def sortie_none(d: Decision) -> None:
     """The fleets stay within the walls."""
-    return answer_units(
-        state, command, data, dice, _SORTIE_ASKED, FleetsCameOut, before_battle, none=True
-    )
+    return answer_units(d, _SORTIE_ASKED, FleetsCameOut, before_battle, none=True)
 
 
 _SORTIE_ASKED = (SORTIE, AMPHIBIOUS_ATTACKS, "is not a fleet of yours within the walls here")
@@ -156,17 +154,11 @@ def attackers_of(state: State, attack: Attack) -> list[Unit]:
     return [state.units[u] for u in attack.units if u in state.units]
 
 
-def _declared(state: State, value: object) -> Attack:
+def _declared(state: State, number: int) -> Attack:
     assert state.turn is not None
     progress = state.turn.progress
     if progress.fight is not None:
         raise IllegalCommand(f"attack {progress.fight.number} is being resolved", COMBAT_PHASE)
-    try:
-        number = int(str(value))
-    except ValueError:
-        raise InvalidCommand(
-            f"name the attack by its number, not {value!r}", COMBAT_PHASE
-        ) from None
     attack = next((a for a in progress.attacks if a.number == number), None)
     if attack is None:
         raise IllegalCommand(f"no attack {number} was declared this phase", COMBAT_PHASE)
@@ -197,24 +189,23 @@ def _retreated_nearby(
 # -- advance after combat -----------------------------------------------------------------------
 
 
-def advance_into(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def advance_into(d: Decision) -> None:
     """Attacking units advance into a vacated space (besieging it if it is an enemy
     castle), or a relieving force enters the castle it relieved."""
-    pending = answering(state, command, (ADVANCE,), ADVANCE_AFTER_COMBAT)
-    current_fight = fight_now(state)
-    to = hex_arg(data, str(command.arg("to", "")), ADVANCE_AFTER_COMBAT)
-    if label(data, to) not in pending.options and not _relieved(data, current_fight, to):
+    pending = answering(d.state, d.call, (ADVANCE,), ADVANCE_AFTER_COMBAT)
+    current_fight = fight_now(d.state)
+    to: Hex = d.call.value("to")
+    if label(d.data, to) not in pending.options and not _relieved(d, current_fight, to):
         raise IllegalCommand(
-            f"advance into {' or '.join(pending.options)}, not {label(data, to)}",
+            f"advance into {' or '.join(pending.options)}, not {label(d.data, to)}",
             ADVANCE_AFTER_COMBAT,
         )
-    units = _advancing(state, command, current_fight)
-    inside = _inside(state, data, current_fight, to, flag(command.arg("inside")))
-    _check_advance(state, data, pending.player, units, to, inside)
-    carried = [c.id for u in units if is_fleet(u) for c in aboard(state, u)]
+    units = _advancing(d.state, d.call, current_fight)
+    inside = _inside(d, current_fight, to, d.call.flag("inside"))
+    _check_advance(d, pending.player, units, to, inside)
+    carried = [c.id for u in units if is_fleet(u) for c in aboard(d.state, u)]
     landed = inside or current_fight.kind == AMPHIBIOUS
-    out = Outcome(state)
-    out.add(
+    d.emit(
         UnitsAdvanced(
             player=pending.player,
             units=tuple(u.id for u in units),
@@ -225,18 +216,17 @@ def advance_into(state: State, command: Command, data: DRData, dice: Dice) -> Ou
             landed=landed,
         )
     )
-    _arrive(out, data, dice, pending.player, to)
-    out.add(AttackEnded(number=current_fight.number, why="resolved"))
-    return out
+    _arrive(d, pending.player, to)
+    d.emit(AttackEnded(number=current_fight.number, why="resolved"))
 
 
-def _relieved(data: DRData, current_fight: Fight, to: Hex) -> bool:
-    return current_fight.relief is not None and data.place(current_fight.relief).hex == to
+def _relieved(d: Decision, current_fight: Fight, to: Hex) -> bool:
+    return current_fight.relief is not None and d.data.place(current_fight.relief).hex == to
 
 
-def _advancing(state: State, command: Command, current_fight: Fight) -> list[Unit]:
+def _advancing(state: State, command: Call, current_fight: Fight) -> list[Unit]:
     survivors = attackers_left(state, current_fight, helpers=False)
-    named = command.arg("units")
+    named = command.get("units")
     if named is None:
         return [u for u in survivors if u.aboard is None]
     ids = names(named, ADVANCE_AFTER_COMBAT)
@@ -250,58 +240,58 @@ def _advancing(state: State, command: Command, current_fight: Fight) -> list[Uni
     return [alive[u] for u in ids]
 
 
-def _inside(state: State, data: DRData, current_fight: Fight, to: Hex, wanted: bool) -> bool:
+def _inside(d: Decision, current_fight: Fight, to: Hex, wanted: bool) -> bool:
     """Relieving units go within the walls (they may choose once the besiegers are all
     gone); elsewhere only into a castle of their own side, if they wish."""
-    if _relieved(data, current_fight, to) and not vacated(state, current_fight, to):
+    if _relieved(d, current_fight, to) and not vacated(d.state, current_fight, to):
         return True
     if not wanted:
         return False
-    standing = castle(state, data, to)
-    if standing is None or castle_side(state, standing) != current_fight.attacker:
+    standing = castle(d.state, d.data, to)
+    if standing is None or castle_side(d.state, standing) != current_fight.attacker:
         raise IllegalCommand(
             "units go inside only the walls of their own castle", ADVANCE_AFTER_COMBAT
         )
     return True
 
 
-def _check_advance(
-    state: State, data: DRData, player: str, units: list[Unit], to: Hex, inside: bool
-) -> None:
+def _check_advance(d: Decision, player: str, units: list[Unit], to: Hex, inside: bool) -> None:
     for unit in units:
-        if not is_fleet(unit) and data.map.is_river_side(unit.hex, to):
+        if not is_fleet(unit) and d.data.map.is_river_side(unit.hex, to):
             raise IllegalCommand(
                 f"{unit.id} may not advance across the navigable river", COMBAT_TERRAIN
             )
-    limited = first_turn(state, data, units, to)
+    limited = first_turn(d.state, d.data, units, to)
     if limited is not None:
         raise IllegalCommand(
-            f"no advance into {label(data, to)}: {limited}", ACTIVATION_OF_KINGDOMS
+            f"no advance into {label(d.data, to)}: {limited}", ACTIVATION_OF_KINGDOMS
         )
-    if not inside and hostile_castle(state, data, player, to) and besieger(state, to) != player:
-        refused = refusal(state, data, player, to, units)
+    if (
+        not inside
+        and hostile_castle(d.state, d.data, player, to)
+        and besieger(d.state, to) != player
+    ):
+        refused = refusal(d.state, d.data, player, to, units)
         if refused is not None:
             raise IllegalCommand(
-                f"advancing into {label(data, to)} would have to declare a siege, and {refused}",
+                f"advancing into {label(d.data, to)} would have to declare a siege, and {refused}",
                 DECLARING_A_SIEGE,
             )
 
 
-def _arrive(out: Outcome, data: DRData, dice: Dice, player: str, to: Hex) -> None:
+def _arrive(d: Decision, player: str, to: Hex) -> None:
     """Entering an enemy castle space declares its siege; lone enemy heroes there roll."""
-    if hostile_castle(out.state, data, player, to) and besieger(out.state, to) != player:
-        declare(out, data, dice, player, to, "advance after combat")
-    for hero in lone_heroes(out.state, player, to):
-        fate(out, data, dice, hero.id, 3, player)
+    if hostile_castle(d.state, d.data, player, to) and besieger(d.state, to) != player:
+        declare(d, player, to, "advance after combat")
+    for hero in lone_heroes(d.state, player, to):
+        fate(d, hero.id, 3, player)
 
 
-def advance_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
-    pending = answering(state, command, (ADVANCE,), ADVANCE_AFTER_COMBAT)
-    current_fight = fight_now(state)
-    out = Outcome(state)
-    out.add(AdvanceDeclined(player=pending.player, number=current_fight.number))
-    out.add(AttackEnded(number=current_fight.number, why="resolved"))
-    return out
+def advance_none(d: Decision) -> None:
+    pending = answering(d.state, d.call, (ADVANCE,), ADVANCE_AFTER_COMBAT)
+    current_fight = fight_now(d.state)
+    d.emit(AdvanceDeclined(player=pending.player, number=current_fight.number))
+    d.emit(AttackEnded(number=current_fight.number, why="resolved"))
 
 
 def _advance_stands(state: State, pending: Pending) -> bool:

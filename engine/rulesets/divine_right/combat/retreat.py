@@ -16,20 +16,18 @@ from __future__ import annotations
 
 import dataclasses
 
-from warscribe.engine.dice import Dice
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
 
-from ..arguments import flag, hex_arg, label, names
+from ..arguments import hex_arg, label, names
 from ..data import DRData
 from ..events import (
-    DecisionAsked,
     DefendersStood,
     RetreatedAttacked,
     RetreatRolled,
     UnitsRetreated,
 )
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..movement.fleets import first_turn_limit
 from ..movement.terrain import all_sea, geography, is_isle
 from ..sections import RETREAT_BEFORE_COMBAT
@@ -66,23 +64,23 @@ PURSUE = "pursue"
 # -- may the defender retreat? -----------------------------------------------------------------
 
 
-def before_battle(out: Outcome, data: DRData, dice: Dice) -> None:
-    current_fight = fight_now(out.state)
-    if _may_retreat(out.state, data, current_fight):
+def before_battle(d: Decision) -> None:
+    current_fight = fight_now(d.state)
+    if _may_retreat(d, current_fight):
         why = (
             f"attack {current_fight.number}: try to retreat before combat "
             "(retreat roll SPACE [--fleets]), or stand (retreat stand)"
         )
-        out.add(DecisionAsked(current_fight.defender, RETREAT, (), 0, why))
+        d.ask(RETREAT, current_fight.defender, (), count=0, why=why)
         return
-    fight(out, data, dice)
+    fight(d)
 
 
-def _may_retreat(state: State, data: DRData, current_fight: Fight) -> bool:
+def _may_retreat(d: Decision, current_fight: Fight) -> bool:
     for space in current_fight.spaces:
         for fleets in (False, True):
-            units = _retreaters(state, current_fight, space, fleets)
-            if units and _destinations(state, data, current_fight, units, space):
+            units = _retreaters(d.state, current_fight, space, fleets)
+            if units and _destinations(d, current_fight, units, space):
                 return True
     return False
 
@@ -102,13 +100,11 @@ def _once(state: State) -> set[str]:
     return set(state.turn.progress.retreated) if state.turn else set()
 
 
-def _destinations(
-    state: State, data: DRData, current_fight: Fight, units: list[Unit], start: Hex
-) -> list[Hex]:
+def _destinations(d: Decision, current_fight: Fight, units: list[Unit], start: Hex) -> list[Hex]:
     return [
         h
-        for h in data.map.neighbours(*start)
-        if _retreat_problem(state, data, current_fight, units, start, h) is None
+        for h in d.data.map.neighbours(*start)
+        if _retreat_problem(d.state, d.data, current_fight, units, start, h) is None
     ]
 
 
@@ -153,26 +149,25 @@ def first_turn(state: State, data: DRData, units: list[Unit], hex_: Hex) -> str 
 # -- retreat before combat ---------------------------------------------------------------------
 
 
-def retreat_roll(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def retreat_roll(d: Decision) -> None:
     """One die for the land units (or fleets) of a defending space: the group with the
     least chance (humans 4+, non-humans 3+) is tested first; each group the roll meets
     may retreat. After a failure, groups with a better chance may roll once more."""
-    pending = answering(state, command, (RETREAT,), RETREAT_BEFORE_COMBAT)
-    current_fight = fight_now(state)
-    space = _space(data, current_fight, command.arg("space"))
-    fleets = flag(command.arg("fleets"))
-    units = _retreaters(state, current_fight, space, fleets)
-    groups = _groups(data, units)
-    tested = _tested(command, current_fight, space, fleets, groups)
-    moving = [u for u in units if _group(data, u) in tested]
-    if not _destinations(state, data, current_fight, moving, space):
+    pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
+    current_fight = fight_now(d.state)
+    space = _space(d, current_fight, d.call.get("space"))
+    fleets = d.call.flag("fleets")
+    units = _retreaters(d.state, current_fight, space, fleets)
+    groups = _groups(d.data, units)
+    tested = _tested(d.call, current_fight, space, fleets, groups)
+    moving = [u for u in units if _group(d.data, u) in tested]
+    if not _destinations(d, current_fight, moving, space):
         raise IllegalCommand(
-            f"no space next to {label(data, space)} to retreat into", RETREAT_BEFORE_COMBAT
+            f"no space next to {label(d.data, space)} to retreat into", RETREAT_BEFORE_COMBAT
         )
-    rolled = dice.roll(f"retreat before combat from {label(data, space)}")
+    rolled = d.dice.roll(f"retreat before combat from {label(d.data, space)}")
     allowed = retreating_groups({g: groups[g] for g in tested}, rolled.values[0])
-    out = Outcome(state)
-    out.add(
+    d.emit(
         rolled,
         RetreatRolled(
             player=pending.player,
@@ -183,17 +178,16 @@ def retreat_roll(state: State, command: Command, data: DRData, dice: Dice) -> Ou
             allowed=allowed,
         ),
     )
-    return out
 
 
-def _space(data: DRData, current_fight: Fight, value: object) -> Hex:
+def _space(d: Decision, current_fight: Fight, value: object) -> Hex:
     if value is None:
         if len(current_fight.spaces) == 1:
             return current_fight.spaces[0]
         raise InvalidCommand("name the defending space (space=HEX)", RETREAT_BEFORE_COMBAT)
-    hex_ = hex_arg(data, str(value), RETREAT_BEFORE_COMBAT)
+    hex_ = hex_arg(d.data, str(value), RETREAT_BEFORE_COMBAT)
     if hex_ not in current_fight.spaces:
-        raise IllegalCommand(f"{label(data, hex_)} is not attacked now", RETREAT_BEFORE_COMBAT)
+        raise IllegalCommand(f"{label(d.data, hex_)} is not attacked now", RETREAT_BEFORE_COMBAT)
     return hex_
 
 
@@ -210,11 +204,11 @@ def _groups(data: DRData, units: list[Unit]) -> dict[str, bool]:
 
 
 def _tested(
-    command: Command, current_fight: Fight, space: Hex, fleets: bool, groups: dict[str, bool]
+    command: Call, current_fight: Fight, space: Hex, fleets: bool, groups: dict[str, bool]
 ) -> tuple[str, ...]:
     """The groups this roll tests: those named (default: all present), after checking a
     second roll is made only by groups with a better chance than one that failed."""
-    named = command.arg("groups")
+    named = command.get("groups")
     tested = names(named, RETREAT_BEFORE_COMBAT, "group") if named else tuple(groups)
     unknown = [g for g in tested if g not in groups]
     if unknown:
@@ -237,32 +231,30 @@ def _tested(
     return tested
 
 
-def retreat_to(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def retreat_to(d: Decision) -> None:
     """The groups a roll let go (all, or those named) retreat to one adjacent space."""
-    pending = answering(state, command, (RETREAT,), RETREAT_BEFORE_COMBAT)
-    current_fight = fight_now(state)
-    space = _space(data, current_fight, command.arg("space"))
-    fleets = flag(command.arg("fleets"))
+    pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
+    current_fight = fight_now(d.state)
+    space = _space(d, current_fight, d.call.get("space"))
+    fleets = d.call.flag("fleets")
     chance = _open_try(current_fight, space, fleets)
-    named = command.arg("groups")
+    named = d.call.get("groups")
     groups = names(named, RETREAT_BEFORE_COMBAT, "group") if named else chance.allowed
     if not set(groups) <= set(chance.allowed):
         raise IllegalCommand(
             f"the roll let only {', '.join(chance.allowed)} go", RETREAT_BEFORE_COMBAT
         )
     units = [
-        u for u in _retreaters(state, current_fight, space, fleets) if _group(data, u) in groups
+        u for u in _retreaters(d.state, current_fight, space, fleets) if _group(d.data, u) in groups
     ]
-    to = hex_arg(data, str(command.arg("to", "")), RETREAT_BEFORE_COMBAT)
-    problem = _retreat_problem(state, data, current_fight, units, space, to)
+    to: Hex = d.call.value("to")
+    problem = _retreat_problem(d.state, d.data, current_fight, units, space, to)
     if problem is not None:
-        raise IllegalCommand(f"no retreat to {label(data, to)}: {problem}", RETREAT_BEFORE_COMBAT)
-    ids = [u.id for u in units] + _riders(state, current_fight, units, space, command)
-    out = Outcome(state)
-    out.add(UnitsRetreated(player=pending.player, units=tuple(ids), start=space, hex=to))
-    if not defenders_left(out.state, fight_now(out.state)):
-        _pursue_or_fight(out, data, dice)
-    return out
+        raise IllegalCommand(f"no retreat to {label(d.data, to)}: {problem}", RETREAT_BEFORE_COMBAT)
+    ids = [u.id for u in units] + _riders(d.state, current_fight, units, space, d.call)
+    d.emit(UnitsRetreated(player=pending.player, units=tuple(ids), start=space, hex=to))
+    if not defenders_left(d.state, fight_now(d.state)):
+        _pursue_or_fight(d)
 
 
 def _open_try(current_fight: Fight, space: Hex, fleets: bool) -> RetreatTry:
@@ -277,7 +269,7 @@ def _open_try(current_fight: Fight, space: Hex, fleets: bool) -> RetreatTry:
 
 
 def _riders(
-    state: State, current_fight: Fight, units: list[Unit], space: Hex, command: Command
+    state: State, current_fight: Fight, units: list[Unit], space: Hex, command: Call
 ) -> list[str]:
     """The defender's heroes in the space that ride away with the retreating combat units:
     those named (`heroes=A,B` or `none`); by default all of them when no combat unit of
@@ -286,7 +278,7 @@ def _riders(
     side = current_fight.defender
     here = [u for u in at(state, space) if state.controller(u) == side and not u.inside]
     heroes = [u.id for u in here if is_hero(u) and u.aboard is None]
-    named = command.arg("heroes")
+    named = command.get("heroes")
     if named is not None:
         chosen = () if str(named).lower() == "none" else names(named, RETREAT_BEFORE_COMBAT, "hero")
         wrong = [h for h in chosen if h not in heroes]
@@ -302,32 +294,30 @@ def _riders(
     return heroes
 
 
-def retreat_stand(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def retreat_stand(d: Decision) -> None:
     """The defenders still there stand: the attack is fought."""
-    pending = answering(state, command, (RETREAT,), RETREAT_BEFORE_COMBAT)
-    out = Outcome(state)
-    out.add(DefendersStood(player=pending.player, number=fight_now(state).number))
-    _pursue_or_fight(out, data, dice)
-    return out
+    pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
+    d.emit(DefendersStood(player=pending.player, number=fight_now(d.state).number))
+    _pursue_or_fight(d)
 
 
 # -- retreated, and still next to the attackers ---------------------------------------------------
 
 
-def _pursue_or_fight(out: Outcome, data: DRData, dice: Dice) -> None:
+def _pursue_or_fight(d: Decision) -> None:
     """Units that retreated from this attack and are still next to its attackers may be
     attacked all the same (the attacker is asked); else the attack is fought (or, with
     no defender left, it is over)."""
-    current_fight = fight_now(out.state)
-    within = pursuable(out.state, data, current_fight)
+    current_fight = fight_now(d.state)
+    within = pursuable(d.state, d.data, current_fight)
     if not within:
-        fight(out, data, dice)
+        fight(d)
         return
     why = (
         f"attack {current_fight.number}: {', '.join(within)} retreated but are still next to "
         "your attackers: attack them too (pursue [UNIT...]), or not (pursue --none)"
     )
-    out.add(DecisionAsked(current_fight.attacker, PURSUE, tuple(within), 0, why))
+    d.ask(PURSUE, current_fight.attacker, tuple(within), count=0, why=why)
 
 
 def pursuable(state: State, data: DRData, current_fight: Fight) -> list[str]:
@@ -343,17 +333,15 @@ def pursuable(state: State, data: DRData, current_fight: Fight) -> list[str]:
     ]
 
 
-def pursue(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def pursue(d: Decision) -> None:
     """The attacker attacks the retreated units named (all of them by default) with the
     defenders still there; they may not retreat again."""
-    return answer_units(state, command, data, dice, _PURSUE_ASKED, RetreatedAttacked, fight)
+    return answer_units(d, _PURSUE_ASKED, RetreatedAttacked, fight)
 
 
-def pursue_none(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def pursue_none(d: Decision) -> None:
     """The retreated units are let go."""
-    return answer_units(
-        state, command, data, dice, _PURSUE_ASKED, RetreatedAttacked, fight, none=True
-    )
+    return answer_units(d, _PURSUE_ASKED, RetreatedAttacked, fight, none=True)
 
 
 _PURSUE_ASKED = (PURSUE, RETREAT_BEFORE_COMBAT, "may not be attacked now")

@@ -13,15 +13,14 @@ moved away in their owner's next Movement Phase (Non-Castle Ports; Mixed-Type Co
 from __future__ import annotations
 
 from warscribe.engine.codec import replace
-from warscribe.engine.dice import Dice
+from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand
-from warscribe.engine.events import Command
 
 from ..arguments import label, names
 from ..data import DRData
 from ..diplomacy import penalty
 from ..events import DecisionAsked, HeroRescued, UnitsDebarked, UnitsEmbarked
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..heroes import entry_trigger, fate
 from ..placement.choice import placement_asked, relocation
 from ..sections import (
@@ -85,35 +84,33 @@ def first_turn_limit(state: State, data: DRData, units: list[Unit], hex_: Hex) -
     return None
 
 
-def embark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def embark(d: Decision) -> None:
     """Land units and heroes in the fleet's space go aboard (no movement point cost)."""
-    player = current(state, command, PHASE).player
-    fleet = _fleet(state, command, player)
+    player = current(d.state, d.call, PHASE).player
+    fleet = _fleet(d.state, d.call, player)
     units = [
-        own(state, u, player, TRANSPORTING_TROOPS)
-        for u in names(command.arg("units"), TRANSPORTING_TROOPS)
+        own(d.state, u, player, TRANSPORTING_TROOPS)
+        for u in names(d.call.get("units"), TRANSPORTING_TROOPS)
     ]
     for unit in units:
-        _check_boarding(state, fleet, unit)
-    place = geography(data).place(fleet.hex)
+        _check_boarding(d.state, fleet, unit)
+    place = geography(d.data).place(fleet.hex)
     if place is not None and mountain_coast(place):
         raise IllegalCommand(
-            f"{label(data, fleet.hex)} is a coastal space with mountains: nobody embarks there",
+            f"{label(d.data, fleet.hex)} is a coastal space with mountains: nobody embarks there",
             TRANSPORTING_TROOPS,
         )
-    combat = [u for u in (*aboard(state, fleet), *units) if not is_hero(u)]
+    combat = [u for u in (*aboard(d.state, fleet), *units) if not is_hero(u)]
     if len(combat) > CARRIES:
         raise IllegalCommand(
             f"{fleet.id} may carry one combat unit (and any heroes), not {len(combat)}",
             TRANSPORTING_TROOPS,
         )
-    out = Outcome(state)
-    out.add(UnitsEmbarked(fleet=fleet.id, units=tuple(u.id for u in units)))
-    return out
+    d.emit(UnitsEmbarked(fleet=fleet.id, units=tuple(u.id for u in units)))
 
 
-def _fleet(state: State, command: Command, player: str) -> Unit:
-    fleet = own(state, str(command.arg("fleet", "")), player, TRANSPORTING_TROOPS)
+def _fleet(state: State, command: Call, player: str) -> Unit:
+    fleet = own(state, str(command.get("fleet", "")), player, TRANSPORTING_TROOPS)
     if not is_fleet(fleet):
         raise IllegalCommand(f"{fleet.id} is not a fleet", TRANSPORTING_TROOPS)
     return fleet
@@ -134,49 +131,48 @@ def _check_boarding(state: State, fleet: Unit, unit: Unit) -> None:
         )
 
 
-def debark(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def debark(d: Decision) -> None:
     """Units aboard leave the fleet into its space (all of them unless named). Heroes
     landing alone roll as if they entered the space by land: an enemy or neutral castle
     (6 or 7; they are then within its walls), else enemy land combat units (2)."""
-    player = current(state, command, PHASE).player
-    fleet = _fleet(state, command, player)
-    cargo = aboard(state, fleet)
-    chosen = command.arg("units")
-    units = list(cargo) if chosen is None else [own(state, u, player) for u in names(chosen, "")]
+    player = current(d.state, d.call, PHASE).player
+    fleet = _fleet(d.state, d.call, player)
+    cargo = aboard(d.state, fleet)
+    chosen = d.call.get("units")
+    units = list(cargo) if chosen is None else [own(d.state, u, player) for u in names(chosen, "")]
     for unit in units:
         if unit.aboard != fleet.id:
             raise IllegalCommand(f"{unit.id} is not aboard {fleet.id}", TRANSPORTING_TROOPS)
     if not units:
         raise IllegalCommand(f"{fleet.id} carries nobody", TRANSPORTING_TROOPS)
-    _check_landing(state, data, player, fleet, units)
-    out = Outcome(state)
+    _check_landing(d, player, fleet, units)
     ids = tuple(u.id for u in units)
     lone = all(is_hero(u) for u in units)
-    walled = lone and siege.walls_close_on(state, data, player, fleet.hex)
-    out.add(UnitsDebarked(fleet=fleet.id, units=ids, hex=fleet.hex, inside=fleet.inside or walled))
-    kingdom = data.map.get(*fleet.hex)
+    walled = lone and siege.walls_close_on(d.state, d.data, player, fleet.hex)
+    # what the heroes landing alone meet, as the space was before they landed
+    trigger, by = entry_trigger(d.state, d.data, player, fleet.hex) if lone else (0, None)
+    d.emit(UnitsDebarked(fleet=fleet.id, units=ids, hex=fleet.hex, inside=fleet.inside or walled))
+    kingdom = d.data.map.get(*fleet.hex)
     if kingdom is not None and kingdom.kingdom:
-        why = f"{', '.join(u.id for u in units)} landed at {label(data, fleet.hex)}"
-        out.add(*penalty(out.state, player, kingdom.kingdom, why))
+        why = f"{', '.join(u.id for u in units)} landed at {label(d.data, fleet.hex)}"
+        d.emit(*penalty(d.state, player, kingdom.kingdom, why))
     if any(not is_hero(u) for u in units):
-        if hostile_castle(out.state, data, player, fleet.hex) and not siege.besieged(
-            out.state, fleet.hex
+        if hostile_castle(d.state, d.data, player, fleet.hex) and not siege.besieged(
+            d.state, fleet.hex
         ):
-            siege.declare(out, data, dice, player, fleet.hex, "landing")
-        for hero in lone_heroes(out.state, player, fleet.hex):
-            fate(out, data, dice, hero.id, 3, player)
-    trigger, by = entry_trigger(state, data, player, fleet.hex) if lone else (0, None)
+            siege.declare(d, player, fleet.hex, "landing")
+        for hero in lone_heroes(d.state, player, fleet.hex):
+            fate(d, hero.id, 3, player)
     for landed in ids if trigger else ():
-        if landed in out.state.units and out.state.units[landed].hex == fleet.hex:
-            fate(out, data, dice, landed, trigger, by)
-    return out
+        if landed in d.state.units and d.state.units[landed].hex == fleet.hex:
+            fate(d, landed, trigger, by)
 
 
-def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: list[Unit]) -> None:
+def _check_landing(d: Decision, player: str, fleet: Unit, units: list[Unit]) -> None:
     hex_ = fleet.hex
-    place = geography(data).place(hex_)
+    place = geography(d.data).place(hex_)
     assert place is not None
-    where = label(data, hex_)
+    where = label(d.data, hex_)
     combat = [u for u in units if not is_hero(u)]
     if all_sea(place):
         raise IllegalCommand(
@@ -190,18 +186,18 @@ def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: 
         raise IllegalCommand(
             f"{where} is a coastal space with mountains: nobody debarks there", TRANSPORTING_TROOPS
         )
-    hostile = combat and hostile_castle(state, data, player, hex_)
-    if hostile and not siege.may_besiege(state, data, player, hex_, combat):
-        refused = siege.refusal(state, data, player, hex_, combat)
+    hostile = combat and hostile_castle(d.state, d.data, player, hex_)
+    if hostile and not siege.may_besiege(d.state, d.data, player, hex_, combat):
+        refused = siege.refusal(d.state, d.data, player, hex_, combat)
         raise IllegalCommand(
             f"{where} is an enemy castle-port: units debark there only to besiege it, and "
             f"{refused}",
             TRANSPORTING_TROOPS,
         )
-    relief = fleet.inside and siege.relieving(state, data, player, hex_)
-    if combat and enemy_land(state, player, hex_) and not relief:
+    relief = fleet.inside and siege.relieving(d.state, d.data, player, hex_)
+    if combat and enemy_land(d.state, player, hex_) and not relief:
         raise IllegalCommand(f"enemy land units hold {where}", ENEMY_UNITS)
-    limited = first_turn_limit(state, data, units, hex_)
+    limited = first_turn_limit(d.state, d.data, units, hex_)
     if limited is not None:
         raise IllegalCommand(
             f"{limited}'s kingdom was activated this turn: it may not land outside its kingdom",
@@ -209,7 +205,7 @@ def _check_landing(state: State, data: DRData, player: str, fleet: Unit, units: 
         )
 
 
-def rescue(out: Outcome, fleets: list[Unit], player: str) -> None:
+def rescue(d: Decision, fleets: list[Unit], player: str) -> None:
     """Castaways of the player's picked up by his fleet entering the Isle of Fright."""
     if not fleets:
         return
@@ -217,15 +213,12 @@ def rescue(out: Outcome, fleets: list[Unit], player: str) -> None:
     castaways = tuple(
         sorted(
             u.id
-            for u in out.state.units.values()
-            if u.hex == here
-            and is_hero(u)
-            and u.aboard is None
-            and out.state.controller(u) == player
+            for u in d.state.units.values()
+            if u.hex == here and is_hero(u) and u.aboard is None and d.state.controller(u) == player
         )
     )
     if castaways:
-        out.add(HeroRescued(fleet=fleets[0].id, heroes=castaways))
+        d.emit(HeroRescued(fleet=fleets[0].id, heroes=castaways))
 
 
 def can_rescue(state: State, player: str, hex_: Hex) -> bool:

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import copy
 import heapq
+from collections.abc import Mapping
+from typing import Any
 
 from warscribe.engine.codec import frozen, replace
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, RuleError
 from warscribe.engine.events import Command, Event
 
-from ..arguments import label, names, path_arg
+from ..arguments import label, names
 from ..data import DRData, MovementRule
 from ..data import Hex as MapHex
 from ..diplomacy import penalty
 from ..events import FerryUsed, HexSearched, StackMoved, UnitsDisbanded, UnitsWalled
-from ..evolving import Outcome, scratch_dice
+from ..evolving import Decision, trial
 from ..heroes import (
     castaway,
     castle_trigger,
@@ -127,8 +128,10 @@ class Stack:
         return self.units[0].hex
 
 
-def _stack(state: State, data: DRData, command: Command, player: str) -> Stack:
-    units = stack(state, data, command.arg("units"), player)
+def _stack(state: State, data: DRData, player: str, ferry: bool, given: Mapping[str, Any]) -> Stack:
+    """The stack a move names (`given`: the values of its `units`, `leader` and, when
+    it is a `ferry`, `fleet`)."""
+    units = stack(state, data, given.get("units"), player)
     for unit in units:
         _check_free(state, data, unit)
     kinds = {is_fleet(u) for u in units}
@@ -137,9 +140,9 @@ def _stack(state: State, data: DRData, command: Command, player: str) -> Stack:
             "fleets move with the units aboard them: embark land units and heroes first",
             TRANSPORTING_TROOPS,
         )
-    leader = _leader(state, data, command, units)
-    ferry = _ferry(state, command, player)
-    moving = Stack(player=player, units=units, leader=leader, ferry=ferry)
+    leader = _leader(state, data, given.get("leader"), units)
+    fleet = _ferry(state, given.get("fleet"), player) if ferry else None
+    moving = Stack(player=player, units=units, leader=leader, ferry=fleet)
     moving.left = _budgets(state, data, moving)
     return moving
 
@@ -169,10 +172,9 @@ def _check_free(state: State, data: DRData, unit: Unit) -> None:
         raise IllegalCommand(f"{unit.id} may not leave his royal castle", PERSONALITY_CARDS)
 
 
-def _leader(state: State, data: DRData, command: Command, units: list[Unit]) -> Unit | None:
+def _leader(state: State, data: DRData, name: object, units: list[Unit]) -> Unit | None:
     """The monarch leading the stack, after checking whom he may lead (his own regulars,
     common mercenaries and other heroes) and that they moved with him or not at all."""
-    name = command.arg("leader")
     if name is None:
         for unit in units:
             record = moved(state, unit.id)
@@ -213,10 +215,7 @@ def _check_led(state: State, leader: Unit, unit: Unit) -> None:
         )
 
 
-def _ferry(state: State, command: Command, player: str) -> Unit | None:
-    name = command.arg("fleet")
-    if command.name != "ferry":
-        return None
+def _ferry(state: State, name: object, player: str) -> Unit:
     if name is None:
         raise InvalidCommand("name the fleet ferrying the stack (fleet=ID)", RIVER_FLEETS)
     fleet = own(state, str(name), player, RIVER_FLEETS)
@@ -241,18 +240,17 @@ def _budgets(state: State, data: DRData, moving: Stack) -> dict[str, int | None]
 # -- the commands ----------------------------------------------------------------------------
 
 
-def move(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def move(d: Decision) -> None:
     """Move a stack along a path (also `ferry`, crossing the river over a fleet)."""
-    player = current(state, command, PHASE).player
-    moving = _stack(state, data, command, player)
-    path = path_arg(data, command.arg("path"), MOVEMENT_PHASE)
+    player = current(d.state, d.call, PHASE).player
+    call = d.call
+    moving = _stack(d.state, d.data, player, call.name == "ferry", call.values)
+    path: tuple[Hex, ...] = call.value("path")
     if not path:
         raise InvalidCommand("the path is empty", MOVEMENT_PHASE)
-    Walk(Outcome(state), data, dice, moving, dry=True).run(path)
-    _check_end(state, data, moving, path)
-    out = Outcome(state)
-    Walk(out, data, dice, moving, dry=False).run(path)
-    return out
+    Walk(d.trial(), moving, dry=True).run(path)
+    _check_end(d.state, d.data, moving, path)
+    Walk(d, moving, dry=False).run(path)
 
 
 @frozen
@@ -297,8 +295,8 @@ def routes(
     siege, which stops the stack) nor a space where an enemy stands in the way. `most`:
     stop once that many spaces are found."""
     player = command.actor
-    moving = _stack(state, data, command, player)
-    start = Walk(Outcome(state), data, scratch_dice(), moving, dry=True)
+    moving = _stack(state, data, player, command.name == "ferry", dict(command.args))
+    start = Walk(trial(state, data), moving, dry=True)
     found: dict[Hex, Route] = {}
     best: dict[Hex, int] = {moving.start: _left(start)}
     queue: list[tuple[int, tuple[Hex, ...], Walk]] = [(-best[moving.start], (), start)]
@@ -396,8 +394,8 @@ class Walk:
     """A stack walking its path. Dry, it only checks each step; for real, it records the
     stack's movement in segments between the rolls, penalties and rescues of the way."""
 
-    def __init__(self, out: Outcome, data: DRData, dice: Dice, moving: Stack, dry: bool):
-        self.out, self.data, self.dice, self.dry = out, data, dice, dry
+    def __init__(self, d: Decision, moving: Stack, dry: bool):
+        self.d, self.data, self.dry = d, d.data, dry
         self.moving = moving
         self.player = moving.player
         self.ids = [u.id for u in moving.units]
@@ -406,11 +404,11 @@ class Walk:
         self.segment: list[Hex] = []
         self.paid: dict[str, int] = {}
         self.ferried = 0
-        self.geo = geography(data)
+        self.geo = geography(d.data)
 
     @property
     def state(self) -> State:
-        return self.out.state
+        return self.d.state
 
     def units(self) -> list[Unit]:
         return [self.state.units[u] for u in self.ids]
@@ -530,7 +528,7 @@ class Walk:
         if not self.dry:
             self.interject()
             ids = tuple(u.id for u in combat) or tuple(self.ids)
-            self.out.add(FerryUsed(fleet=ferry.id, units=ids, points=len(combat)))
+            self.d.emit(FerryUsed(fleet=ferry.id, units=ids, points=len(combat)))
 
     def pay(self, where: str, b: Hex, place: MapHex, extra: int) -> dict[str, int]:
         """Each unit's cost to enter, after checking it has the points left."""
@@ -643,7 +641,7 @@ class Walk:
         if self.moving.fleets:
             if is_isle(place):
                 self.interject()
-                rescue(self.out, self.units(), self.player)
+                rescue(self.d, self.units(), self.player)
             self.besiege(b)
             return
         if not self.moving.lone:
@@ -662,21 +660,21 @@ class Walk:
         if found is None or siege.besieger(self.state, b) == self.player:
             return
         self.interject()
-        siege.declare(self.out, self.data, self.dice, self.player, b, "movement")
+        siege.declare(self.d, self.player, b, "movement")
         if self.state.turn is not None and self.state.turn.progress.pending is not None:
             self.ids = []
 
     def search(self, b: Hex) -> None:
         for hero in lone_heroes(self.state, self.player, b):
             self.interject()
-            fate(self.out, self.data, self.dice, hero.id, 3, self.player)
+            fate(self.d, hero.id, 3, self.player)
 
     def rolls(self, trigger: int, by: str | None) -> None:
         """Each moving hero rolls; those killed or captured stop, as do the heroes he led."""
         self.interject()
         for hero in list(self.ids):
             if hero in self.state.units:
-                fate(self.out, self.data, self.dice, hero, trigger, by)
+                fate(self.d, hero, trigger, by)
         self.ids = [u for u in self.ids if self.free(u)]
         leader = self.moving.leader
         if leader is not None and leader.id not in self.ids:
@@ -689,7 +687,7 @@ class Walk:
     def interject(self, *events: Event) -> None:
         """Record the movement so far before something happens on the way."""
         self.flush()
-        self.out.add(*events)
+        self.d.emit(*events)
 
     def flush(self) -> None:
         if not self.segment:
@@ -703,7 +701,7 @@ class Walk:
         relief = siege.relieving(self.state, self.data, self.player, self.here)
         inside = (self.moving.lone and walled) or relief
         leader = self.moving.leader
-        self.out.add(
+        self.d.emit(
             StackMoved(
                 player=self.player,
                 units=tuple(self.ids),
@@ -732,25 +730,27 @@ def _valley(a: MapHex | None, b: MapHex) -> bool:
 # -- searching, disbanding, castle walls ------------------------------------------------------
 
 
-def search(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def search(d: Decision) -> None:
     """Combat units spend the space's terrain cost to search it: each lone enemy hero there
     rolls (Heroes › Hero Fate Roll, trigger 3; once per enemy movement)."""
-    player = current(state, command, PHASE).player
-    units = stack(state, data, command.arg("units"), player)
+    player = current(d.state, d.call, PHASE).player
+    units = stack(d.state, d.data, d.call.get("units"), player)
     rule = FATE_ROLL
     if not any(not is_hero(u) for u in units):
         raise IllegalCommand("only combat units search for heroes", rule)
     hex_ = units[0].hex
-    assert state.turn is not None
-    found = [h for h in lone_heroes(state, player, hex_) if h.id not in state.turn.progress.fated]
+    assert d.state.turn is not None
+    found = [
+        h for h in lone_heroes(d.state, player, hex_) if h.id not in d.state.turn.progress.fated
+    ]
     if not found:
-        raise IllegalCommand(f"no lone enemy hero at {label(data, hex_)} to search for", rule)
-    place = data.map.get(*hex_)
+        raise IllegalCommand(f"no lone enemy hero at {label(d.data, hex_)} to search for", rule)
+    place = d.data.map.get(*hex_)
     assert place is not None
     costs = []
     for unit in units:
-        cost = land_cost(place.terrain, bonuses(data, unit, hex_))
-        left = allowance(state, data, unit) - spent(state, unit.id)
+        cost = land_cost(place.terrain, bonuses(d.data, unit, hex_))
+        left = allowance(d.state, d.data, unit) - spent(d.state, unit.id)
         if cost.points > left and not is_hero(unit):
             raise IllegalCommand(
                 f"searching {cost.what} costs {cost.points}, {unit.id} has only {left} "
@@ -758,60 +758,54 @@ def search(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
                 rule,
             )
         costs.append((unit.id, 0 if is_hero(unit) else cost.points))
-    out = Outcome(state)
-    out.add(
+    d.emit(
         HexSearched(player=player, units=tuple(u.id for u in units), hex=hex_, spent=tuple(costs))
     )
     for hero in found:
-        fate(out, data, dice, hero.id, 3, player)
-    return out
+        fate(d, hero.id, 3, player)
 
 
-def disband(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def disband(d: Decision) -> None:
     """Voluntarily eliminate units (to avoid a diplomatic penalty: Inactive Kingdoms): a
     non-player monarch among them dies (Confusion), a player's own monarch may not."""
-    player = current(state, command, PHASE).player
-    units = [own(state, u, player) for u in names(command.arg("units"), MOVEMENT_PHASE)]
+    player = current(d.state, d.call, PHASE).player
+    units = [own(d.state, u, player) for u in names(d.call.get("units"), MOVEMENT_PHASE)]
     for unit in units:
-        refusal = voluntary_refusal(state, unit) if is_hero(unit) else None
+        refusal = voluntary_refusal(d.state, unit) if is_hero(unit) else None
         if refusal is not None:
             raise IllegalCommand(refusal, INACTIVE_KINGDOMS)
-        if aboard(state, unit):
+        if aboard(d.state, unit):
             raise IllegalCommand(f"{unit.id} carries units: debark them first", TRANSPORTING_TROOPS)
-    out = Outcome(state)
     why = "voluntarily eliminated (Inactive Kingdoms)"
     combat = tuple(u.id for u in units if not is_hero(u))
     if combat:
-        out.add(UnitsDisbanded(player=player, units=combat, why=why))
+        d.emit(UnitsDisbanded(player=player, units=combat, why=why))
     for hero in (u.id for u in units if is_hero(u)):
-        if hero in out.state.units:
-            eliminate_voluntarily(out, data, dice, hero, why)
-    return out
+        if hero in d.state.units:
+            eliminate_voluntarily(d, hero, why)
 
 
-def walls(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def walls(d: Decision) -> None:
     """`inside`: units go within the walls of a friendly castle (a fleet into its port);
     `outside`: they come out. A lone hero in a castle not his side's is always inside."""
-    player = current(state, command, PHASE).player
-    inside = command.name == "inside"
-    units = stack(state, data, command.arg("units"), player)
+    player = current(d.state, d.call, PHASE).player
+    inside = d.call.name == "inside"
+    units = stack(d.state, d.data, d.call.get("units"), player)
     hex_ = units[0].hex
-    found = castle(state, data, hex_)
+    found = castle(d.state, d.data, hex_)
     if found is None or any(u.aboard for u in units):
         raise IllegalCommand(
-            f"there is no standing castle at {label(data, hex_)}", MOVING_INTO_CASTLES
+            f"there is no standing castle at {label(d.data, hex_)}", MOVING_INTO_CASTLES
         )
-    if castle_side(state, found) != player:
+    if castle_side(d.state, found) != player:
         raise IllegalCommand(f"{found.name} is not a friendly castle", MOVING_INTO_CASTLES)
     if any(is_fleet(u) for u in units) and not found.port:
         raise IllegalCommand(f"{found.name} is not a castle-port", MOVING_INTO_CASTLES)
-    if siege.relieving(state, data, player, hex_):
+    if siege.relieving(d.state, d.data, player, hex_):
         raise IllegalCommand(
             f"{found.name} is under siege: its defenders stay within the walls", EFFECTS_OF_A_SIEGE
         )
-    out = Outcome(state)
-    out.add(UnitsWalled(player=player, units=tuple(u.id for u in units), inside=inside))
-    return out
+    d.emit(UnitsWalled(player=player, units=tuple(u.id for u in units), inside=inside))
 
 
 # -- evolve --------------------------------------------------------------------------------

@@ -8,14 +8,14 @@ spaces only the ferry reaches. A stack of fleets carries the units aboard it
 
 from __future__ import annotations
 
-from warscribe.engine.codec import frozen
+from warscribe.engine.codec import frozen, replace
 from warscribe.engine.errors import IllegalCommand, RuleError
 from warscribe.engine.events import Command
 
 from ..data import DRData
 from ..placement.deployment import monarch_id
 from ..sections import MOVEMENT_PHASE
-from ..state import PHASE_TITLES, Hex, State, Unit
+from ..state import FRESH, PHASE_TITLES, PHASES, Hex, State, Unit
 from ..turn import current
 from ..units import is_fleet
 from . import PHASE
@@ -64,16 +64,11 @@ def _on_river(data: DRData, hex_: Hex) -> bool:
 
 def reach(state: State, data: DRData, units: object) -> list[Reached]:
     """Every space the stack named by `units` (its units' ids, or its space) can reach
-    now, cheapest first. Refused (RuleError, citing the rule) outside its player's
-    Movement Phase, while a decision is asked, and for a stack its player may not move;
-    empty when it may move but can take no step."""
+    in its player's Movement Phase, cheapest first (see `movement_phase`). Refused
+    (RuleError, citing the rule) after that phase, while a decision is asked, and for a
+    stack its player may not move; empty when it may move but can take no step."""
+    state = movement_phase(state)
     turn = state.turn
-    if turn is not None and turn.phase != PHASE:
-        raise IllegalCommand(
-            f"stacks move only in their player's Movement Phase; {turn.player} is in the "
-            f"{PHASE_TITLES[turn.phase]} ({turn.label})",
-            MOVEMENT_PHASE,
-        )
     player = turn.player if turn is not None else ""
     current(state, Command(player, "reach"), PHASE)
     ids = tuple(u.id for u in stack(state, data, units, player))
@@ -88,6 +83,24 @@ def reach(state: State, data: DRData, units: object) -> list[Reached]:
         for space, reached in _reached(state, data, command, strict=False).items():
             found.setdefault(space, reached)
     return sorted(found.values(), key=lambda r: (r.route.cost, r.space))
+
+
+def movement_phase(state: State) -> State:
+    """`state` in its player's Movement Phase: as it is, or, in a phase of that player's
+    turn before it, the board as it stands as that phase would open (so a player plans
+    the whole turn in one mail; what the phases between may change, a unit the random
+    events take, the dry run of `orders` tells). Refused in any other phase."""
+    turn = state.turn
+    if turn is None or turn.phase == PHASE:
+        return state
+    if turn.phase not in PHASES[: PHASES.index(PHASE)]:
+        raise IllegalCommand(
+            f"stacks move only in their player's Movement Phase; {turn.player} is in the "
+            f"{PHASE_TITLES[turn.phase]} ({turn.label})",
+            MOVEMENT_PHASE,
+        )
+    current(state, Command(turn.player, "reach"))
+    return replace(state, turn=replace(turn, phase=PHASE, progress=FRESH))
 
 
 def _reached(state: State, data: DRData, command: Command, strict: bool) -> dict[Hex, Reached]:

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
 
 from ..arguments import hex_arg, label, names
 from ..data import DRData
 from ..events import DecisionAsked, PlacementChosen, UnitsRelocated
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..movement.terrain import all_sea
 from ..sections import GAME_TURN
 from ..state import Hex, Pending, State
@@ -47,30 +45,23 @@ def _units_to_relocate(state: State, pending: Pending) -> bool:
 def relocation(rule: str, what: str) -> Placement:
     """A placement carried out as `UnitsRelocated` (`what` says why)."""
 
-    def finish(out: Outcome, data: DRData, player: str, units: tuple[str, ...], hex_: Hex) -> None:
-        if any(out.state.units[u].hex != hex_ for u in units):
-            why = f"{what}: {player} chose {label(data, hex_)}"
-            out.add(UnitsRelocated(units=units, hex=hex_, why=why))
+    def finish(d: Decision, player: str, units: tuple[str, ...], hex_: Hex) -> None:
+        if any(d.state.units[u].hex != hex_ for u in units):
+            why = f"{what}: {player} chose {label(d.data, hex_)}"
+            d.emit(UnitsRelocated(units=units, hex=hex_, why=why))
 
     return Placement(finish, rule, _units_to_relocate)
 
 
-def ask_place(
-    out: Outcome,
-    data: DRData,
-    kind: str,
-    player: str,
-    choices: Sequence[Choice],
-    why: str,
-) -> None:
+def ask_place(d: Decision, kind: str, player: str, choices: Sequence[Choice], why: str) -> None:
     """Ask `player` to choose among `choices`; a lone choice of one space is taken at once."""
     if not choices:
         return
     units, hex_ = choices[0]
     if len(choices) == 1 and hex_ is not None:
-        rulebook().placements[kind].finish(out, data, player, units, hex_)
+        rulebook().placements[kind].finish(d, player, units, hex_)
         return
-    out.add(placement_asked(data, kind, player, choices, why))
+    d.emit(placement_asked(d.data, kind, player, choices, why))
 
 
 def placement_asked(
@@ -85,23 +76,23 @@ def _option(data: DRData, units: tuple[str, ...], hex_: Hex | None) -> str:
     return ",".join(units) + _AT + (ANYWHERE if hex_ is None else label(data, hex_))
 
 
-def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def place(d: Decision) -> None:
     """The player's answer: the units (left out when the choice is only of the space) and
     the space, among the options asked."""
     placements = rulebook().placements
-    pending = answering(state, command, tuple(placements), GAME_TURN)
+    pending = answering(d.state, d.call, tuple(placements), GAME_TURN)
     placement = placements[pending.kind]
     rule = placement.rule
-    given = command.arg("units")
+    given = d.call.get("units")
     units = set(names(given, rule)) if given else None
-    at = command.arg("at")
-    where = hex_arg(data, str(at), rule) if at is not None else None
+    at = d.call.get("at")
+    where = hex_arg(d.data, str(at), rule) if at is not None else None
     found: list[tuple[tuple[str, ...], Hex | None, str]] = []
     for option in pending.options:
         ids, space = option_units(option), option.partition(_AT)[2]
         if units is not None and units != set(ids):
             continue
-        target = where if space == ANYWHERE else hex_arg(data, space, rule)
+        target = where if space == ANYWHERE else hex_arg(d.data, space, rule)
         if where is None or target == where:
             found.append((ids, target, space))
     if len(found) != 1 or found[0][1] is None:
@@ -110,17 +101,15 @@ def place(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
         why = ""
         asked = tuple(pending.options[0].partition(_AT)[0].split(","))
         if refusal and where and not found and units in (None, set(asked)):
-            why = f"not {label(data, where)}: {refusal(state, data, asked, where)}; "
+            why = f"not {label(d.data, where)}: {refusal(d.state, d.data, asked, where)}; "
         raise IllegalCommand(f"{why}choose one of: {choices} (place UNIT... --at SPACE)", rule)
     chosen, hex_, space = found[0]
     assert hex_ is not None
-    land = data.map.get(*hex_)
+    land = d.data.map.get(*hex_)
     if space == ANYWHERE and (land is None or all_sea(land)):
-        raise InvalidCommand(f"{label(data, hex_)} is not a land space", rule)
-    out = Outcome(state)
-    out.add(PlacementChosen(player=pending.player, kind=pending.kind, units=chosen, hex=hex_))
-    placement.finish(out, data, pending.player, chosen, hex_)
-    return out
+        raise InvalidCommand(f"{label(d.data, hex_)} is not a land space", rule)
+    d.emit(PlacementChosen(player=pending.player, kind=pending.kind, units=chosen, hex=hex_))
+    placement.finish(d, pending.player, chosen, hex_)
 
 
 def _chosen(state: State, event: PlacementChosen) -> State:

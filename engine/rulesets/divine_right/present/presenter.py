@@ -86,8 +86,9 @@ QUERIES = {
         "command moving the stack there.\n\nOne line per space it can reach, cheapest first: "
         "the movement points it costs and the `move` (or `ferry`) to type, by one legal "
         "path: alone, led by a monarch among its units, or ferried over a friendly fleet on "
-        "the river; a stack of fleets carries the units aboard. STACK: its units, or the "
-        "space it stands in.",
+        "the river; a stack of fleets carries the units aboard. Earlier in your player turn, "
+        "for the coming Movement Phase as the board stands. STACK: its units, or the space "
+        "it stands in.",
         ("reach Muetar-A1 Muetar-A2", 'reach "Port Lork" --json'),
         lambda data, asked: text.reach_text(data, asked.values["units"]),
         _reach,

@@ -20,20 +20,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from warscribe.engine.dice import Dice
-
 from ..arguments import label
 from ..combat.arithmetic import siege_valid
 from ..data import Castle, DRData
 from ..events import (
-    DecisionAsked,
     SiegeDeclared,
     SiegeEnded,
     SiegeInvalidated,
     UnitsDisplaced,
     UnitsWalled,
 )
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..inactive_kingdoms import invaded
 from ..state import MERCENARY, Hex, Siege, State, Unit
 from ..tables import Evolvers
@@ -194,18 +191,18 @@ def movement_refusal(state: State, unit: Unit) -> str | None:
 # -- declaring -------------------------------------------------------------------------------
 
 
-def declare(out: Outcome, data: DRData, dice: Dice, player: str, hex_: Hex, how: str) -> None:
+def declare(d: Decision, player: str, hex_: Hex, how: str) -> None:
     """The player's stack has entered the castle space: the siege is declared; a neutral
     castle's kingdom activates for another player, its units in the castle are set up
     within the walls, and the siege is re-checked: if no longer valid, the besiegers are
     displaced at once (the player's decision, asked now)."""
-    found = castle(out.state, data, hex_)
-    if found is None or siege_at(out.state, hex_) is not None:
+    found = castle(d.state, d.data, hex_)
+    if found is None or siege_at(d.state, hex_) is not None:
         return
-    neutral = castle_side(out.state, found) is None
-    units = tuple(sorted(_entering(out.state, player, hex_, ())))
-    inside = len(inside_units(out.state, hex_, player))
-    out.add(
+    neutral = castle_side(d.state, found) is None
+    units = tuple(sorted(_entering(d.state, player, hex_, ())))
+    inside = len(inside_units(d.state, hex_, player))
+    d.emit(
         SiegeDeclared(
             castle=found.name,
             kingdom=found.kingdom,
@@ -218,59 +215,57 @@ def declare(out: Outcome, data: DRData, dice: Dice, player: str, hex_: Hex, how:
             how=how,
         )
     )
-    _join_besiegers(out, player, hex_)
+    _join_besiegers(d, player, hex_)
     if neutral:
-        invaded(out, data, found.name, player, dice)
-        _wall_deployed(out, found, player)
-        _recheck(out, data, found, player)
+        invaded(d, found.name, player)
+        _wall_deployed(d, found, player)
+        _recheck(d, found, player)
 
 
-def _join_besiegers(out: Outcome, player: str, hex_: Hex) -> None:
+def _join_besiegers(d: Decision, player: str, hex_: Hex) -> None:
     """The player's heroes within the castle's walls (they entered it alone) come out to
     join his besiegers."""
     heroes = [
         u.id
-        for u in at(out.state, hex_)
-        if is_hero(u) and u.inside and out.state.controller(u) == player
+        for u in at(d.state, hex_)
+        if is_hero(u) and u.inside and d.state.controller(u) == player
     ]
     if heroes:
-        out.add(UnitsWalled(player=player, units=tuple(sorted(heroes)), inside=False))
+        d.emit(UnitsWalled(player=player, units=tuple(sorted(heroes)), inside=False))
 
 
-def _wall_deployed(out: Outcome, found: Castle, player: str) -> None:
+def _wall_deployed(d: Decision, found: Castle, player: str) -> None:
     """The invaded kingdom's units set up in the castle are within its walls."""
     deployed = [
         u
-        for u in at(out.state, found.hex)
-        if u.kingdom == found.kingdom and not u.inside and out.state.controller(u) != player
+        for u in at(d.state, found.hex)
+        if u.kingdom == found.kingdom and not u.inside and d.state.controller(u) != player
     ]
-    side = castle_side(out.state, found)
+    side = castle_side(d.state, found)
     if deployed and side is not None:
         ids = tuple(sorted(u.id for u in deployed))
-        out.add(UnitsWalled(player=side, units=ids, inside=True))
+        d.emit(UnitsWalled(player=side, units=ids, inside=True))
 
 
-def _recheck(out: Outcome, data: DRData, found: Castle, player: str) -> None:
-    siege = siege_at(out.state, found.hex)
-    if siege is None or valid(out.state, siege):
+def _recheck(d: Decision, found: Castle, player: str) -> None:
+    siege = siege_at(d.state, found.hex)
+    if siege is None or valid(d.state, siege):
         return
     why = f"{found.kingdom}'s units set up inside {found.name}"
-    _invalidate(out, siege, why)
-    out.add(
-        DecisionAsked(
-            player=player,
-            kind=DISPLACE,
-            options=(found.name,),
-            count=0,
-            why=f"the siege of {found.name} is no longer valid ({why}): displace the besiegers "
-            f"at once (siege displace {found.name} --to HEX)",
-        )
+    _invalidate(d, siege, why)
+    d.ask(
+        DISPLACE,
+        player,
+        (found.name,),
+        count=0,
+        why=f"the siege of {found.name} is no longer valid ({why}): displace the besiegers "
+        f"at once (siege displace {found.name} --to HEX)",
     )
 
 
-def _invalidate(out: Outcome, siege: Siege, why: str) -> None:
-    besieging, inside = strengths(out.state, siege)
-    out.add(
+def _invalidate(d: Decision, siege: Siege, why: str) -> None:
+    besieging, inside = strengths(d.state, siege)
+    d.emit(
         SiegeInvalidated(
             castle=siege.castle,
             besieger=siege.besieger,
@@ -285,40 +280,40 @@ def _invalidate(out: Outcome, siege: Siege, why: str) -> None:
 # -- a castle gone neutral ----------------------------------------------------------------------
 
 
-def walls_closed(out: Outcome, data: DRData, kingdom: str) -> None:
+def walls_closed(d: Decision, kingdom: str) -> None:
     """The deactivated kingdom's castles are neutral: the other kingdoms' units within
     their walls stand outside them, to leave in their next Movement Phase (Inactive
     Kingdoms: "Active combat units within a kingdom that has been deactivated have their
     next Movement Phase to leave the kingdom")."""
-    for found in sorted(data.castles.values(), key=lambda c: c.name):
-        if found.kingdom != kingdom or castle(out.state, data, found.hex) is None:
+    for found in sorted(d.data.castles.values(), key=lambda c: c.name):
+        if found.kingdom != kingdom or castle(d.state, d.data, found.hex) is None:
             continue
         walled: dict[str, list[str]] = {}
-        for unit in at(out.state, found.hex):
-            player = out.state.controller(unit)
+        for unit in at(d.state, found.hex):
+            player = d.state.controller(unit)
             if unit.inside and player is not None:
                 walled.setdefault(player, []).append(unit.id)
         for player, ids in sorted(walled.items()):
-            out.add(UnitsWalled(player=player, units=tuple(sorted(ids)), inside=False))
+            d.emit(UnitsWalled(player=player, units=tuple(sorted(ids)), inside=False))
 
 
 # -- after every decision: ended, or invalid ------------------------------------------------------
 
 
-def review(out: Outcome, data: DRData, dice: Dice) -> None:
+def review(d: Decision) -> None:
     """Each siege still stands? It ends when no besieging combat unit is left in the space
     or the castle turned friendly; it turns invalid when the besiegers are too weak."""
-    for siege in out.state.sieges:
-        why = _ended(out.state, data, siege)
+    for siege in d.state.sieges:
+        why = _ended(d.state, d.data, siege)
         if why is not None:
-            out.add(SiegeEnded(castle=siege.castle, besieger=siege.besieger, why=why))
-        elif not siege.doomed and not valid(out.state, siege):
-            besieging, inside = strengths(out.state, siege)
+            d.emit(SiegeEnded(castle=siege.castle, besieger=siege.besieger, why=why))
+        elif not siege.doomed and not valid(d.state, siege):
+            besieging, inside = strengths(d.state, siege)
             why = (
                 f"{besieging} besieging against defence {siege.defence} and {inside} inside: "
                 "displaced at the end of the game turn"
             )
-            _invalidate(out, siege, why)
+            _invalidate(d, siege, why)
 
 
 def _ended(state: State, data: DRData, siege: Siege) -> str | None:

@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand
-from warscribe.engine.events import Command
 
 from ..arguments import hex_arg, label, names, path_arg
 from ..combat.arithmetic import plunder_points, siege_attack
@@ -51,7 +49,7 @@ from ..events import (
     UnitsDisplaced,
     UnitsEmbarked,
 )
-from ..evolving import Outcome
+from ..evolving import Decision
 from ..heroes import castle_falls, fate, successor_enters
 from ..kingdoms import CONFUSED, DEACTIVATE, FORCED, confusion, crown, force_peace, score
 from ..movement.stacks import stack
@@ -104,34 +102,32 @@ VETO = "siege-veto"
 # -- siege attacks ---------------------------------------------------------------------------
 
 
-def attack(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def attack(d: Decision) -> None:
     """The castles the player attacks this phase, each with its Siege Roll."""
-    turn = current(state, command, PHASE)
+    turn = current(d.state, d.call, PHASE)
     if turn.progress.siege_rolled:
         raise IllegalCommand(
             "the castles attacked this phase were already pointed out", RESOLVING_A_SIEGE
         )
-    chosen = names(command.arg("castles"), RESOLVING_A_SIEGE, "castle")
-    sieges = [_own_siege(state, data, turn.player, name) for name in chosen]
+    chosen = names(d.call.get("castles"), RESOLVING_A_SIEGE, "castle")
+    sieges = [_own_siege(d, turn.player, name) for name in chosen]
     for siege in sieges:
-        _check_attack(state, siege)
-    out = Outcome(state)
+        _check_attack(d.state, siege)
     for siege in sieges:
-        _siege_roll(out, data, dice, siege)
-    return out
+        _siege_roll(d, siege)
 
 
-def _own_siege(state: State, data: DRData, player: str, name: str) -> Siege:
-    found = _castle_named(data, name, RESOLVING_A_SIEGE)
-    siege = siege_at(state, found.hex)
+def _own_siege(d: Decision, player: str, name: str) -> Siege:
+    found = _castle_named(d, name, RESOLVING_A_SIEGE)
+    siege = siege_at(d.state, found.hex)
     if siege is None or siege.besieger != player:
         raise IllegalCommand(f"{player} does not besiege {found.name}", RESOLVING_A_SIEGE)
     return siege
 
 
-def _castle_named(data: DRData, name: object, rule: str) -> Castle:
+def _castle_named(d: Decision, name: object, rule: str) -> Castle:
     try:
-        found = data.place(str(name))
+        found = d.data.place(str(name))
     except KeyError:
         raise InvalidCommand(f"no castle {name!r}", rule) from None
     if not isinstance(found, Castle):
@@ -154,19 +150,19 @@ def _check_attack(state: State, siege: Siege) -> None:
         )
 
 
-def _siege_roll(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
+def _siege_roll(d: Decision, siege: Siege) -> None:
     """Every combat unit of the besieging stack attacks: a natural 1 fails (a besieger
     lost, besieging heroes roll), 6 or more plunders."""
-    units = besieging_units(out.state, siege)
-    besieging, inside = strengths(out.state, siege)
-    heroes = _heroes_at(out.state, siege.besieger, siege.hex)
-    extra = modifiers(out.state, data, units, heroes, attacking=True, siege=True)
-    rolled = dice.roll(f"Siege Roll: {siege.castle}")
+    units = besieging_units(d.state, siege)
+    besieging, inside = strengths(d.state, siege)
+    heroes = _heroes_at(d.state, siege.besieger, siege.hex)
+    extra = modifiers(d.state, d.data, units, heroes, attacking=True, siege=True)
+    rolled = d.dice.roll(f"Siege Roll: {siege.castle}")
     result = siege_attack(
         rolled.values[0], besieging, siege.defence, inside, sum(v for _, v in extra)
     )
     odds = f"{besieging} besiegers over defence {siege.defence} and {inside} inside, less one"
-    out.add(
+    d.emit(
         rolled,
         SiegeAttacked(
             castle=siege.castle,
@@ -182,9 +178,9 @@ def _siege_roll(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
         ),
     )
     if result.result == "failed":
-        _failed(out, data, dice, siege)
+        _failed(d, siege)
     elif result.result == "plundered":
-        _plunder(out, data, dice, siege)
+        _plunder(d, siege)
 
 
 def _heroes_at(state: State, player: str, hex_: Hex) -> list[Unit]:
@@ -198,149 +194,135 @@ def _heroes_at(state: State, player: str, hex_: Hex) -> list[Unit]:
     )
 
 
-def _failed(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
+def _failed(d: Decision, siege: Siege) -> None:
     """The besieging heroes roll (a captured one is held in the castle); one besieging
     combat unit is lost, the besieger's choice."""
-    side = castle_side(out.state, data.castles[siege.castle])
-    for hero in _heroes_at(out.state, siege.besieger, siege.hex):
-        if hero.id in out.state.units:
-            fate(out, data, dice, hero.id, 1, side, prison=siege.castle)
-    left = besieging_units(out.state, siege)
+    side = castle_side(d.state, d.data.castles[siege.castle])
+    for hero in _heroes_at(d.state, siege.besieger, siege.hex):
+        if hero.id in d.state.units:
+            fate(d, hero.id, 1, side, prison=siege.castle)
+    left = besieging_units(d.state, siege)
     if len(left) > 1:
         why = f"the siege roll at {siege.castle} failed: choose the besieging unit lost"
-        out.add(DecisionAsked(siege.besieger, LOSSES, tuple(u.id for u in left), 1, why))
+        d.ask(LOSSES, siege.besieger, tuple(u.id for u in left), count=1, why=why)
     elif left:
-        eliminate(out, data, dice, siege.besieger, left, side, "a failed siege roll", True)
+        eliminate(d, siege.besieger, left, side, "a failed siege roll", True)
 
 
-def _plunder(out: Outcome, data: DRData, dice: Dice, siege: Siege) -> None:
+def _plunder(d: Decision, siege: Siege) -> None:
     """The castle is taken: the units inside are eliminated, the heroes there roll,
     prisoners held there are freed, and the plunderer scores 5 x its defence (10 x for a
     royal castle) when it was an enemy's (Victory)."""
-    found = data.castles[siege.castle]
-    side = castle_side(out.state, found)
-    inside = inside_units(out.state, siege.hex, siege.besieger)
+    found = d.data.castles[siege.castle]
+    side = castle_side(d.state, found)
+    inside = inside_units(d.state, siege.hex, siege.besieger)
     fleets = {u.id for u in inside if is_fleet(u)}
-    cargo = [u.id for u in out.state.units.values() if u.aboard in fleets]
+    cargo = [u.id for u in d.state.units.values() if u.aboard in fleets]
     eliminated = tuple(sorted({u.id for u in inside} | set(cargo)))
-    out.add(
+    d.emit(
         CastlePlundered(
             castle=found.name, kingdom=found.kingdom, by=siege.besieger, eliminated=eliminated
         )
     )
-    castle_falls(out, data, dice, found.name, siege.besieger)
+    castle_falls(d, found.name, siege.besieger)
     if side not in (None, siege.besieger):
         royal = " (a royal castle)" if found.royal else ""
         deed = f"plundered {found.name}{royal}, {side}'s"
-        score(out, siege.besieger, deed, plunder_points(found.defence, found.royal))
+        score(d, siege.besieger, deed, plunder_points(found.defence, found.royal))
 
 
 # -- displacement ------------------------------------------------------------------------------
 
 
-def displace(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def displace(d: Decision) -> None:
     """Besieging units to an adjacent space (voluntarily, or as asked)."""
-    player, named, why = _displacing(state, command, data)
+    player, named, why = _displacing(d)
     units = [u for u in named if u.aboard is None]
     if not units:
         raise IllegalCommand(
             f"{player} names no unit to displace (units aboard a fleet displace with it)",
             BESIEGER_DISPLACEMENT,
         )
-    to = command.arg("to")
-    target = None if to is None else hex_arg(data, str(to), BESIEGER_DISPLACEMENT)
-    lose = names(command.arg("lose"), BESIEGER_DISPLACEMENT) if command.arg("lose") else ()
-    out = Outcome(state)
-    move_out(out, data, dice, player, units, target, lose, why)
-    return out
+    target: Hex | None = d.call.get("to")
+    lose = names(d.call.get("lose"), BESIEGER_DISPLACEMENT) if d.call.get("lose") else ()
+    move_out(d, player, units, target, lose, why)
 
 
-def _displacing(state: State, command: Command, data: DRData) -> tuple[str, list[Unit], str]:
+def _displacing(d: Decision) -> tuple[str, list[Unit], str]:
     """Who displaces which units, and why: answering a displacement asked of him, or by
     his own choice before his siege attacks."""
-    pending = state.turn.progress.pending if state.turn else None
+    pending = d.state.turn.progress.pending if d.state.turn else None
     if pending is not None and pending.kind in (DISPLACE, MAKE_WAY):
-        return _asked_displacement(state, command, data)
-    turn = current(state, command, PHASE)
+        return _asked_displacement(d)
+    turn = current(d.state, d.call, PHASE)
     if turn.progress.siege_rolled:
         raise IllegalCommand("displacements come before any siege attack", BESIEGER_DISPLACEMENT)
-    units = stack(state, data, command.arg("units"), turn.player)
-    siege = siege_at(state, units[0].hex)
+    units = stack(d.state, d.data, d.call.get("units"), turn.player)
+    siege = siege_at(d.state, units[0].hex)
     if siege is None or siege.besieger != turn.player:
-        where = label(data, units[0].hex)
+        where = label(d.data, units[0].hex)
         raise IllegalCommand(f"{turn.player} besieges no castle at {where}", BESIEGER_DISPLACEMENT)
     return turn.player, units, "displaced before the siege attacks"
 
 
-def _asked_displacement(
-    state: State, command: Command, data: DRData
-) -> tuple[str, list[Unit], str]:
-    pending = answering(state, command, (DISPLACE, MAKE_WAY), BESIEGER_DISPLACEMENT)
-    start = hex_arg(data, pending.options[0], BESIEGER_DISPLACEMENT)
-    named = command.arg("units")
+def _asked_displacement(d: Decision) -> tuple[str, list[Unit], str]:
+    pending = answering(d.state, d.call, (DISPLACE, MAKE_WAY), BESIEGER_DISPLACEMENT)
+    start = hex_arg(d.data, pending.options[0], BESIEGER_DISPLACEMENT)
+    named = d.call.get("units")
     units = (
-        stack(state, data, named, pending.player)
+        stack(d.state, d.data, named, pending.player)
         if named is not None
-        else [u for u in at(state, start) if state.controller(u) == pending.player]
+        else [u for u in at(d.state, start) if d.state.controller(u) == pending.player]
     )
     if any(u.hex != start or u.inside for u in units):
         raise IllegalCommand(
-            f"displace units from {label(data, start)}, outside its walls", BESIEGER_DISPLACEMENT
+            f"displace units from {label(d.data, start)}, outside its walls", BESIEGER_DISPLACEMENT
         )
     why = "an invalid siege displaced" if pending.kind == DISPLACE else "pushed aside"
     return pending.player, units, why
 
 
 def move_out(
-    out: Outcome,
-    data: DRData,
-    dice: Dice,
-    player: str,
-    units: list[Unit],
-    to: Hex | None,
-    lose: tuple[str, ...],
-    why: str,
+    d: Decision, player: str, units: list[Unit], to: Hex | None, lose: tuple[str, ...], why: str
 ) -> None:
     """Displace the stack to `to`: free, or fighting out through enemy units barring
     every route; eliminated when it has no route, or too few units to fight out."""
     start = units[0].hex
     combat = [u for u in units if not is_hero(u)]
-    routes = _routes(out.state, data, player, units, start)
-    enemy = _castle_enemy(out.state, data, start, player)
+    routes = _routes(d, player, units, start)
+    enemy = _castle_enemy(d, start, player)
     if to is None:
         if routes:
-            free = ", ".join(label(data, h) for h in sorted(routes))
+            free = ", ".join(label(d.data, h) for h in sorted(routes))
             raise InvalidCommand(f"say where the units go (to=HEX): {free}", BESIEGER_DISPLACEMENT)
-        eliminate(out, data, dice, player, combat, enemy, f"{why}: no route of displacement")
+        eliminate(d, player, combat, enemy, f"{why}: no route of displacement")
         return
     if to not in routes:
-        raise IllegalCommand(
-            _no_route(out.state, data, player, units, start, to), BESIEGER_DISPLACEMENT
-        )
+        raise IllegalCommand(_no_route(d, player, units, start, to), BESIEGER_DISPLACEMENT)
     barring = routes[to]
     if barring:
-        _fight_out(out, data, dice, player, units, to, lose, routes)
+        _fight_out(d, player, units, to, lose, routes)
         return
     if lose:
-        raise IllegalCommand(f"{label(data, to)} is free: no losses to take", BESIEGER_DISPLACEMENT)
-    _moved(out, data, player, units, start, to, why)
+        raise IllegalCommand(
+            f"{label(d.data, to)} is free: no losses to take", BESIEGER_DISPLACEMENT
+        )
+    _moved(d, player, units, start, to, why)
 
 
-def _moved(
-    out: Outcome, data: DRData, player: str, units: list[Unit], start: Hex, to: Hex, why: str
-) -> None:
+def _moved(d: Decision, player: str, units: list[Unit], start: Hex, to: Hex, why: str) -> None:
     """The units displaced (those of `units` still there after any losses, with the
     fleets' cargo); onto open water the land units go aboard the empty displacing fleets."""
-    units = [out.state.units[u.id] for u in units if u.id in out.state.units]
+    units = [d.state.units[u.id] for u in units if u.id in d.state.units]
     units = [u for u in units if u.hex == start and u.aboard is None]
     fleets = {u.id for u in units if is_fleet(u)}
-    cargo = [u.id for u in out.state.units.values() if u.aboard in fleets]
+    cargo = [u.id for u in d.state.units.values() if u.aboard in fleets]
     ids = tuple(sorted({u.id for u in units} | set(cargo)))
-    place = geography(data).place(to)
-    berths = _berths(out.state, units) if place is not None and all_sea(place) else None
-    out.add(UnitsDisplaced(player=player, units=ids, start=start, hex=to, why=why))
+    place = geography(d.data).place(to)
+    berths = _berths(d.state, units) if place is not None and all_sea(place) else None
+    d.emit(UnitsDisplaced(player=player, units=ids, start=start, hex=to, why=why))
     for fleet, carried in sorted((berths or {}).items()):
-        out.add(UnitsEmbarked(fleet=fleet, units=carried))
+        d.emit(UnitsEmbarked(fleet=fleet, units=carried))
 
 
 def _berths(state: State, units: list[Unit]) -> dict[str, tuple[str, ...]] | None:
@@ -365,9 +347,7 @@ def _berths(state: State, units: list[Unit]) -> dict[str, tuple[str, ...]] | Non
 
 
 def _fight_out(
-    out: Outcome,
-    data: DRData,
-    dice: Dice,
+    d: Decision,
     player: str,
     units: list[Unit],
     to: Hex,
@@ -378,56 +358,54 @@ def _fight_out(
     combat units as they are; with as many enemies as it has units it is eliminated."""
     free = [h for h, barring in routes.items() if not barring]
     if free:
-        where = ", ".join(label(data, h) for h in sorted(free))
+        where = ", ".join(label(d.data, h) for h in sorted(free))
         raise IllegalCommand(
-            f"enemy units bar {label(data, to)}, but {where} is free: displace there",
+            f"enemy units bar {label(d.data, to)}, but {where} is free: displace there",
             BESIEGER_DISPLACEMENT,
         )
     start = units[0].hex
     combat = [u for u in units if not is_hero(u)]
-    blockers = _barring(out.state, player, units, to)
-    owner = out.state.controller(blockers[0])
+    blockers = _barring(d.state, player, units, to)
+    owner = d.state.controller(blockers[0])
     why = "fighting its way out of encirclement"
     if len(blockers) >= len(combat):
-        eliminate(out, data, dice, player, combat, owner, f"{why}: outnumbered")
+        eliminate(d, player, combat, owner, f"{why}: outnumbered")
         return
     if len(lose) != len(blockers) or any(u not in {c.id for c in combat} for u in lose):
         raise IllegalCommand(
-            f"{len(blockers)} enemy combat unit(s) bar {label(data, to)}: name as many of the "
+            f"{len(blockers)} enemy combat unit(s) bar {label(d.data, to)}: name as many of the "
             f"displacing combat units to lose (lose=A,B,...)",
             BESIEGER_DISPLACEMENT,
         )
-    lost = [out.state.units[u] for u in lose]
-    eliminate(out, data, dice, player, lost, owner, why, True)
-    _moved(out, data, player, units, start, to, why)
+    lost = [d.state.units[u] for u in lose]
+    eliminate(d, player, lost, owner, why, True)
+    _moved(d, player, units, start, to, why)
     if owner is not None:
-        asked = f"{player}'s besiegers fought their way out into {label(data, to)}: displace your "
-        out.add(
-            DecisionAsked(
-                player=owner,
-                kind=MAKE_WAY,
-                options=(f"{to[0]},{to[1]}",),
-                count=0,
-                why=asked + f"units from there (siege displace {to[0]},{to[1]} --to HEX)",
-            )
+        asked = (
+            f"{player}'s besiegers fought their way out into {label(d.data, to)}: displace your "
+        )
+        d.ask(
+            MAKE_WAY,
+            owner,
+            (f"{to[0]},{to[1]}",),
+            count=0,
+            why=asked + f"units from there (siege displace {to[0]},{to[1]} --to HEX)",
         )
 
 
-def _castle_enemy(state: State, data: DRData, hex_: Hex, player: str) -> str | None:
-    found = castle(state, data, hex_)
-    side = castle_side(state, found) if found else None
+def _castle_enemy(d: Decision, hex_: Hex, player: str) -> str | None:
+    found = castle(d.state, d.data, hex_)
+    side = castle_side(d.state, found) if found else None
     return side if side != player else None
 
 
-def _routes(
-    state: State, data: DRData, player: str, units: list[Unit], start: Hex
-) -> dict[Hex, int]:
+def _routes(d: Decision, player: str, units: list[Unit], start: Hex) -> dict[Hex, int]:
     """The adjacent spaces the stack may displace into, and how many enemy combat units
     bar each (land units bar land units, fleets fleets)."""
     return {
-        hex_: len(_barring(state, player, units, hex_))
-        for hex_ in data.map.neighbours(*start)
-        if _route_problem(state, data, player, units, start, hex_) is None
+        hex_: len(_barring(d.state, player, units, hex_))
+        for hex_ in d.data.map.neighbours(*start)
+        if _route_problem(d, player, units, start, hex_) is None
     }
 
 
@@ -441,62 +419,59 @@ def _barring(state: State, player: str, units: list[Unit], hex_: Hex) -> list[Un
 
 
 def _route_problem(
-    state: State, data: DRData, player: str, units: list[Unit], start: Hex, hex_: Hex
+    d: Decision, player: str, units: list[Unit], start: Hex, hex_: Hex
 ) -> str | None:
-    geo = geography(data)
+    geo = geography(d.data)
     place = geo.place(hex_)
     if place is None or is_isle(place):
         return "it is not a space units may enter"
     land = any(not is_fleet(u) for u in units)
-    if land and all_sea(place) and _berths(state, units) is None:
+    if land and all_sea(place) and _berths(d.state, units) is None:
         return (
             "land units displace onto open water only aboard empty fleets displacing with "
             "them, one combat unit a fleet"
         )
-    if land and data.map.is_river_side(start, hex_):
+    if land and d.data.map.is_river_side(start, hex_):
         return "land units do not cross the navigable river"
     if any(is_fleet(u) for u in units) and not geo.floats(place):
         return "fleets do not displace onto land"
-    if hostile_castle(state, data, player, hex_) and besieger(state, hex_) != player:
+    if hostile_castle(d.state, d.data, player, hex_) and besieger(d.state, hex_) != player:
         return "it is an unbesieged enemy or neutral castle"
     return None
 
 
-def _no_route(
-    state: State, data: DRData, player: str, units: list[Unit], start: Hex, to: Hex
-) -> str:
-    if to not in data.map.neighbours(*start):
-        return f"{label(data, to)} is not next to {label(data, start)}"
-    problem = _route_problem(state, data, player, units, start, to)
-    return f"the units may not displace to {label(data, to)}: {problem}"
+def _no_route(d: Decision, player: str, units: list[Unit], start: Hex, to: Hex) -> str:
+    if to not in d.data.map.neighbours(*start):
+        return f"{label(d.data, to)} is not next to {label(d.data, start)}"
+    problem = _route_problem(d, player, units, start, to)
+    return f"the units may not displace to {label(d.data, to)}: {problem}"
 
 
 # -- breakouts -----------------------------------------------------------------------------------
 
 
-def breakout(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def breakout(d: Decision) -> None:
     """The player's combat units inside a besieged castle attack all its besiegers."""
-    player = current(state, command, PHASE).player
-    found = _castle_named(data, command.arg("castle"), BREAKOUTS)
-    siege = siege_at(state, found.hex)
+    player = current(d.state, d.call, PHASE).player
+    found = _castle_named(d, d.call.get("castle"), BREAKOUTS)
+    siege = siege_at(d.state, found.hex)
     if siege is None or siege.besieger == player:
         raise IllegalCommand(f"{found.name} is not besieged by an enemy", BREAKOUTS)
     units = [
         u
-        for u in inside_units(state, found.hex, siege.besieger)
-        if state.controller(u) == player and u.aboard is None
+        for u in inside_units(d.state, found.hex, siege.besieger)
+        if d.state.controller(u) == player and u.aboard is None
     ]
     if not units:
         raise IllegalCommand(f"{player} has no combat unit inside {found.name}", BREAKOUTS)
-    assert state.turn is not None
-    if any(state.turn.engaged_in(u.id) == BREAKOUT for u in units):
+    assert d.state.turn is not None
+    if any(d.state.turn.engaged_in(u.id) == BREAKOUT for u in units):
         raise IllegalCommand(f"{player}'s units broke out of {found.name} already", BREAKOUTS)
-    omens = sorted({u.kingdom for u in units if omened(state, u)})
+    omens = sorted({u.kingdom for u in units if omened(d.state, u)})
     if omens:
         raise IllegalCommand(f"{', '.join(omens)}'s regulars will not attack this turn", BAD_OMENS)
-    besiegers = besieging_units(state, siege)
-    out = Outcome(state)
-    out.add(
+    besiegers = besieging_units(d.state, siege)
+    d.emit(
         AttackBegun(
             number=0,
             kind=BREAKOUT_KIND,
@@ -507,57 +482,52 @@ def breakout(state: State, command: Command, data: DRData, dice: Dice) -> Outcom
             spaces=(found.hex,),
         )
     )
-    fight(out, data, dice)
-    return out
+    fight(d)
 
 
 # -- ongoing sieges: keep or give up -------------------------------------------------------------
 
 
-def keep(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def keep(d: Decision) -> None:
     """The besieger keeps his siege: the deactivation, forced peace or Confusion does not
     happen (a dead monarch's successor is crowned at once, and enters the map if the old
     monarch's counter had left it: an executed prisoner)."""
-    veto = _veto(state, command, data)
-    out = Outcome(state)
-    out.add(SiegeKept(player=command.actor, kingdom=veto.kingdom, change=veto.change))
+    veto = _veto(d)
+    d.emit(SiegeKept(player=d.call.actor, kingdom=veto.kingdom, change=veto.change))
     if veto.change == CONFUSED:
-        crown(out, veto.kingdom, dice)
-        if monarch_id(veto.kingdom) not in out.state.units:
-            successor_enters(out, data, veto.kingdom)
-    return out
+        crown(d, veto.kingdom)
+        if monarch_id(veto.kingdom) not in d.state.units:
+            successor_enters(d, veto.kingdom)
 
 
-def lift(state: State, command: Command, data: DRData, dice: Dice) -> Outcome:
+def lift(d: Decision) -> None:
     """The besieger gives up his sieges of the kingdom's castles: his besiegers are
     displaced (`to`: a space next to each castle); once every besieger has, the change
     happens."""
-    veto = _veto(state, command, data)
-    player = command.actor
-    mine = [s for s in state.sieges if s.kingdom == veto.kingdom and s.besieger == player]
-    targets = _targets(data, command.arg("to"), mine)
-    out = Outcome(state)
-    out.add(SiegeGivenUp(player=player, kingdom=veto.kingdom))
+    veto = _veto(d)
+    player = d.call.actor
+    mine = [s for s in d.state.sieges if s.kingdom == veto.kingdom and s.besieger == player]
+    targets = _targets(d, d.call.get("to"), mine)
+    d.emit(SiegeGivenUp(player=player, kingdom=veto.kingdom))
     for siege in mine:
-        units = [u for u in at(out.state, siege.hex) if out.state.controller(u) == player]
+        units = [u for u in at(d.state, siege.hex) if d.state.controller(u) == player]
         units = [u for u in units if not u.inside and u.aboard is None]
         why = f"gave up the siege of {siege.castle}"
-        move_out(out, data, dice, player, units, targets.get(siege.castle), (), why)
-        if siege_at(out.state, siege.hex) is not None:
-            out.add(SiegeEnded(castle=siege.castle, besieger=player, why="given up"))
+        move_out(d, player, units, targets.get(siege.castle), (), why)
+        if siege_at(d.state, siege.hex) is not None:
+            d.emit(SiegeEnded(castle=siege.castle, besieger=player, why="given up"))
     rest = veto.waiting[1:]
     if rest:
-        out.add(_veto_question(veto.kingdom, veto.change, veto.why, rest[0]))
+        d.emit(_veto_question(veto.kingdom, veto.change, veto.why, rest[0]))
     else:
-        _carry_out(out, data, dice, veto)
-    return out
+        _carry_out(d, veto)
 
 
-def _veto(state: State, command: Command, data: DRData) -> Veto:
-    answering(state, command, (VETO,), DEACTIVATION_OF_KINGDOMS)
-    veto = state.veto
+def _veto(d: Decision) -> Veto:
+    answering(d.state, d.call, (VETO,), DEACTIVATION_OF_KINGDOMS)
+    veto = d.state.veto
     assert veto is not None
-    named = command.arg("kingdom")
+    named = d.call.get("kingdom")
     if named is not None and str(named) != veto.kingdom:
         raise IllegalCommand(
             f"the question is about {veto.kingdom}, not {named}", DEACTIVATION_OF_KINGDOMS
@@ -565,24 +535,24 @@ def _veto(state: State, command: Command, data: DRData) -> Veto:
     return veto
 
 
-def _targets(data: DRData, value: object, sieges: list[Siege]) -> dict[str, Hex]:
+def _targets(d: Decision, value: object, sieges: list[Siege]) -> dict[str, Hex]:
     """Each castle's displacement space: the one given next to it."""
-    given = path_arg(data, value, BESIEGER_DISPLACEMENT) if value else ()
+    given = path_arg(d.data, value, BESIEGER_DISPLACEMENT) if value else ()
     found = {}
     for siege in sieges:
-        near = [h for h in given if h in data.map.neighbours(*siege.hex)]
+        near = [h for h in given if h in d.data.map.neighbours(*siege.hex)]
         if near:
             found[siege.castle] = near[0]
     return found
 
 
-def _carry_out(out: Outcome, data: DRData, dice: Dice, veto: Veto) -> None:
+def _carry_out(d: Decision, veto: Veto) -> None:
     if veto.change == DEACTIVATE and veto.by is not None:
-        deactivated_by(out, data, dice, veto.by, veto.kingdom)
+        deactivated_by(d, veto.by, veto.kingdom)
     elif veto.change == FORCED:
-        force_peace(out, data, veto.kingdom, dice)
+        force_peace(d, veto.kingdom)
     elif veto.change == CONFUSED:
-        confusion(out, data, veto.kingdom, veto.why, dice)
+        confusion(d, veto.kingdom, veto.why)
 
 
 def _veto_question(kingdom: str, change: str, why: str, player: str) -> DecisionAsked:

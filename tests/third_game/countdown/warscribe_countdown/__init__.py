@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from warscribe.engine.codec import record
-from warscribe.engine.commands import Arg, Call, CommandSpec, integer, table
+from warscribe.engine.commands import Arg, CommandSpec, integer, table
+from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import DataRef, Event
@@ -36,13 +37,13 @@ class Ticked(Event):
     player: str
 
 
-def tick(state: Counter, call: Call) -> list[Event]:
-    if state.left <= 0:
+def tick(d: Decision[Counter, None]) -> None:
+    if d.state.left <= 0:
         raise IllegalCommand("the count is over", TICK)
-    player = state.players[state.ticks % len(state.players)]
-    if call.actor != player:
+    player = d.state.players[d.state.ticks % len(d.state.players)]
+    if d.call.actor != player:
         raise NotYourTurn(f"it is {player}'s turn", TICK)
-    return [Ticked(player)]
+    d.emit(Ticked(player))
 
 
 class Countdown(RuleBook[Counter]):
