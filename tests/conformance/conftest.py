@@ -57,6 +57,14 @@ _PLAYED: dict[str, Played] = {}
 
 
 @pytest.fixture(params=GAMES)
+def book(request: pytest.FixtureRequest) -> RuleBook[object]:
+    """The game's rule book, unplayed (the quick checks)."""
+    found = rulesets.get(request.param)
+    assert isinstance(found, RuleBook), f"{request.param} is not a RuleBook"
+    return found
+
+
+@pytest.fixture(params=GAMES)
 def played(request: pytest.FixtureRequest) -> Played:
     """The game's trial, played once a session."""
     name: str = request.param

@@ -15,6 +15,7 @@ from itertools import islice, product
 from typing import Any
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from warscribe.cli.generated import parse_line
@@ -25,6 +26,7 @@ from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command, Event
 from warscribe.engine.offers import scratch_dice
 from warscribe.engine.record import fold
+from warscribe.engine.rulebook import RuleBook
 from warscribe.engine.ruleset import Deferred, LegalCommand
 
 from ..engine.random_play import check_record
@@ -35,6 +37,7 @@ TRIED = 30  # complete commands tried of one offer at most
 SEARCHED = 3  # values tried of a deferred domain (a path finder's)
 
 
+@pytest.mark.slow
 def test_random_play_reaches_the_end_with_nothing_refused(played: Played) -> None:
     """Only `legal` drives the game: nothing it offers is refused, and a game with an
     end gets there unless the time box stops it first."""
@@ -46,6 +49,7 @@ def test_random_play_reaches_the_end_with_nothing_refused(played: Played) -> Non
         assert played.book.over(game.state) is not False, "nothing offered before the end"
 
 
+@pytest.mark.slow
 def test_replay_equals_the_fold_and_a_snapshot_folded_on(played: Played) -> None:
     """The log replays to the live head (sampled positions too, the logfile round trip,
     verify and audit); a position's state as a snapshot gives it back, folded on with
@@ -68,6 +72,7 @@ def _tried(offer: LegalCommand) -> Iterator[Command]:
         yield offer.command(**dict(zip((k for k, _ in values), chosen, strict=True)))
 
 
+@pytest.mark.slow
 def test_every_offer_is_accepted(played: Played) -> None:
     """Each command `legal` offers, at positions along the game, is one `decide`
     accepts whatever the dice (decided on scratch dice: nothing is recorded)."""
@@ -93,8 +98,8 @@ def _example_command(game: str, example: str) -> Command:
     return parse_line(None, game, " ".join(kept), player)
 
 
-def test_every_example_is_read_by_the_cli_and_accepted_by_its_spec(played: Played) -> None:
-    book, game = played.book, played.book.name
+def test_every_example_is_read_by_the_cli_and_accepted_by_its_spec(book: RuleBook[object]) -> None:
+    game = book.name
     refused: list[tuple[str, str]] = []
     for spec in book.commands.values():
         for example in spec.example:
@@ -106,6 +111,7 @@ def test_every_example_is_read_by_the_cli_and_accepted_by_its_spec(played: Playe
     assert not refused, refused
 
 
+@pytest.mark.slow
 def test_every_event_has_an_evolver_or_changes_nothing(played: Played) -> None:
     prefix = next(r.prefix for r in rulesets.registered() if r.name == played.book.name)
     evolvers = played.book.evolvers
@@ -121,6 +127,7 @@ def _round_trip(value: Any) -> Any:
     return codec.decode(codec.encode(value))
 
 
+@pytest.mark.slow
 def test_states_and_events_survive_the_codec(played: Played) -> None:
     game = played.game
     step = max(1, len(game.positions) // LOOKS)
@@ -129,10 +136,9 @@ def test_states_and_events_survive_the_codec(played: Played) -> None:
     assert not changed, changed[:1]
 
 
-def test_every_command_has_its_help(played: Played) -> None:
+def test_every_command_has_its_help(book: RuleBook[object]) -> None:
     """`warscribe PREFIX COMMAND --help` for each spec (a flag of another command: that
     command's help names the flag), citing the rule it follows."""
-    book = played.book
     prefix = next(r.prefix for r in rulesets.registered() if r.name == book.name)
     unhelped: list[str] = []
     for spec in book.commands.values():
