@@ -15,6 +15,7 @@ import html
 import json
 import re
 import secrets
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -59,8 +60,10 @@ def make_app(ctx: Context) -> Flask:
 
 
 def _routes(
-    app: Flask, ctx: Context, turns: dict[str, Turn], player: str | None, turn: Any
+    app: Flask, ctx: Context, turns: dict[str, Turn], player: str | None, turn: Callable[[], Turn]
 ) -> None:
+    """The routes reading: the page (which opens the session), its state, a stack's reach."""
+
     @app.get("/")
     def page() -> Response:
         token = session.get("token")
@@ -77,6 +80,13 @@ def _routes(
     def reach() -> Response:
         units = request.args.get("stack", "").split()
         return _answer(lambda: {"reach": turn().reached(units)})
+
+    _turn_routes(app, turn)
+
+
+def _turn_routes(app: Flask, turn: Callable[[], Turn]) -> None:
+    """The routes writing the turn: a line added or taken back, the orders signed, their
+    mail."""
 
     @app.post("/api/line")
     def line() -> Response:
@@ -124,7 +134,7 @@ def _add(turn: Turn, asked: Any) -> dict[str, Any]:
     return view(turn)
 
 
-def _answer(make: Any) -> Response:
+def _answer(make: Callable[[], Any]) -> Response:
     """`make()` as JSON, or its refusal as `{"error": ...}` with status 422."""
     try:
         made = make()

@@ -56,6 +56,17 @@ def served(stores: tuple[Callable[..., Result], str]) -> Iterator[str]:
         server.wait(10)
 
 
+def _opened(browser: Any, address: str) -> tuple[Any, list[str]]:
+    """The page open at `address`, and the errors its console reports."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(address)
+    return page, errors
+
+
 def _add(page: Any, line: str) -> None:
     """Click the offer `line` and wait for it to be listed among the orders."""
     before = page.locator("#lines li").count()
@@ -67,12 +78,7 @@ def test_a_players_turn_is_played_signed_and_recorded(
     browser: Any, served: str, stores: tuple[Callable[..., Result], str]
 ) -> None:
     run, _ = stores
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.goto(served)
+    page, errors = _opened(browser, served)
     page.wait_for_selector("#offers button.offer-add")
     for line in TURN_START:
         _add(page, line)
