@@ -24,7 +24,7 @@ from typing import BinaryIO, NamedTuple
 import click
 
 from warscribe.engine.errors import WarscribeError
-from warscribe.store.backends import SQLITE_FILES, StoreError, resolve
+from warscribe.store.backends import StoreError, resolve
 
 KEY_SCAN_LIMIT = 1 << 24  # bytes of an existing file searched for a key block
 _SCAN_SLICE = 1 << 20  # bytes read at a time
@@ -83,11 +83,7 @@ def _store_files(store: str | None) -> tuple[str, ...]:
     except StoreError:
         return ()
     secrets = os.path.realpath(default_path(backend))
-    kept = (secrets, secrets + LOCK_SUFFIX)
-    if backend.kind != "sqlite":
-        return kept
-    database = os.path.realpath(dict(backend.env)["SQLITE_DBNAME"])
-    return (*(database + suffix for suffix in SQLITE_FILES), *kept)
+    return (*backend.driver.files(), secrets, secrets + LOCK_SUFFIX)
 
 
 def _check(path: str, force: bool, protected: tuple[str, ...]) -> int | None:

@@ -230,9 +230,36 @@ def _read_options(book: RuleBook[Any], values: Mapping[str, Any]) -> list[tuple[
     return [(name, value) for name, value in found if value is not None]
 
 
+class GameGroup(click.Group):
+    """A game's group, its help listing the commands by their place in the game's
+    sequence of play (`RuleBook.sections`: phase by phase, then the answers...)."""
+
+    book: RuleBook[Any] | None = None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.book is None:
+            super().format_commands(ctx, formatter)
+            return
+        specs = self.book.commands.values()
+        shown = {s.name: s.group or (s.flag_of or (s.name,))[0] for s in specs}
+        listed: set[str] = set()
+        sections = [*self.book.sections(), ("Queries and more", tuple(self.commands))]
+        for title, names in sections:
+            words = [w for w in dict.fromkeys(shown.get(n, n) for n in names) if w not in listed]
+            words = [w for w in words if w in self.commands]
+            listed.update(words)
+            if not words:
+                continue
+            limit = formatter.width - 6 - max(len(w) for w in words)
+            with formatter.section(title):
+                formatter.write_dl([(w, self.commands[w].get_short_help_str(limit)) for w in words])
+
+
 def add_face(group: click.Group, ruleset: str, book: RuleBook[Any]) -> None:
     """Add the commands of `book` to its game's group: one per spec (in sub-groups for
     specs with a `group`), and a query for each projection the group lacks."""
+    if isinstance(group, GameGroup):
+        group.book = book
     subgroups: dict[str, click.Group] = {}
     specs = book.commands.values()
     for spec in specs:

@@ -942,9 +942,11 @@ def face(game: str) -> click.Group:
     and its `new`."""
     from warscribe.engine.rulebook import RuleBook
 
+    from .generated import GameGroup
+
     if game not in _FACES:
         entry = next(e for e in rulesets.registered() if e.name == game)
-        group = click.Group(entry.prefix, help=f"The commands of {game} games.")
+        group = GameGroup(entry.prefix, help=f"The commands of {game} games.")
         _FACES[game] = group
         book = rulesets.get(game)
         _add_presented(group, game, book)

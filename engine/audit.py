@@ -412,6 +412,7 @@ def _compare(
 
 
 def _same(recorded: Event | None, expected: Event | None, complete: bool) -> bool:
+    recorded = recorded.upcast() if recorded is not None else None
     if recorded is None or expected is None or type(recorded) is not type(expected):
         return False
     if complete:

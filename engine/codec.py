@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
 from uuid import UUID
 
 import msgpack
@@ -47,6 +47,9 @@ from ._records import frozen_dataclass as _frozen_dataclass
 from ._records import new as _new
 from ._records import replace as replace
 from ._records import set_dict as _set_dict
+
+if TYPE_CHECKING:  # the entry's layout is the record's (`peek_entry`)
+    from .record import Peeked
 
 EXT_DATACLASS = 1
 EXT_ENUM = 2
@@ -500,3 +503,15 @@ def unpacker() -> msgpack.Unpacker:
         strict_map_key=False,
         raw=False,
     )
+
+
+def peek_entry(raw: bytes, start: int = 0, stop: int | None = None) -> Peeked | None:
+    """What a fold needs of the encoded Entry `raw[start:stop]`, read without decoding the
+    rest (a plain command's unread, a plain roll's but for its number), or None when the
+    bytes are not an entry of the usual shape (decode them whole). The entry's layout is
+    the record's, which imports this module: the work is `engine.peek`'s, which this name
+    is bound to at the first call (a replay peeks at thousands: no call in between)."""
+    from .peek import peek_entry as peek
+
+    globals()["peek_entry"] = peek
+    return peek(raw, start, stop)

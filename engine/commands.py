@@ -194,11 +194,13 @@ class CommandSpec(Generic[S]):
     """A command of a rule set (or of the record), everything about it in one place.
 
     `decide(d)` emits its events on the decision `d` or raises a RuleError citing the
-    rule; it reads the arguments from `d.call`, already checked against `args`. `answers` names the
-    kind of pending decision it answers (None: it answers none). On the command line it is
-    `warscribe GROUP SUB` when `group` is set (e.g. `attack declare`), else `warscribe
-    NAME`, unless `flag_of` makes it a flag of another command: `("pursue", "none")` is
-    `warscribe pursue --none`; `rolls` adds the table dice option `--roll`."""
+    rule; it reads the arguments from `d.call`, already checked against `args`. `answers`
+    names the kinds of decision it answers (the rule book's one source for it: while a
+    decision is asked only its answers are given, by the player asked; empty: it answers
+    none). On the command line it is `warscribe GROUP SUB` when `group` is set (e.g.
+    `attack declare`), else `warscribe NAME`, unless `flag_of` makes it a flag of another
+    command: `("pursue", "none")` is `warscribe pursue --none`; `rolls` adds the table
+    dice option `--roll`."""
 
     name: str
     decide: Decide[S]
@@ -207,7 +209,7 @@ class CommandSpec(Generic[S]):
     help: str
     example: tuple[str, ...]
     authority: str = TURN
-    answers: str | None = None
+    answers: tuple[str, ...] = ()
     group: str | None = None
     sub: str | None = None
     rolls: bool = False
@@ -352,6 +354,11 @@ def follow(d: Decision[S, Any], spec: CommandSpec[S], command: Command) -> None:
     """`command` decided as a part of `d` (a step the rules record for a player as his own
     command would record it), its events emitted on `d`."""
     d.under(read(spec, command, d.dice, d.data), spec.decide)
+
+
+def answering(specs: Mapping[str, CommandSpec[Any]], kind: str) -> tuple[str, ...]:
+    """The names of the commands answering a decision of `kind`, in the table's order."""
+    return tuple(name for name, spec in specs.items() if kind in spec.answers)
 
 
 def table(*specs: CommandSpec[S]) -> dict[str, CommandSpec[S]]:

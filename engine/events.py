@@ -30,7 +30,8 @@ class Event:
     * `discloses(earlier)`: the parts of an earlier event's private part that this public
       event makes known (a card played from the hand it was drawn into); the record then
       publishes them with a `Disclosed` entry that anyone can check;
-    * `rule_section()`: the rule the fact applies, cited by the audit.
+    * `rule_section()`: the rule the fact applies, cited by the audit;
+    * `upcast()`: the event it is now, for a shape no longer decided.
     """
 
     PRIVATE_OWNER: ClassVar[str | None] = None
@@ -49,6 +50,12 @@ class Event:
     def rule_section(self) -> str | None:
         """The rule this fact applies, as the rulebook names it (None: not stated)."""
         return None
+
+    def upcast(self) -> Event:
+        """This fact as the rules record it now: an event of a shape no longer decided
+        (its class kept, under its topic, so that old logs still read and verify) gives
+        the event that replaced it; the audit compares that with what the rules decide."""
+        return self
 
 
 def private(default: Any = dataclasses.MISSING, added: bool = False) -> Any:

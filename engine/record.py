@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from uuid import UUID
 
 from warscribe.engine.codec import frozen
@@ -109,23 +109,52 @@ class Head:
     opened_at: int = 0
 
 
-class Issued(NamedTuple):
-    """A CommandIssued entry with no hidden part, as a replay reads it: its sequence number
-    and chain hash, its command left unread. The record's own events change no rule set's
-    state (`rulebook.Evolvers`), so `fold` needs no more of it: a third of a log."""
+class EntryView(Protocol):
+    """An entry as `fold` reads it: an `Entry`, or a stored entry the codec peeked at
+    (`codec.peek_entry`, a `Peeked`) whose event a fold needs no more of may be left unread
+    (an `UnreadCommand` or an `UnreadRoll`, only ever with no hidden part)."""
 
-    seq: int
-    chain: bytes
+    @property
+    def seq(self) -> int: ...
+    @property
+    def event(self) -> Event | UnreadCommand | UnreadRoll: ...
+    @property
+    def chain(self) -> bytes: ...
+    @property
+    def digest(self) -> bytes | None: ...
+    @property
+    def salt(self) -> bytes | None: ...
+    @property
+    def scheme(self) -> int: ...
 
 
-class Rolled(NamedTuple):
-    """A DiceRolled entry with no hidden part, as a replay reads it: its sequence number,
-    chain hash and roll number (its event's `index`), its dice left unread (a roll moves
-    only the next roll's number in a head: `_step`)."""
+class UnreadCommand(NamedTuple):
+    """A CommandIssued left unread: the record's own events change no rule set's state
+    (`rulebook.Evolvers`), and a plain command moves only the head's opener and marks, so
+    a replay needs none of it (a third of a log)."""
 
-    seq: int
-    chain: bytes
+
+UNREAD_COMMAND = UnreadCommand()
+
+
+class UnreadRoll(NamedTuple):
+    """A DiceRolled left unread but for its roll number (its `index`): a roll moves only
+    the next roll's number in a head (`_step`)."""
+
     roll: int
+
+
+class Peeked(NamedTuple):
+    """An entry's fields in their order, as the codec peeks them from an entry's bytes: no
+    Entry is made unless the fold needs one (a hidden part, or an event of the record's
+    own that moves more than the state)."""
+
+    seq: int
+    event: Event | UnreadCommand | UnreadRoll
+    chain: bytes
+    digest: bytes | None
+    salt: bytes | None
+    scheme: int
 
 
 def canonical_bytes(entry: Entry) -> bytes:
@@ -187,80 +216,67 @@ def advance(head: Head | None, entry: Entry) -> Head:
     return _head(values)
 
 
-Fields = tuple[int, Event, bytes, bytes | None, bytes | None, int]
-"""An entry's fields in their order (seq, event, chain, digest, salt, scheme), as a replay
-reads a stored entry that is no plain command: no Entry is made for it unless the fold
-needs one (a hidden part, or an event of the record's own)."""
-
-
-def fold(entries: Iterable[Entry | Issued | Rolled | Fields], head: Head | None = None) -> Head:
+def fold(entries: Iterable[EntryView], head: Head | None = None) -> Head:
     """The head after `entries` (from `head`, else from the log's start): `advance` for
     each, with one working copy of the head's fields for the whole run instead of a new
-    Head per entry (replay folds thousands). A plain command (an `Issued`, or a
-    CommandIssued entry with no hidden part) moves the opener and marks the position; the
-    state stays as it is; so does a roll (a `Rolled`). An entry may come as its `Fields`."""
-    run: Iterator[Any] = iter(entries)  # the loop tells them apart by their class
+    Head per entry (replay folds thousands)."""
+    run = iter(entries)
     if head is None:
         first = next(run, None)
         if first is None:
             raise LogError("the log is empty")
-        head = _created(_entry(first))
+        head = _created(_whole(first))
     values = dict(head.__dict__)
     values["marks"] = dict(head.marks)
-    ruleset = rulesets.get(head.ruleset)
-    evolve = ruleset.evolve
-    position = ruleset.position
-    marks = values["marks"]
-    state = values["state"]
-    seq: int | None = None  # the newest entry's seq and chain, when they are not in values
-    chain = b""
-    for entry in run:
-        cls = type(entry)
-        if cls is tuple:
-            event = entry[1]
-            if entry[4] is None and type(event) not in _RECORD_STEPS:
-                state = evolve(state, event)
-                seq, chain = entry[0], entry[2]
-                continue
-            entry, cls = Entry(*entry), Entry
-        if cls is Entry:
-            event = entry.event
-            hidden = entry.salt is not None
-            if hidden or type(event) is not CommandIssued:
-                if hidden or type(event) in _RECORD_STEPS:
-                    if seq is not None:
-                        values["seq"], values["chain"], seq = seq, chain, None
-                    values["state"] = state
-                    _step(values, entry, ruleset, own_marks=True)
-                    state = values["state"]
-                else:  # most entries: only the state, the sequence and the chain move on
-                    state = evolve(state, event)
-                    seq, chain = entry.seq, entry.chain
-                continue
-        elif cls is Rolled:
-            values["dice_next"] = entry.roll + 1
-            seq, chain = entry.seq, entry.chain
-            continue
-        elif cls is not Issued:
-            raise TypeError(f"not an entry: {entry!r}")
-        _issued(values, entry.chain)
-        label = position(state)
-        if label is not None and label not in marks:
-            marks[label] = values["seq"] if seq is None else seq
-        seq, chain = entry.seq, entry.chain
-    if seq is not None:
-        values["seq"], values["chain"] = seq, chain
-    values["state"] = state
+    _fold_run(values, run, rulesets.get(head.ruleset))
     return _head(values)
 
 
-def _entry(given: Any) -> Entry:
-    """The first entry of a log, made an Entry (a log must begin with GameCreated)."""
-    if type(given) is Entry:
-        return given
-    if type(given) is tuple:
-        return Entry(*given)
-    raise LogError("a game log must begin with GameCreated", given[0])
+def _fold_run(values: dict[str, Any], run: Iterator[EntryView], ruleset: RuleSet) -> None:
+    """Fold `run` into a head's fields (`values`, whose marks are its own). Most entries
+    move only the state, the sequence and the chain (kept in locals until a step needs
+    them in `values`); a plain command moves the opener and marks the position; a plain
+    roll the next roll's number; the rest (a hidden part, another event of the record's
+    own) take the whole step of `advance`."""
+    evolve, position, marks = ruleset.evolve, ruleset.position, values["marks"]
+    seq, chain, state = values["seq"], values["chain"], values["state"]
+    for entry in run:
+        event = entry.event
+        cls = type(event)
+        if entry.salt is not None:
+            state = _stepped(values, entry, ruleset, (seq, chain, state))
+        elif cls not in _NOT_EVOLVED:
+            state = evolve(state, event)  # type: ignore[arg-type]
+        elif cls is UnreadCommand or cls is CommandIssued:
+            _issued(values, entry.chain)
+            label = position(state)
+            if label is not None and label not in marks:
+                marks[label] = seq
+        elif cls is UnreadRoll:
+            values["dice_next"] = event.roll + 1  # type: ignore[union-attr]
+        else:
+            state = _stepped(values, entry, ruleset, (seq, chain, state))
+        seq, chain = entry.seq, entry.chain
+    values["seq"], values["chain"], values["state"] = seq, chain, state
+
+
+def _stepped(
+    values: dict[str, Any], entry: EntryView, ruleset: RuleSet, at: tuple[int, bytes, Any]
+) -> Any:
+    """`advance`'s whole step of `entry` in a fold's `values`, which first take the fold's
+    sequence, chain and state (`at`); the state after it."""
+    values["seq"], values["chain"], values["state"] = at
+    _step(values, _whole(entry), ruleset, own_marks=True)
+    return values["state"]
+
+
+def _whole(entry: EntryView) -> Entry:
+    """The Entry of a view whose event was read (a log must begin with GameCreated)."""
+    if type(entry) is Entry:
+        return entry
+    if type(entry.event) in (UnreadCommand, UnreadRoll):
+        raise LogError("a game log must begin with GameCreated", entry.seq)
+    return Entry(*entry)  # type: ignore[misc]
 
 
 def _created(entry: Entry) -> Head:
@@ -400,6 +416,8 @@ _RECORD_FOLDS: dict[type, Callable[[dict[str, Any], Any], dict[str, Any]]] = {
 """What the record's own events change in a head's fields (given as a map)."""
 
 _RECORD_STEPS = frozenset((DiceRolled, CommandIssued, OrdersReceived, HostActed, *_RECORD_FOLDS))
+_NOT_EVOLVED = frozenset((*_RECORD_STEPS, UnreadCommand, UnreadRoll))
+"""What `fold` does not hand straight to the rule set's evolver."""
 """The classes of the entries `_step` does more with than fold their event into the state
 (a HostActed, like OrdersReceived, begins a decision: a position is marked before it)."""
 

@@ -1,11 +1,13 @@
 """The one core a rule set fills with tables (see docs/developing.md).
 
 A rule set is a `RuleBook[State]`: its commands (`CommandSpec`s), its complete evolver
-table (`Evolvers`), its hooks in the order they run, its projections and what `new`
-takes. `decide`, `evolve`, argument checking, the pending-decision check and "the state
-after my own events" are written here once; a rule set writes only its rules. A command's
-spec and every hook decide on one `Decision`: the state so far, the game's data (`data`),
-the dice and the typed call; each `emit`s its events.
+table (`Evolvers`), its sequence of play (`Phase`s, in order), its hooks in the order they
+run, its projections and what `new` takes. `decide`, `evolve`, argument checking, the
+check that a command belongs to the phase and to its player's turn, the pending-decision
+check (which commands answer which decision: `CommandSpec.answers`, nowhere else) and "the
+state after my own events" are written here once; a rule set writes only its rules. A
+command's spec and every hook decide on one `Decision`: the state so far, the game's data
+(`data`), the dice and the typed call; each `emit`s its events.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from .commands import TURN, Arg, CommandSpec
 from .common import RECORD_EVENTS
 from .decision import Asking, Decision
 from .dice import Dice
-from .errors import IllegalCommand, InvalidCommand, LogError
+from .errors import IllegalCommand, InvalidCommand, LogError, NotYourTurn
 from .events import Command, Event, GameCreated
 from .ruleset import Projection
 
 S = TypeVar("S")
+H = TypeVar("H")
 
 
 class Evolvers(Generic[S]):
@@ -70,6 +73,49 @@ class Hook(Generic[S]):
 
 
 @frozen
+class Waiting:
+    """A decision the game waits for: its kind, the player who must give it and why."""
+
+    kind: str
+    player: str
+    why: str = ""
+
+
+@frozen
+class Phase(Generic[H]):
+    """A phase of the sequence of play (boardgame.io's `phases`), everything about it in
+    one place: its name (as `position` labels it), the rule section it is played under,
+    the commands the player on turn gives in it (an answer to a decision is given in any
+    phase, by the player asked), and its steps, each run in the order written: `ready`
+    (what its player must have done before he may end it: each refuses, naming what is
+    left), `due` (decisions asked of anyone before it ends: it ends once they are
+    answered) and `at_end` (what runs as it ends). H is the rule set's step type; the
+    rule set runs the steps (the same ones however the phase ends: `RuleBook.phase`)."""
+
+    name: str
+    rule: str
+    commands: tuple[str, ...] = ()
+    ready: tuple[H, ...] = ()
+    due: tuple[H, ...] = ()
+    at_end: tuple[H, ...] = ()
+
+
+@frozen
+class TurnOrder(Generic[H]):
+    """How the phases follow each other (boardgame.io's `turn`): the commands given in
+    every phase by the player on turn (ending it, say), and those given at any time
+    whatever the phase or the decision asked; what is due before a game turn
+    ends (after its last phase's own), and what runs as a game turn, then a player turn,
+    begins, in the order written."""
+
+    every_phase: tuple[str, ...] = ()
+    any_time: tuple[str, ...] = ()
+    due_before_game_turn_end: tuple[H, ...] = ()
+    at_game_turn_start: tuple[H, ...] = ()
+    at_player_turn_start: tuple[H, ...] = ()
+
+
+@frozen
 class NewSpec:
     """What `new GAME` takes beyond the players: the options (`Arg`s), the form of a
     `--player` value, a summary and examples."""
@@ -98,14 +144,17 @@ class RuleBook(Generic[S]):
     projections: Mapping[str, Projection] = {}
     groups: Mapping[str, str] = {}
     """The help of each command-line group its commands form (`CommandSpec.group`)."""
-    phases: tuple[str, ...] = ()
-    """The phases a position names last (`position`); empty when it names none."""
+    sequence: tuple[Phase[Any], ...] = ()
+    """The phases in the order they are played; empty when the game has none."""
+    turn_order: TurnOrder[Any] = TurnOrder()
+    over_rule: str = ""
+    """The rule a command given once the game is over is refused under (its victory)."""
+    asking: Asking | None = None
+    """The event asking a player a decision (`Decision.ask`); None: the game asks none."""
     presenter: str | None = None
     """Its presentation, `"module:ATTRIBUTE"` (`warscribe.engine.presenter`): its queries'
     text, its board, its viewer frames and its story's words, imported on first use; None:
     its queries print JSON, it has no board and the story tells its events generically."""
-    asking: Asking | None = None
-    """The event asking a player a decision (`Decision.ask`); None: the game asks none."""
     new: NewSpec
 
     def spec(self, name: str) -> CommandSpec[S]:
@@ -115,8 +164,45 @@ class RuleBook(Generic[S]):
             raise InvalidCommand(f"{self.name} has no command {name!r}; it has: {known}", self.rule)
         return found
 
-    def pending(self, state: S) -> str | None:
-        """The kind of decision the game waits for (None: it waits for none)."""
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """The phases a position names last (`position`); empty when it names none."""
+        return tuple(p.name for p in self.sequence)
+
+    def phase(self, name: str) -> Phase[Any]:
+        """The phase called `name`."""
+        return next(p for p in self.sequence if p.name == name)
+
+    def sections(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The commands by their place in the sequence of play, as help lists them: each
+        phase's (titled with its rule), those of every phase, the answers to a decision,
+        those given at any time, then the rest; a command in several is listed in its
+        first."""
+        order = self.turn_order
+        answers = tuple(name for name, spec in self.commands.items() if spec.answers)
+        found = [(phase.rule, phase.commands) for phase in self.sequence]
+        found += [("Every phase", order.every_phase), ("Answers to a decision", answers)]
+        found += [("At any time", order.any_time)]
+        listed: set[str] = set()
+        sections = []
+        for title, names in (*found, ("Other commands", tuple(self.commands))):
+            kept = tuple(name for name in names if name not in listed)
+            listed.update(kept)
+            if kept:
+                sections.append((title, kept))
+        return tuple(sections)
+
+    def current_phase(self, state: S) -> str | None:
+        """The phase play is in (None: none, or the game has no phases)."""
+        return None
+
+    def on_turn(self, state: S) -> str | None:
+        """The player whose turn it is, who gives the phases' commands (None: the rules
+        say who may give each, as eu-pop's Reactions out of turn)."""
+        return None
+
+    def pending(self, state: S) -> Waiting | None:
+        """The decision the game waits for (None: it waits for none)."""
         return None
 
     def data(self, state: S) -> Any:
@@ -126,7 +212,7 @@ class RuleBook(Generic[S]):
     def decide(self, state: S, command: Command, dice: Dice) -> list[Event]:
         """The command's events, then each hook's, in the order the hooks are written."""
         spec = self.spec(command.name)
-        self.check_pending(state, spec)
+        self.check_turn(state, spec, command.actor)
         data = self.data(state)
         call = commands.read(spec, command, dice, data)
         made = Decision(state, call, data, dice, self.evolve, self.asking)
@@ -135,14 +221,61 @@ class RuleBook(Generic[S]):
             hook.run(made)
         return made.events
 
-    def check_pending(self, state: S, spec: CommandSpec[S]) -> None:
-        """Refuse a command that answers a decision not asked, or that is not an answer
-        while one is asked (of a player whose turn it is)."""
+    def check_turn(self, state: S, spec: CommandSpec[S], actor: str) -> None:
+        """Refuse a command out of its place in the sequence of play: an answer to a
+        decision not asked, or given by another than the player asked; a command of the
+        player on turn once the game is over, out of his turn or of its phase (those of
+        `sequence`), or while a decision waits. A command given at any time (`any_time`:
+        an eliminated player's re-entry, say) is its rules' to check."""
         waiting = self.pending(state)
-        if spec.answers is not None and spec.answers != waiting:
-            raise IllegalCommand(f"{spec.name} answers a {spec.answers}: none is asked", spec.rule)
-        if waiting is not None and spec.answers is None and spec.authority == TURN:
-            raise IllegalCommand(f"the game waits for a {waiting} first", spec.rule)
+        if waiting is not None and waiting.kind in spec.answers:
+            if actor != waiting.player:
+                raise NotYourTurn(f"{waiting.player} must decide: {waiting.why}", spec.rule)
+            return
+        if spec.name in self.turn_order.any_time:
+            return
+        phases = self._phases_of(spec.name)
+        if spec.answers and phases is None:
+            asked = f"the decision asked is: {waiting.why}" if waiting else "no decision is asked"
+            raise IllegalCommand(f"`{spec.name}` answers no decision now; {asked}", spec.rule)
+        if spec.authority != TURN:
+            return
+        if phases is not None:
+            self._check_phase(state, spec, actor, phases)
+        if waiting is not None:
+            raise IllegalCommand(
+                f"{waiting.player} must first decide: {waiting.why} ({waiting.kind})", self.rule
+            )
+
+    def _phases_of(self, name: str) -> tuple[str, ...] | None:
+        """The phases a command is given in (every one for `every_phase`), None: none."""
+        if name in self.turn_order.every_phase:
+            return self.phases
+        found = tuple(p.name for p in self.sequence if name in p.commands)
+        return found or None
+
+    def _check_phase(
+        self, state: S, spec: CommandSpec[S], actor: str, phases: tuple[str, ...]
+    ) -> None:
+        if self.over(state):
+            raise IllegalCommand("the game is over", self.over_rule or self.rule)
+        player, now = self.on_turn(state), self.current_phase(state)
+        where = self.position(state)
+        if player is not None and actor != player:
+            raise NotYourTurn(f"it is {player}'s turn ({where}), not {actor}'s", self.rule)
+        if now is not None and now not in phases:
+            raise IllegalCommand(
+                f"`{spec.name}` belongs to the {self._title(phases[0])}; "
+                f"{player or 'play'} is in the {self._title(now)} ({where})",
+                self.rule,
+            )
+
+    def _title(self, phase: str) -> str:
+        return next((p.rule for p in self.sequence if p.name == phase), phase)
+
+    def position(self, state: S) -> str | None:
+        """Where the game stands (`TURN.PLAYER-TURN.PHASE`; None: it has not begun)."""
+        return None
 
     def options(self, given: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
         """The options GameCreated records for the options `new` was given (as given)."""

@@ -115,13 +115,17 @@ def draw(offered: Sequence[LegalCommand], rng: random.Random) -> Command | None:
 
 
 def names(
-    offered: Sequence[LegalCommand], player: str | None, spelled: Callable[[str], str] = str
+    offered: Sequence[LegalCommand],
+    player: str | None,
+    spelled: Callable[[str], str] = str,
+    last: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The names of the commands `player` is offered, once each (`spelled` as the CLI
-    spells them), the end of the phase last: what `status` shows, read off `legal` so that
-    the two never disagree."""
+    spells them), those of every phase (`last`: ending it) last: what `status` shows, read
+    off `legal` so that the two never disagree."""
     found = dict.fromkeys(spelled(o.name) for o in offered if o.actor == player)
-    return (*(n for n in found if n != "end-phase"), *(n for n in found if n == "end-phase"))
+    ending = {spelled(name) for name in last}
+    return (*(n for n in found if n not in ending), *(n for n in found if n in ending))
 
 
 class RuleSet(Protocol):

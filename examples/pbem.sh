@@ -18,7 +18,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 seeds=("$@")
-[ ${#seeds[@]} -gt 0 ] || seeds=(2 3 6 8 10 11 13 14 15 16)
+[ ${#seeds[@]} -gt 0 ] || seeds=(3 6 8 10 11 13 14 15 16 17)
 verbose=()
 [ -z "${PBEM_VERBOSE:-}" ] || verbose=(--verbose)
 for seed in "${seeds[@]}"; do

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import os
 import random
 import time
 from collections import OrderedDict
@@ -37,7 +36,6 @@ from eventsourcing.persistence import (
     StoredEvent,
     Transcoder,
 )
-from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from warscribe.engine import names, record, rulesets
 from warscribe.engine.anchor import (
@@ -66,16 +64,16 @@ from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
 from . import reading, writing
 from .backends import (
-    SQLITE_LOCK_FILE,
-    SQLITE_REFEREE_LOCK,
     Backend,
     StoreError,
     StoreUnavailable,
+    Turn,
+    Writer,
     driver_error,
     resolve,
     unavailable,
 )
-from .index import Index, schema_of
+from .index import Index
 from .reading import (
     CATALOG_ID,
     DEFAULTS_ID,
@@ -95,7 +93,6 @@ from .secrets import (
     sealed_id,
 )
 from .transcoder import MsgpackTranscoder
-from .writing import Turn
 
 if TYPE_CHECKING:  # log files, the audit and the aggregates: by the calls that use them
     from .aggregates import Game
@@ -109,14 +106,9 @@ SNAPSHOT_INTERVAL = 100
 
 
 _OPEN_ATTEMPTS = 3
+_IDS_PER_QUERY = 500
 WRITE_ATTEMPTS = 5  # decisions of a direct command whose write another writer beat
 _RETRY_PAUSE = 0.002  # seconds; the random pause before the n-th retry is up to 2**n of these
-
-
-def _racing_table_creation(exc: Exception) -> bool:
-    """PostgreSQL: two processes creating the same tables at once (the loser may retry)."""
-    text = str(exc)
-    return "concurrently updated" in text or "pg_type_typname_nsp_index" in text
 
 
 def seeded_game_id(ruleset: str, seed: str, name: str) -> UUID:
@@ -230,44 +222,18 @@ class Warscribe(Application[UUID], Reading):
         """Open a store; `secrets` is the path of its secrets file (default: beside a SQLite
         store, see `secrets.default_path`), `passphrase` gives the file's passphrase."""
         self.backend = backend if isinstance(backend, Backend) else resolve(backend)
+        self.driver = self.backend.driver
         self.secrets = SecretsFile(secrets or default_path(self.backend), passphrase)
-        env = dict(self.backend.env)
+        env = self.driver.eventsourcing_env()
         env["IS_SNAPSHOTTING_ENABLED"] = "y" if snapshots else "n"
         env["CREATE_TABLE"] = "n"  # see _open_tables
-        if self.backend.kind == "postgresql":
-            env["PERSISTENCE_MODULE"] = f"{__package__}.postgres:Factory"
         self._heads: OrderedDict[UUID, tuple[dict[str, Any], int]] = OrderedDict()
         self._secrets: dict[UUID, GameSecrets] = {}
         self._cache = cache
-        sqlite_file = env.get("SQLITE_DBNAME")
-        self._lock_file = sqlite_file + SQLITE_LOCK_FILE if sqlite_file else None
+        self._writer: Writer | None = None
         try:
             super().__init__(env=env)
-            self._events_table = self._table(self.recorder)
-            self._snapshots_table = (
-                self._table(self.snapshots.recorder) if self.snapshots is not None else None
-            )
-            self._writer = (
-                writing.SqliteWriter(
-                    sqlite_file,
-                    float(env["SQLITE_LOCK_TIMEOUT"]),
-                    self.recorder,
-                    self._snapshots_table,
-                )
-                if sqlite_file
-                else None
-            )
-            self.index = Index(
-                CATALOG_ID,
-                self._select,
-                self._events_table,
-                schema_of(self.recorder),
-                recorder=self.recorder,
-            )
             self._open_tables()
-            fd = writing.lock_fd(self._lock_file) if self._lock_file else None
-            if fd is not None:  # there from the first open on, not only from the first write
-                os.close(fd)
         except Exception as exc:
             cause = exc.__cause__ if isinstance(exc, StoreUnavailable) else exc
             if cause is not None and driver_error(cause):
@@ -284,6 +250,12 @@ class Warscribe(Application[UUID], Reading):
         (it is made after every other table) and covers the catalog, and no secret is
         left to move out. Otherwise the missing tables are made, the index is rebuilt
         from the catalog and the secrets an older version kept are moved out."""
+        driver = self.driver
+        self._events_table = driver.table(self.recorder)
+        snapshots = self.snapshots.recorder if self.snapshots is not None else None
+        self._snapshots_table = driver.table(snapshots) if snapshots is not None else None
+        self._writer = driver.writer(self.recorder, self._snapshots_table)
+        self.index = Index(CATALOG_ID, self._select, self._events_table, driver, self.recorder)
         state = self.index.state()
         if state is None:
             self._create_tables()
@@ -301,6 +273,7 @@ class Warscribe(Application[UUID], Reading):
         if kept:
             self._move_old_secrets()
             self.index.secrets_moved()
+        driver.opened()
 
     def _create_tables(self) -> None:
         """Run eventsourcing's schema statements only for a table that is missing, not on
@@ -316,12 +289,12 @@ class Warscribe(Application[UUID], Reading):
         recorders: list[Any] = [self.recorder, snapshots]
         for recorder in recorders:
             for attempt in range(1, _OPEN_ATTEMPTS + 1):
-                if _table_exists(recorder):
+                if self.driver.table_exists(recorder):
                     break
                 try:
                     recorder.create_table()
                 except Exception as exc:
-                    if not _racing_table_creation(exc) or attempt == _OPEN_ATTEMPTS:
+                    if not self.driver.raced(exc) or attempt == _OPEN_ATTEMPTS:
                         raise
 
     def _move_old_secrets(self) -> None:
@@ -339,7 +312,7 @@ class Warscribe(Application[UUID], Reading):
             for what in (DICE_SECRET, HOST_KEY)
         }
         found: dict[UUID, dict[str, bytes]] = {}
-        rows = _select_streams(self.recorder, list(kept))
+        rows = self._select_streams(list(kept))
         for stored in rows:
             game_id, what = kept[UUID(str(stored.originator_id))]
             event: Any = self.mapper.to_domain_event(stored)
@@ -354,7 +327,26 @@ class Warscribe(Application[UUID], Reading):
         ]
         if sealed:
             self._save(*sealed, what="the move of the secrets an older version kept")
-        _delete_streams(self.recorder, [UUID(str(r.originator_id)) for r in rows])
+        self._delete_streams([UUID(str(r.originator_id)) for r in rows])
+
+    def _select_streams(self, ids: Sequence[UUID]) -> list[StoredEvent]:
+        """Every stored event of the aggregates `ids`, in one query per few hundred ids."""
+        found: list[StoredEvent] = []
+        for start in range(0, len(ids), _IDS_PER_QUERY):
+            chunk = ids[start : start + _IDS_PER_QUERY]
+            query = (
+                "SELECT originator_id, originator_version, topic, state FROM "
+                f"{self._events_table} WHERE originator_id IN ({', '.join('?' * len(chunk))})"
+            )
+            rows = self._select(query, [self._key_of(i) for i in chunk])
+            found += [StoredEvent(UUID(str(i)), v, t, bytes(s)) for i, v, t, s in rows]
+        return found
+
+    def _delete_streams(self, ids: Sequence[UUID]) -> None:
+        """Delete every stored event of the aggregates `ids` in one transaction, leaving no
+        copy of their bytes where the database lets us (`Driver.delete_streams`)."""
+        keys = [self._key_of(i) for i in ids]
+        self.driver.delete_streams(self.recorder, self._events_table, keys)
 
     def construct_transcoder(self) -> Transcoder:
         return MsgpackTranscoder()
@@ -485,12 +477,8 @@ class Warscribe(Application[UUID], Reading):
         ]
         rows = writing.stored_events([event for _, event in written], self.mapper.to_stored_event)
         taken, earlier = self._snapshots_due(written)
-        if self._writer is not None:
-            self._writer.insert(rows, taken)
-        else:
-            table = self._snapshots_table
-            snapshots = writing.Snapshots(table, taken) if taken and table else None
-            writing.insert_postgres(self.recorder, rows, turn, snapshots)
+        assert self._writer is not None  # made at the open
+        self._writer.insert(rows, taken, turn)
         for aggregate, version in earlier:  # a cache: the write stands without them
             projector = self.snapshotting_projectors.get(type(aggregate))
             with contextlib.suppress(PersistenceError):
@@ -709,7 +697,7 @@ class Warscribe(Application[UUID], Reading):
                     game.append(entries)
                     self._save(game, what=f"`{command.name}`", turn=turn)
             except WarscribeError as exc:
-                if isinstance(exc, StoreUnavailable):  # never retried: see `writing.settle`
+                if isinstance(exc, StoreUnavailable):  # never retried: see `postgresql.settle`
                     self._heads.pop(game_id, None)  # the next command reads the store's head
                     raise
                 retry = kept is not None or isinstance(exc, ConcurrentWrite)
@@ -739,39 +727,18 @@ class Warscribe(Application[UUID], Reading):
     @contextmanager
     def _turn(self, game_id: UUID, ahead: bool = False) -> Iterator[Turn | None]:
         """Direct commands to a store take turns from reading the head to writing after
-        it, across processes (`writing`: a lock file beside a SQLite store, an advisory
-        lock on PostgreSQL, whose connection the write then uses), so that they do not
+        it, across processes (the backend's `Driver.turn`: a lock file beside a SQLite
+        store, an advisory lock on PostgreSQL, whose connection the write then uses), so
+        that they do not
         decide on a head another is about to move.
 
         `ahead`: the command is decided on a head this process kept, reading nothing. On
         PostgreSQL its write then takes the turn in its own transaction if the turn is
-        free (`writing.ahead_turn`): no round trip before deciding, and nothing written
+        free: no round trip before deciding, and nothing written
         while another writer holds the turn. A write that finds the turn or its versions
         taken writes nothing and is decided again in a turn of its own."""
-        timeout = self._lock_timeout()
-        if self._lock_file is not None:
-            with writing.file_turn(self._lock_file, timeout):
-                yield None
-            return
-        if ahead:
-            yield writing.ahead_turn(self.turn_lock(game_id))
-            return
-        datastore = self.recorder.datastore  # type: ignore[attr-defined]
-        with writing.advisory_turn(datastore, self.turn_lock(game_id), timeout) as turn:
+        with self.driver.turn(self.recorder, game_id, ahead) as turn:
             yield turn
-
-    def _lock_timeout(self) -> float:
-        env = dict(self.backend.env)
-        return float(env.get("SQLITE_LOCK_TIMEOUT") or env.get("POSTGRES_LOCK_TIMEOUT") or 10)
-
-    def turn_lock(self, game_id: UUID) -> int:
-        """The PostgreSQL advisory lock the writers of a game take turns by."""
-        return self._advisory_key(str(game_id))
-
-    def _advisory_key(self, name: str) -> int:
-        schema = dict(self.backend.env).get("POSTGRES_SCHEMA", "public")
-        digest = hashlib.sha256(f"warscribe:{schema}:{name}".encode()).digest()
-        return int.from_bytes(digest[:8], "big", signed=True)
 
     @contextmanager
     def referee_run(self) -> Iterator[None]:
@@ -779,18 +746,12 @@ class Warscribe(Application[UUID], Reading):
         takes a store's mail (a lock file beside a SQLite store, STORE-referee; a session
         advisory lock on PostgreSQL). Another run holding it is waited for up to the
         store's lock timeout (WARSCRIBE_LOCK_TIMEOUT), then StoreError, nothing done."""
-        timeout = self._lock_timeout()
-        if self._lock_file is not None:
-            path = self._lock_file.removesuffix(SQLITE_LOCK_FILE) + SQLITE_REFEREE_LOCK
-            held = writing.file_turn(path, timeout)
-        else:
-            datastore = self.recorder.datastore  # type: ignore[attr-defined]
-            held = writing.advisory_lock(datastore, self._advisory_key("referee"), timeout)
-        with held as taken:
+        with self.driver.exclusive(self.recorder, "referee") as taken:
             if not taken:
                 raise StoreError(
                     f"another `referee` run is taking the mail of {self.backend.describe()} "
-                    f"(waited {timeout:g} s): nothing was read; run it again when it ends"
+                    f"(waited {self.driver.lock_timeout:g} s): nothing was read; run it "
+                    "again when it ends"
                 )
             yield
 
@@ -847,42 +808,16 @@ class Warscribe(Application[UUID], Reading):
         state, at = self._read(game_id, version)
         return _game(game_id, state, at)
 
-    def _table(self, recorder: Any) -> str:
-        """The name of a recorder's table in a query (schema-qualified on PostgreSQL)."""
-        name: str = recorder.events_table_name
-        return name if self.backend.kind == "sqlite" else f"{recorder.datastore.schema}.{name}"
-
     def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
-        """The rows of one read-only query (`?` marks), as plain tuples (the recorders'
-        own cursors make a map of each row), outside any transaction: one statement reads
-        one consistent state of the database (SQLite in auto-commit mode, PostgreSQL). On
-        PostgreSQL the rows come in the binary format: a stored state arrives as its bytes,
-        not as hex text to decode (a third of a replay's fetch). A failure of the database
-        is a `StoreUnavailable` naming the store."""
+        """The rows of one read-only query (`?` marks), as plain tuples, outside any
+        transaction (the backend's `Driver.select`). A failure of the database is a
+        `StoreUnavailable` naming the store."""
         try:
-            return self._selected(query, params)
+            return self.driver.select(self.recorder, query, params)
         except Exception as exc:
             if driver_error(exc):
                 raise unavailable(self.backend, exc) from exc
             raise
-
-    def _selected(self, query: str, params: Sequence[Any]) -> list[Any]:
-        datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
-        rows: list[Any]
-        if self.backend.kind == "sqlite":
-            with datastore.get_connection(commit=False) as conn:
-                cursor = conn.cursor().sqlite_cursor
-                cursor.row_factory = None
-                try:
-                    rows = cursor.execute(query, params).fetchall()
-                finally:
-                    cursor.close()
-            return rows
-        from psycopg.rows import tuple_row
-
-        with datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
-            rows = cursor.execute(query.replace("?", "%s"), params, binary=True).fetchall()
-        return rows
 
     def _remember(self, game: Game) -> None:
         """Keep the newest head in memory: the next load reads only what came after it."""
@@ -986,22 +921,11 @@ class Warscribe(Application[UUID], Reading):
         """The versions of the game's stored snapshots, in order (their heads unread)."""
         if self.snapshots is None:
             return []
-        recorder: Any = self.snapshots.recorder
-        statement = (
-            f"SELECT originator_version FROM {recorder.events_table_name} "
+        query = (
+            f"SELECT originator_version FROM {self._snapshots_table} "
             "WHERE originator_id = ? ORDER BY originator_version"
         )
-        if isinstance(recorder, SQLiteAggregateRecorder):
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(statement, (game_id.hex,))
-                return [row[0] for row in cursor.fetchall()]
-        from psycopg.sql import SQL, Identifier
-
-        query = SQL(statement.replace("?", "%s").replace(recorder.events_table_name, "{}.{}"))
-        table = (Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
-        with recorder.datastore.get_connection() as conn:
-            rows = conn.execute(query.format(*table), (game_id,)).fetchall()
-        return [row["originator_version"] for row in rows]
+        return [row[0] for row in self._select(query, (self._key_of(game_id),))]
 
     def _snapshot_head(self, game_id: UUID, version: int) -> Head | None:
         """The head the stored snapshot at `version` holds (None: none it can read),
@@ -1017,21 +941,12 @@ class Warscribe(Application[UUID], Reading):
 
     def _drop_snapshot(self, game_id: UUID, version: int) -> None:
         assert self.snapshots is not None
-        recorder: Any = self.snapshots.recorder
-        if isinstance(recorder, SQLiteAggregateRecorder):
-            statement = (
-                f"DELETE FROM {recorder.events_table_name} "
-                "WHERE originator_id = ? AND originator_version = ?"
-            )
-            with recorder.datastore.transaction(commit=True) as cursor:
-                cursor.execute(statement, (game_id.hex, version))
-            return
-        from psycopg.sql import SQL, Identifier
-
-        query = SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version = %s")
-        table = (Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
-        with recorder.datastore.transaction(commit=True) as cursor:
-            cursor.execute(query.format(*table), (game_id, version))
+        statement = (
+            f"DELETE FROM {self._snapshots_table} "
+            "WHERE originator_id = ? AND originator_version = ?"
+        )
+        key = (self._key_of(game_id), version)
+        self.driver.execute(self.snapshots.recorder, statement, key)
 
     def stored_log(self, game_id: UUID, start: int = 1, stop: int | None = None) -> StoredLog:
         """The entries `start`..`stop` as a log a check can read more than once, a page at
@@ -1469,87 +1384,6 @@ def _host_key(entries: Sequence[Entry]) -> bytes | None:
     """The host's key a log names in its GameCreated, if it has one."""
     created = entries[0].event
     return created.host_key if isinstance(created, GameCreated) else None
-
-
-def _table_exists(recorder: Any) -> bool:
-    """Whether the recorder's events table is in the database (its DDL runs in one
-    transaction, so the table stands for all of it)."""
-    name = recorder.events_table_name
-    datastore = recorder.datastore
-    if isinstance(recorder, SQLiteAggregateRecorder):
-        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
-        params: tuple[str, ...] = (name,)
-    else:
-        query = "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = %s"
-        params = (datastore.schema, name)
-    with datastore.transaction(commit=False) as cursor:
-        cursor.execute(query, params)
-        return cursor.fetchone() is not None
-
-
-_IDS_PER_QUERY = 500
-
-
-def _select_streams(recorder: Any, ids: Sequence[UUID]) -> list[StoredEvent]:
-    """Every stored event of the aggregates `ids`, in one query per few hundred ids."""
-    found: list[StoredEvent] = []
-    table = recorder.events_table_name
-    for start in range(0, len(ids), _IDS_PER_QUERY):
-        chunk = ids[start : start + _IDS_PER_QUERY]
-        if isinstance(recorder, SQLiteAggregateRecorder):
-            marks = ", ".join("?" * len(chunk))
-            statement = (
-                "SELECT originator_id, originator_version, topic, state "
-                f"FROM {table} WHERE originator_id IN ({marks})"
-            )
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(statement, [i.hex for i in chunk])
-                rows = [tuple(r) for r in cursor.fetchall()]
-        else:
-            from psycopg.sql import SQL, Identifier
-
-            query = SQL(
-                "SELECT originator_id, originator_version, topic, state "
-                "FROM {}.{} WHERE originator_id = ANY(%s)"
-            ).format(Identifier(recorder.datastore.schema), Identifier(table))
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(query, (list(chunk),))
-                rows = [
-                    (r["originator_id"], r["originator_version"], r["topic"], r["state"])
-                    for r in cursor.fetchall()
-                ]
-        found += [StoredEvent(UUID(str(i)), v, t, bytes(s)) for i, v, t, s in rows]
-    return found
-
-
-def _delete_streams(recorder: Any, ids: Sequence[UUID]) -> None:
-    """Delete every stored event of the aggregates `ids` in one transaction, and leave no
-    copy of their bytes in the database's free space or write-ahead log where the
-    database lets us (SQLite: secure_delete and a truncating checkpoint; PostgreSQL: a
-    VACUUM of the table, whose old WAL segments and backups are the server's to rotate)."""
-    table = recorder.events_table_name
-    if isinstance(recorder, SQLiteAggregateRecorder):
-        with recorder.datastore.transaction(commit=True) as cursor:
-            cursor.execute("PRAGMA secure_delete = ON")
-            for start in range(0, len(ids), _IDS_PER_QUERY):
-                chunk = ids[start : start + _IDS_PER_QUERY]
-                marks = ", ".join("?" * len(chunk))
-                cursor.execute(
-                    f"DELETE FROM {table} WHERE originator_id IN ({marks})",
-                    [i.hex for i in chunk],
-                )
-        with recorder.datastore.get_connection(commit=True) as conn:
-            conn.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return
-    from psycopg.sql import SQL, Identifier
-
-    name = (Identifier(recorder.datastore.schema), Identifier(table))
-    with recorder.datastore.transaction(commit=True) as cursor:
-        cursor.execute(
-            SQL("DELETE FROM {}.{} WHERE originator_id = ANY(%s)").format(*name), (list(ids),)
-        )
-    with recorder.datastore.get_connection() as conn:
-        conn.execute(SQL("VACUUM {}.{}").format(*name))
 
 
 @contextmanager

@@ -27,14 +27,14 @@ advisory lock.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from warscribe.engine import codec, names
 
-from .backends import StoreError
+from .backends import Driver, Select, StoreError
 
 if TYPE_CHECKING:  # the queries need no eventsourcing: a read-only status never imports it
     from eventsourcing.persistence import StoredEvent
@@ -98,39 +98,22 @@ def _blob(listing: Any) -> bytes:
     return codec.encode(listing)
 
 
-def schema_of(recorder: Any) -> str | None:
-    """The schema of a PostgreSQL recorder's tables; None for SQLite (whose datastore
-    names no schema)."""
-    schema: str | None = getattr(recorder.datastore, "schema", None)
-    return schema
-
-
-def tables(template: str, schema: str | None) -> str:
-    """`template` with the index's table names (schema-qualified on PostgreSQL, where the
-    schema is a checked plain identifier) and the database's type of bytes."""
-    if schema is None:
-        return template.format(games=GAMES_TABLE, state=STATE_TABLE, marks=MARKS_TABLE, blob="BLOB")
+def tables(template: str, driver: Driver) -> str:
+    """`template` with the index's table names (in the store's schema if it has one, a
+    checked plain identifier) and the database's type of bytes."""
+    at = f"{driver.schema}." if driver.schema else ""
     return template.format(
-        games=f"{schema}.{GAMES_TABLE}",
-        state=f"{schema}.{STATE_TABLE}",
-        marks=f"{schema}.{MARKS_TABLE}",
-        blob="BYTEA",
+        games=at + GAMES_TABLE, state=at + STATE_TABLE, marks=at + MARKS_TABLE, blob=driver.blob
     )
 
 
-def statement(recorder: Any, template: str) -> str:
-    """`template` for the recorder's database: its table names and parameter marks."""
-    schema = schema_of(recorder)
-    text = tables(template, schema)
-    return text if schema is None else text.replace("?", "%s")
+def statement(driver: Driver, template: str) -> str:
+    """`template` for the store's database: its table names and parameter marks."""
+    return driver.marks(tables(template, driver))
 
 
-def _statements(recorder: Any, templates: Sequence[str]) -> list[str]:
-    return [statement(recorder, t) for t in templates]
-
-
-Select = Callable[[str, Sequence[Any]], list[Any]]
-"""One read-only query (`?` marks) and its rows as tuples."""
+def _statements(driver: Driver, templates: Sequence[str]) -> list[str]:
+    return [statement(driver, t) for t in templates]
 
 
 class Index:
@@ -142,14 +125,13 @@ class Index:
         catalog_id: UUID,
         select: Select,
         events_table: str,
-        schema: str | None,
+        driver: Driver,
         recorder: Any = None,
     ) -> None:
         self.catalog_id = catalog_id
         self.select = select
         self.events_table = events_table
-        self.schema = schema
-        self.sqlite = schema is None
+        self.driver = driver
         self.recorder = recorder
 
     @contextmanager
@@ -159,12 +141,12 @@ class Index:
 
     def _rows(self, template: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one read, as tuples."""
-        return self.select(tables(template, self.schema), params)
+        return self.select(tables(template, self.driver), params)
 
     def state(self) -> tuple[bool, bool] | None:
         """(in step with the catalog, may hold kept secrets), in one query; None when the
         index's tables are missing (a store made before the index, or before its marks)."""
-        catalog: Any = self.catalog_id.hex if self.sqlite else self.catalog_id
+        catalog = self.driver.key(self.catalog_id)
         try:
             indexed, live, kept, _ = self._rows(
                 "SELECT (SELECT max(version) FROM {games}), (SELECT "
@@ -181,15 +163,11 @@ class Index:
 
     def _tables_present(self) -> bool:
         tables = (GAMES_TABLE, STATE_TABLE, MARKS_TABLE, self.events_table.rpartition(".")[2])
-        if self.sqlite:
-            query = "SELECT count(*) = 4 FROM sqlite_master WHERE name IN (?, ?, ?, ?)"
-            return bool(self._rows(query, tables)[0][0])
-        query = "SELECT " + " AND ".join(["to_regclass(?) IS NOT NULL"] * 4)
-        return bool(self._rows(query, tuple(f"{self.schema}.{t}" for t in tables))[0][0])
+        return self.driver.tables_present(self.select, tables)
 
     def create_tables(self) -> None:
         with self._cursor(commit=True) as cursor:
-            for statement in _statements(self.recorder, _DDL):
+            for statement in _statements(self.driver, _DDL):
                 cursor.execute(statement)
 
     def rebuild(self, listings: Sequence[Any]) -> None:
@@ -200,16 +178,16 @@ class Index:
         ]
         marks = [m for n, g in enumerate(listings) for m in marks_of(g, FIRST_LISTING + n)]
         with self._cursor(commit=True) as cursor:
-            cursor.execute(statement(self.recorder, "DELETE FROM {games}"))
-            cursor.execute(statement(self.recorder, "DELETE FROM {marks}"))
+            cursor.execute(statement(self.driver, "DELETE FROM {games}"))
+            cursor.execute(statement(self.driver, "DELETE FROM {marks}"))
             if rows:
-                cursor.executemany(statement(self.recorder, INSERT_ROW), rows)
-                cursor.executemany(statement(self.recorder, INSERT_MARK), marks)
-            cursor.execute(statement(self.recorder, SET_KEPT), (1,))
+                cursor.executemany(statement(self.driver, INSERT_ROW), rows)
+                cursor.executemany(statement(self.driver, INSERT_MARK), marks)
+            cursor.execute(statement(self.driver, SET_KEPT), (1,))
 
     def secrets_moved(self) -> None:
         with self._cursor(commit=True) as cursor:
-            cursor.execute(statement(self.recorder, SET_KEPT), (0,))
+            cursor.execute(statement(self.driver, SET_KEPT), (0,))
 
     def _listings(self, where: str = "", params: Sequence[Any] = ()) -> list[Any]:
         query = f"SELECT version, listing FROM {{games}} {where} ORDER BY version"

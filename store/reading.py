@@ -2,7 +2,7 @@
 head, with plain queries on the store's tables and no eventsourcing.
 
 `Reading` holds these reads; `Warscribe` (the store, on eventsourcing) and `Reader` (a
-SQLite store opened read-only with the standard library's sqlite3, for the commands that
+store opened read-only by its backend, `backends.Driver.read_only`, for the commands that
 only read: `status`) each give it one way to run a query (`_select`). A status is most
 of what a player types, and importing eventsourcing's application was a fifth of one
 (issue 14).
@@ -10,23 +10,17 @@ of what a player types, and importing eventsourcing's application was a fifth of
 
 from __future__ import annotations
 
-import os
 import re
-import sqlite3
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from itertools import starmap
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
-import msgpack
-
 from warscribe.engine import codec, record, rulesets
 from warscribe.engine.errors import InvalidCommand, LogError
-from warscribe.engine.events import CommandIssued, DiceRolled
-from warscribe.engine.record import Entry, Head
+from warscribe.engine.record import Entry, EntryView, Head
 
-from .backends import Backend, StoreError
+from .backends import Backend, Driver, ReadOnly, StoreError
 from .index import Index
 
 PAGE = 1000  # rows a long read (verify, audit, export, log) takes from the store at a time
@@ -39,10 +33,6 @@ SETTINGS_ID = UUID("e0120ac2-d180-57f5-ae78-5a3681390697")
 # The default game's choices (one a game created or imported): a stream of their own, so the
 # settings stream stays short and its newest OwnerSet is found without passing them all.
 DEFAULTS_ID = UUID("af9b39a6-929c-55f1-82c5-cfb20f9ba64c")
-SQLITE_EVENTS = "stored_events"  # eventsourcing's names of a SQLite store's tables
-SQLITE_SNAPSHOTS = "stored_snapshots"
-POSTGRES_EVENTS = "warscribe_events"  # ... and of a PostgreSQL store's, in its schema
-POSTGRES_SNAPSHOTS = "warscribe_snapshots"
 
 
 @codec.record("warscribe.GameListing")
@@ -139,86 +129,20 @@ def _decode_entry(version: int, state: bytes, whole: bool = False) -> Entry:
     return entry
 
 
-_ENTRY_ROW = ROW_START + codec.record_prefix(Entry)[0]
-"""How a stored entry's row begins: the map's, then the entry's array and marker."""
-_SEQ_AT = len(_ENTRY_ROW)
-"""Where a stored entry's sequence number begins, its event after it."""
-_ENTRY_FIELDS = msgpack.Packer().pack_array_header(codec.record_prefix(Entry)[1])
-"""The header of an array of an entry's fields: its bytes after its marker read as one
-value (`_fields`)."""
-_INT_LENGTHS = {0xCC: 2, 0xCD: 3, 0xCE: 5}  # msgpack's uint 8, 16 and 32, with their header
-
-
-def _plain_read(cls: type, left_out: int = 0) -> tuple[bytes, bytes]:
-    """How a record of `cls` begins (its array's header and its marker), and the header of
-    an array of its fields then its entry's chain, digest, salt and scheme: an entry's
-    bytes after its event's marker read as one plain value (`_plain`). `left_out`: the
-    record without its last fields (added fields holding their default)."""
-    prefix, count = codec.record_prefix(cls)
-    packer = msgpack.Packer()
-    marker = prefix[len(packer.pack_array_header(count + 1)) :]
-    count -= left_out
-    return packer.pack_array_header(count + 1) + marker, packer.pack_array_header(count + 4)
-
-
-_COMMAND_PREFIX, _COMMAND_REST = _plain_read(CommandIssued)
-_ROLLS = (_plain_read(DiceRolled, left_out=1), _plain_read(DiceRolled))
-"""A roll's row without its proof (record version 1, or entered by hand), and with one."""
-
-
-def _replayed(version: int, state: bytes) -> Entry | record.Issued | record.Rolled | record.Fields:
-    """The entry of a stored row as a fold takes it: a plain command's (a third of a log)
-    as a `record.Issued`, its command read as plain values and dropped, a roll's as a
-    `record.Rolled`, its dice dropped (`_plain`); any other entry of the usual shape as
-    its `record.Fields`, no Entry made (`_fields`); the rest decoded whole
-    (`_decode_entry`)."""
-    first = state[_SEQ_AT] if len(state) > _SEQ_AT else 0
-    event_at = _SEQ_AT + (1 if first < 0x80 else _INT_LENGTHS.get(first, 0))
-    if state.startswith(_ENTRY_ROW) and state.endswith(_STAMP, 0, len(state) - 32):
-        seq = first if first < 0x80 else int.from_bytes(state[_SEQ_AT + 1 : event_at])
-        if seq == version:
-            view = memoryview(state)
-            if state.startswith(_COMMAND_PREFIX, event_at):
-                rest = _plain(view[event_at + len(_COMMAND_PREFIX) : -_STAMPED], _COMMAND_REST)
-                if rest is not None:
-                    return record.Issued(version, rest[-4])
-            elif state.startswith(_ROLLS[0][0], event_at) or state.startswith(
-                _ROLLS[1][0], event_at
-            ):
-                prefix, header = _ROLLS[state.startswith(_ROLLS[1][0], event_at)]
-                rest = _plain(view[event_at + len(prefix) : -_STAMPED], header)
-                if rest is not None and type(rest[0]) is int:
-                    return record.Rolled(version, rest[-4], rest[0])
-            else:
-                fields = _fields(view[_SEQ_AT:-_STAMPED])
-                if fields is not None:
-                    return fields
-    return _decode_entry(version, state)
-
-
-def _fields(fields: memoryview) -> record.Fields | None:
-    """The `record.Fields` of an entry whose fields (after its marker) are the bytes
-    `fields`: read as one array (`_ENTRY_FIELDS`), they hold the entry's fields and no
-    more; else None (the row is decoded whole, and its error named)."""
-    try:
-        found: record.Fields = codec.decode(_ENTRY_FIELDS + fields)
-    except codec.CodecError:
-        return None
-    return found
-
-
-def _plain(rest: memoryview, header: bytes) -> list[Any] | None:
-    """The plain values of an entry's bytes after its event's marker (`rest`), read as the
-    one array `header` begins (`_plain_read`): well formed, they hold the event's fields
-    and the entry's last four, no more, with a chain and no hidden part; else None (the
-    entry is decoded whole)."""
-    try:
-        values: list[Any] = msgpack.unpackb(header + rest)
-    except (ValueError, msgpack.UnpackException):
-        return None
-    if values[-3] is values[-2] is None and type(values[-4]) is bytes:
-        return values
-    return None
+def _views(rows: Iterable[tuple[int, bytes]]) -> Iterator[EntryView]:
+    """The entries of stored rows as a fold takes them: the codec's peek at each entry's
+    bytes (`codec.peek_entry`: a plain command's and a roll's events left unread, no
+    Entry made for the rest) when the row has the usual shape and holds the entry of its
+    version; else the row decoded whole (`_decode_entry`, which names what is wrong). One
+    generator for a replay's thousands of rows, not a call for each."""
+    for version, state in rows:
+        stamped = len(state) - _STAMPED
+        if stamped > 0 and state.startswith(ROW_START) and state.startswith(_STAMP, stamped):
+            peeked = codec.peek_entry(state, _ROW_START_LENGTH, stamped)  # bound at the first
+            if peeked is not None and peeked.seq == version:
+                yield peeked
+                continue
+        yield _decode_entry(version, state)
 
 
 class Reading:
@@ -226,6 +150,7 @@ class Reading:
     marks, its rows as tuples) and the names of its tables."""
 
     backend: Backend
+    driver: Driver
     index: Index
     _events_table: str
     _snapshots_table: str | None  # None: snapshots are not read
@@ -304,7 +229,7 @@ class Reading:
         else:
             state, at, rows = self._from_store(game_id, version)
         if rows:
-            head = record.fold(starmap(_replayed, rows), state["head"])
+            head = record.fold(_views(rows), state["head"])
             state, at = {**state, "head": head}, head.seq
         if version is None:
             self._keep(game_id, state, at)
@@ -375,7 +300,7 @@ class Reading:
 
     def _key_of(self, game_id: UUID) -> Any:
         """An aggregate's id as the store's tables hold it."""
-        return game_id.hex if self.backend.kind == "sqlite" else game_id
+        return self.driver.key(game_id)
 
     def _keep(self, game_id: UUID, state: dict[str, Any], version: int) -> None:
         if self._cache:
@@ -496,31 +421,24 @@ class Reading:
 class Reader(Reading):
     """A store opened read-only, for a command that only reads (`status`, `show`, `log`
     ...): no eventsourcing, no lock file, no secrets file, and a connection that cannot
-    write: SQLite's opened `mode=ro` with the standard library's sqlite3, PostgreSQL's
-    with every transaction read-only. `open` gives None when the store must be opened
-    whole: not there (or not answering), or with its index behind its catalog or secrets
-    of an older version to move out (an open of the store puts these right, or says what
-    is wrong)."""
+    write (the backend's `read_only`: SQLite's opened `mode=ro` with the standard
+    library's sqlite3, PostgreSQL's with every transaction read-only). `open` gives None
+    when the store must be opened whole: not there (or not answering), or with its index
+    behind its catalog or secrets of an older version to move out (an open of the store
+    puts these right, or says what is wrong)."""
 
-    def __init__(self, backend: Backend, connection: Any) -> None:
+    def __init__(self, backend: Backend, connection: ReadOnly) -> None:
         self.backend = backend
+        self.driver = backend.driver
         self._connection = connection
-        self._sqlite = backend.kind == "sqlite"
-        schema = None
-        self._events_table, self._snapshots_table = SQLITE_EVENTS, SQLITE_SNAPSHOTS
-        if not self._sqlite:
-            schema = dict(backend.env).get("POSTGRES_SCHEMA", "public")
-            self._events_table = f"{schema}.{POSTGRES_EVENTS}"
-            self._snapshots_table = f"{schema}.{POSTGRES_SNAPSHOTS}"
+        self._events_table, self._snapshots_table = self.driver.tables()
         self._heads = OrderedDict()
         self._cache = False
-        self.index = Index(CATALOG_ID, self._select, self._events_table, schema)
+        self.index = Index(CATALOG_ID, self._select, self._events_table, self.driver)
 
     @classmethod
     def open(cls, backend: Backend) -> Reader | None:
-        connection = (
-            _sqlite_reads(backend) if backend.kind == "sqlite" else _postgres_reads(backend)
-        )
+        connection = backend.driver.read_only()
         if connection is None:
             return None
         reader = cls(backend, connection)
@@ -534,60 +452,7 @@ class Reader(Reading):
         return reader
 
     def _select(self, query: str, params: Sequence[Any]) -> list[Any]:
-        rows: list[Any]
-        if self._sqlite:
-            try:
-                rows = self._connection.execute(query, params).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
-            return rows
-        import psycopg
-
-        try:
-            found = self._connection.execute(query.replace("?", "%s"), params, binary=True)
-            rows = found.fetchall()
-        except psycopg.Error as exc:
-            raise StoreError(f"cannot read store {self.backend.describe()}: {exc}") from exc
-        return rows
+        return self._connection.select(query, params)
 
     def close(self) -> None:
         self._connection.close()
-
-
-def _sqlite_reads(backend: Backend) -> sqlite3.Connection | None:
-    """A connection to a SQLite store's file that cannot write (None: no such file)."""
-    env = dict(backend.env)
-    path = env.get("SQLITE_DBNAME", "")
-    if not os.path.isfile(path):
-        return None
-    uri = f"file:{_uri_path(os.path.abspath(path))}?mode=ro"
-    try:
-        return sqlite3.connect(uri, uri=True, timeout=float(env.get("SQLITE_LOCK_TIMEOUT") or 10))
-    except sqlite3.Error:
-        return None
-
-
-def _postgres_reads(backend: Backend) -> Any:
-    """A connection to a PostgreSQL store's database whose every transaction is read-only
-    (None: the server does not answer, which the store's open then reports)."""
-    import psycopg
-
-    env = dict(backend.env)
-    try:
-        return psycopg.connect(
-            host=env["POSTGRES_HOST"],
-            port=env["POSTGRES_PORT"],
-            dbname=env["POSTGRES_DBNAME"],
-            user=env["POSTGRES_USER"],
-            password=env["POSTGRES_PASSWORD"],
-            connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT") or "5",
-            autocommit=True,
-            options="-c default_transaction_read_only=on",
-        )
-    except psycopg.Error:
-        return None
-
-
-def _uri_path(path: str) -> str:
-    """`path` as the path of a SQLite `file:` URI (its `%`, `?` and `#` escaped)."""
-    return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")

@@ -78,24 +78,9 @@ def sealed_id(game_id: UUID) -> UUID:
 
 
 def default_path(backend: Backend) -> str:
-    """Where a store's secrets file lives unless another path is given."""
-    env = dict(backend.env)
-    database = env.get("SQLITE_DBNAME")
-    if database is not None:
-        return database + SECRETS_SUFFIX
-    home = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share"
-    )
-    name = "-".join(
-        (
-            env["POSTGRES_HOST"],
-            env["POSTGRES_PORT"],
-            env["POSTGRES_DBNAME"],
-            env.get("POSTGRES_SCHEMA", "public"),
-        )
-    )
-    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in name)
-    return os.path.join(home, "warscribe", safe + SECRETS_SUFFIX)
+    """Where a store's secrets file lives unless another path is given (beside a SQLite
+    store; under the user's data folder for a database on a server)."""
+    return backend.driver.secrets_path(SECRETS_SUFFIX)
 
 
 def no_passphrase(new: bool) -> str | None:

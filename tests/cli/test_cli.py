@@ -246,3 +246,21 @@ def test_every_command_has_an_example_in_its_help(run) -> None:  # type: ignore[
     for path, _ in walk(cli, []):
         text = run(*path, "--help", store=None).output
         assert "Example" in text, path
+
+
+def test_a_games_help_lists_its_commands_phase_by_phase(run) -> None:  # type: ignore[no-untyped-def]
+    """The Game Turn: `warscribe dr --help` reads the rule book's declared phases, in the
+    order they are played, then what every phase and a decision asked allow."""
+    text = run("dr", "--help", store=None).output
+    titles = [
+        "Random Events Phase:",
+        "Diplomacy Phase:",
+        "Siege Phase:",
+        "Movement Phase:",
+        "Combat Phase:",
+        "Every phase:",
+        "Answers to a decision:",
+    ]
+    assert [text.index(t) for t in titles] == sorted(text.index(t) for t in titles)
+    movement = text[text.index("Movement Phase:") : text.index("Combat Phase:")]
+    assert "  move " in movement and "  embark " in movement and "attack" not in movement

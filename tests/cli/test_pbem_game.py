@@ -16,8 +16,10 @@ import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pbem_game.py"
 # examples/pbem.sh's seeds: the first ten of 1-28 whose game has a siege as well as a battle
-# (in 1, 4, 5, 7, 9, 12 and others the bots' stacks meet the enemy before any castle)
-SEEDS = (2, 3, 6, 8, 10, 11, 13, 14, 15, 16)
+# (in 1, 2, 4, 5, 7, 9, 12 and others the bots' stacks meet the enemy before any castle;
+# seed 2 had its siege until a random event's question took its one recorded shape,
+# DecisionAsked, whose bytes feed the dice derived after it)
+SEEDS = (3, 6, 8, 10, 11, 13, 14, 15, 16, 17)
 
 
 def example(name: str = "pbem_game") -> ModuleType:

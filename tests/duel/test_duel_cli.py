@@ -76,7 +76,9 @@ def test_a_double_must_be_answered_before_anything_else() -> None:
     state = rules.RULESET.after(begun, [rules.DuelBegun(("alice", "bob"), 20)])
     state = rules.RULESET.after(state, [rules.Struck("alice", 6, True)])
     assert rules.RULESET.legal_commands(state) == ("press", "rest")
-    with pytest.raises(IllegalCommand, match="waits for a double"):
+    with pytest.raises(
+        IllegalCommand, match=r"alice must first decide: after a double, press or rest \(double\)"
+    ):
         rules.RULESET.decide(state, Command("alice", "strike"), cast(Dice, None))
 
 

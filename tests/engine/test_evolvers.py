@@ -70,7 +70,7 @@ def test_the_records_own_events_change_no_game_state(ruleset: str, state: Any) -
 
 
 def test_the_records_own_events_have_no_evolver() -> None:
-    """A replay folds a plain CommandIssued without reading its command (`record.Issued`):
+    """A replay folds a plain CommandIssued without reading its command (`record.UnreadCommand`):
     the record's own events may change no rule set's state, so none may have an evolver."""
     with pytest.raises(TypeError, match=r"warscribe\.CommandIssued"):
         Evolvers("test", lambda created: None, {CommandIssued: lambda state, event: state})

@@ -36,7 +36,7 @@ from warscribe.cli.main import cli
 from warscribe.engine.dice import commitment
 from warscribe.engine.events import Command
 from warscribe.store import secrets as secrets_module
-from warscribe.store.app import ConcurrentWrite, Warscribe, _delete_streams
+from warscribe.store.app import ConcurrentWrite, Warscribe
 from warscribe.store.kept_secrets import DICE_SECRET, HOST_KEY, KeptSecret
 from warscribe.store.secrets import (
     OLD_FORMAT,
@@ -396,7 +396,7 @@ def test_an_older_secrets_file_keeps_working(tmp_path: Path) -> None:
     app = Warscribe(store)
     old = app.create("divine-right", three_players(), "host")
     secrets = app._kept(old.game_id)
-    _delete_streams(app.recorder, [sealed_id(old.game_id)])  # as the older version stored it
+    app._delete_streams([sealed_id(old.game_id)])  # as the older version stored it
     app.close()
     entry = {"dice": secrets.dice, "host-key": secrets.host_key}
     path.unlink()
@@ -444,7 +444,7 @@ def write_as_older_versions_did(store_url: str) -> tuple[UUID, GameSecrets]:
         ),
         what="the secrets, kept the old way",
     )
-    _delete_streams(app.recorder, [sealed_id(head.game_id)])
+    app._delete_streams([sealed_id(head.game_id)])
     app.close()
     os.remove(path)
     assert secrets.dice is not None and secrets.dice in stored_bytes(store_url)

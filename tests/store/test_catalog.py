@@ -67,7 +67,7 @@ def test_a_name_spelling_another_games_id_is_ambiguous(tmp_path: Path) -> None:
 def index_rows(app: Warscribe) -> list[tuple[int, str, str]]:
     """(catalog version, game id, name) of every row of the store's catalog index."""
     with app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-        cursor.execute(statement(app.recorder, "SELECT version, game_id, name FROM {games}"))
+        cursor.execute(statement(app.driver, "SELECT version, game_id, name FROM {games}"))
         return sorted((r["version"], r["game_id"], r["name"]) for r in cursor.fetchall())
 
 
@@ -75,7 +75,7 @@ def drop_index(app: Warscribe) -> None:
     """The store as a version before the index left it: no index tables."""
     with app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
         for template in ("DROP TABLE {games}", "DROP TABLE {state}"):
-            cursor.execute(statement(app.recorder, template))
+            cursor.execute(statement(app.driver, template))
 
 
 def test_the_index_lists_each_game_at_its_catalog_version(store_url: str) -> None:
@@ -141,7 +141,7 @@ def test_an_index_behind_its_catalog_is_rebuilt_on_open(store_url: str) -> None:
     app = Warscribe(store_url)
     ids = [app.create("divine-right", spec(f"g{n}"), f"seeded:{n}").game_id for n in range(2)]
     with app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-        cursor.execute(statement(app.recorder, "DELETE FROM {games} WHERE name = 'g1'"))
+        cursor.execute(statement(app.driver, "DELETE FROM {games} WHERE name = 'g1'"))
     assert [g.game_id for g in app.games()] == ids[:1]
     app.close()
     opened = Warscribe(store_url)
@@ -153,14 +153,14 @@ def test_the_default_game_is_chosen_in_a_stream_of_its_own(store_url: str) -> No
     """Each game created chose the default in the settings stream, so finding the owner
     set by `init` long before passed every one of them; the choices have their own stream
     now, and a store written before it still has its default read from the settings."""
-    from warscribe.store.app import DEFAULTS_ID, SETTINGS_ID, StoreOwner, _delete_streams
+    from warscribe.store.app import DEFAULTS_ID, SETTINGS_ID, StoreOwner
     from warscribe.store.registry import Settings
 
     app = Warscribe(store_url)
     one = app.create("divine-right", spec("one"), "seeded:1").game_id
     two = app.create("divine-right", spec("two"), "seeded:2").game_id
     # as a version before the defaults stream left it: the choices in the settings stream
-    _delete_streams(app.recorder, [DEFAULTS_ID])
+    app._delete_streams([DEFAULTS_ID])
     older = app._settings(SETTINGS_ID)
     older.trigger_event(Settings.OwnerSet, owner=StoreOwner("alice"))
     older.trigger_event(Settings.DefaultChosen, game_id=one)
@@ -209,7 +209,7 @@ def test_a_store_made_before_the_marks_has_them_built_when_first_opened(store_ur
     app.create("divine-right", spec("g1"), "seeded:1")
     host = app.create("divine-right", spec("h"), "host").host_key
     with app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-        cursor.execute(statement(app.recorder, "DROP TABLE {marks}"))
+        cursor.execute(statement(app.driver, "DROP TABLE {marks}"))
     app.close()
     opened = Warscribe(store_url)
     assert host is not None and opened.index.host_seen(host)

@@ -1,8 +1,8 @@
 """eventsourcing's own recorder test cases, run against warscribe's PostgreSQL factory
-(`store/postgres.py`) for what it offers: the aggregate recorder (a game's events, the
-snapshots) and the application recorder (the store's events table, as eventsourcing's
-`Application` asks for it). The tracking and process recorders are not offered: the
-factory refuses them, naming what it is (`docs/developing.md`, "The store in
+(`store/backends/postgresql_factory.py`) for what it offers: the aggregate recorder (a
+game's events, the snapshots) and the application recorder (the store's events table,
+as eventsourcing's `Application` asks for it). The tracking and process recorders are not
+offered: the factory refuses them, naming what it is (`docs/developing.md`, "The store in
 eventsourcing's terms")."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from eventsourcing.tests import application, persistence  # as modules: pytest c
 from eventsourcing.utils import Environment
 
 from tests.conftest import drop_pg_schema, fresh_pg_url, require_postgres
-from warscribe.store import postgres
+from warscribe.store.backends import postgresql_factory as postgres
 from warscribe.store.backends import resolve
 
-FACTORY = "warscribe.store.postgres:Factory"
+FACTORY = "warscribe.store.backends.postgresql_factory:Factory"
 
 _TIMING = "a timing of eventsourcing's recorder, no claim of the store's: left out of the suite"
 

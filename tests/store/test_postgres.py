@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -21,8 +22,8 @@ def test_a_fresh_stores_first_snapshot_is_inserted_with_the_composite_type_known
     pipeline, which then sent rows of a type it did not know (a benchmark's import once
     hung there, the server waiting for the rest of the message)."""
     require_postgres()
-    from warscribe.store import postgres
     from warscribe.store.aggregates import Game
+    from warscribe.store.backends import postgresql_factory as postgres
     from warscribe.store.registry import Catalog
 
     seen: list[bool] = []
@@ -64,7 +65,7 @@ def test_a_write_that_lost_its_race_lets_the_turn_go_and_leaves_its_connection_s
         written = first.issue(game_id, _roll())  # lost on the kept head, then decided again
         assert written[0].seq == second.head(game_id).seq - 1
         with psycopg.connect(PG_URL, autocommit=True) as conn:
-            lock = first.turn_lock(game_id)
+            lock = _turn_lock(first, game_id)
             row = conn.execute("SELECT pg_try_advisory_lock(%s)", (lock,)).fetchone()
             assert row == (True,), "the turn was let go"
             conn.execute("SELECT pg_advisory_unlock(%s)", (lock,))
@@ -74,6 +75,14 @@ def test_a_write_that_lost_its_race_lets_the_turn_go_and_leaves_its_connection_s
         second.close()
     finally:
         drop_pg_schema(url)
+
+
+def _turn_lock(app: Warscribe, game_id: UUID) -> int:
+    """The advisory lock the writers of a game take turns by."""
+    from warscribe.store.backends.postgresql import PostgreSQL
+
+    assert isinstance(app.driver, PostgreSQL)
+    return app.driver.advisory_key(str(game_id))
 
 
 def _roll() -> Command:
@@ -95,20 +104,20 @@ def test_a_command_decided_on_a_kept_head_takes_the_turn_in_its_write(
     import psycopg
 
     from tests.conftest import PG_URL
-    from warscribe.store import writing
     from warscribe.store.aggregates import Game
+    from warscribe.store.backends import postgresql
     from warscribe.store.registry import Catalog
 
     monkeypatch.setattr(Warscribe, "snapshotting_intervals", {Game: 2, Catalog: 10})
 
     taken: list[int] = []
-    advisory_turn = writing.advisory_turn
+    advisory_turn = postgresql.advisory_turn
 
     def counted(datastore: Any, lock: int, timeout: float) -> Any:
         taken.append(lock)
         return advisory_turn(datastore, lock, timeout)
 
-    monkeypatch.setattr(writing, "advisory_turn", counted)
+    monkeypatch.setattr(postgresql, "advisory_turn", counted)
     url = fresh_pg_url()
     try:
         app = Warscribe(url)
@@ -121,7 +130,7 @@ def test_a_command_decided_on_a_kept_head_takes_the_turn_in_its_write(
         seq = app.head(game_id).seq
         reader = Warscribe(url, cache=False)
         with psycopg.connect(PG_URL, autocommit=True) as other:
-            other.execute("SELECT pg_advisory_lock(%s)", (app.turn_lock(game_id),))
+            other.execute("SELECT pg_advisory_lock(%s)", (_turn_lock(app, game_id),))
             done: list[int] = []
             writer = threading.Thread(
                 target=lambda: done.append(app.issue(game_id, _roll())[0].seq)
@@ -130,7 +139,7 @@ def test_a_command_decided_on_a_kept_head_takes_the_turn_in_its_write(
             writer.join(0.5)
             assert writer.is_alive(), "the command waits while another writer holds the turn"
             assert reader.head(game_id).seq == seq, "and nothing of it is written"
-            other.execute("SELECT pg_advisory_unlock(%s)", (app.turn_lock(game_id),))
+            other.execute("SELECT pg_advisory_unlock(%s)", (_turn_lock(app, game_id),))
             writer.join(10)
         assert done == [seq + 1]
         assert reader.head(game_id).seq == app.head(game_id).seq == seq + 2
@@ -194,7 +203,7 @@ def test_a_connection_the_server_ended_while_idle_is_replaced(
     ended meanwhile (a restart, an administrator) is found out and replaced before it is
     used, and the command goes through."""
     require_postgres()
-    from warscribe.store import postgres
+    from warscribe.store.backends import postgresql_factory as postgres
 
     monkeypatch.setattr(postgres, "CHECK_AFTER", 0.0)
     url = fresh_pg_url()
@@ -270,12 +279,13 @@ def test_a_write_decided_ahead_writes_neither_rows_nor_snapshot_while_the_turn_i
     nothing and the write fails (to be decided again); once the turn is free it lands."""
     require_postgres()
     import psycopg
+    from eventsourcing.persistence import IntegrityError
 
     from tests.conftest import PG_URL
     from warscribe.engine import record
     from warscribe.store import writing
     from warscribe.store.aggregates import Game
-    from warscribe.store.writing import IntegrityError
+    from warscribe.store.backends.postgresql import Writer, ahead_turn
 
     url = fresh_pg_url()
     try:
@@ -287,17 +297,17 @@ def test_a_write_decided_ahead_writes_neither_rows_nor_snapshot_while_the_turn_i
         rows = writing.stored_events(game.collect_events(), app.mapper.to_stored_event)
         assert app.snapshots is not None and app._snapshots_table is not None
         taken = app.snapshots.mapper.to_stored_event(Game.Snapshot.take(game))
-        snapshots = writing.Snapshots(app._snapshots_table, [taken])
-        turn = app.turn_lock(game_id)
+        writer = Writer(app.driver, app.recorder, app._snapshots_table)  # type: ignore[arg-type]
+        turn = _turn_lock(app, game_id)
         with psycopg.connect(PG_URL, autocommit=True) as other:
             other.execute("SELECT pg_advisory_lock(%s)", (turn,))
             with pytest.raises(IntegrityError, match="holds the game's turn"):
-                writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), snapshots)
+                writer.insert(rows, [taken], ahead_turn(turn))
             other.execute("SELECT pg_advisory_unlock(%s)", (turn,))
         reader = Warscribe(url, cache=False)
         assert reader.head(game_id).seq == seq
         assert [s.originator_version for s in app.snapshots.get(game_id, gt=seq)] == []
-        writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), snapshots)
+        writer.insert(rows, [taken], ahead_turn(turn))
         assert reader.head(game_id).seq == seq + len(rows)
         assert [s.originator_version for s in app.snapshots.get(game_id, gt=seq)] == [seq + 2]
         reader.close()
@@ -314,18 +324,20 @@ def test_a_lone_insert_decided_ahead_is_one_statement_that_survives_its_failures
     write after them lands."""
     require_postgres()
     import psycopg
+    from eventsourcing.persistence import IntegrityError
 
     from tests.conftest import PG_URL
     from warscribe.engine import record
     from warscribe.store import writing
-    from warscribe.store.writing import IntegrityError
+    from warscribe.store.backends.postgresql import Writer, ahead_turn
 
     url = fresh_pg_url()
     try:
         app = Warscribe(url)  # no write here reaches a snapshot's interval
         game_id = app.create("divine-right", three_players(), "seeded:12").game_id
-        turn = app.turn_lock(game_id)
+        turn = _turn_lock(app, game_id)
         game = app.load(game_id)
+        writer = Writer(app.driver, app.recorder, None)  # type: ignore[arg-type]
         statements: list[str] = []
         with app.recorder.datastore.holding() as conn:  # the connection every write uses
             execute = conn.execute
@@ -339,23 +351,21 @@ def test_a_lone_insert_decided_ahead_is_one_statement_that_survives_its_failures
                 game.append(record.record_command(game.head, _roll(), app.secret(game_id)))
                 rows = writing.stored_events(game.collect_events(), app.mapper.to_stored_event)
                 if step == 7:  # another writer took these versions: nothing is written
-                    writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), None)
+                    writer.insert(rows, (), ahead_turn(turn))
                     with pytest.raises(IntegrityError, match="duplicate key"):
-                        writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), None)
+                        writer.insert(rows, (), ahead_turn(turn))
                     continue
                 if step == 9:  # another writer holds the turn: nothing is written
                     with psycopg.connect(PG_URL, autocommit=True) as other:
                         other.execute("SELECT pg_advisory_lock(%s)", (turn,))
                         with pytest.raises(IntegrityError, match="holds the game's turn"):
-                            writing.insert_postgres(
-                                app.recorder, rows, writing.ahead_turn(turn), None
-                            )
+                            writer.insert(rows, (), ahead_turn(turn))
                         # let the turn go before the next write: a closed connection's
                         # session ends when the server gets to it, which a busy machine delays
                         other.execute("SELECT pg_advisory_unlock(%s)", (turn,))
                     game = app.load(game_id)
                     continue
-                writing.insert_postgres(app.recorder, rows, writing.ahead_turn(turn), None)
+                writer.insert(rows, (), ahead_turn(turn))
             prepared = conn.execute(
                 "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE %s",
                 ("%pg_try_advisory_xact_lock%",),

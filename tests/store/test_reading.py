@@ -19,8 +19,6 @@ from warscribe.store.reading import (
     CATALOG_ID,
     DEFAULTS_ID,
     SETTINGS_ID,
-    SQLITE_EVENTS,
-    SQLITE_SNAPSHOTS,
     Reader,
     StoreOwner,
 )
@@ -65,11 +63,13 @@ def test_the_ids_written_out_are_the_ids_derived() -> None:
     assert uuid5(NAMESPACE_URL, "warscribe:defaults") == DEFAULTS_ID
 
 
-def test_its_tables_are_the_stores(tmp_path: Path) -> None:
-    app = _store(tmp_path / "club.db", games=0)
-    assert app.recorder.events_table_name == SQLITE_EVENTS  # type: ignore[attr-defined]
+def test_its_tables_are_the_ones_eventsourcing_made(target: str) -> None:
+    """The schema is eventsourcing's: a backend names the tables a reader reads (with no
+    eventsourcing) as eventsourcing's recorders of the open store name them."""
+    app = _store(target, games=0)
     assert app.snapshots is not None
-    assert app.snapshots.recorder.events_table_name == SQLITE_SNAPSHOTS  # type: ignore[attr-defined]
+    made = (app.driver.table(app.recorder), app.driver.table(app.snapshots.recorder))
+    assert app.driver.tables() == made
     app.close()
 
 
@@ -104,7 +104,7 @@ def test_it_never_writes(tmp_path: Path) -> None:
     reader = _opened(path)
     reader.head(reader.find(None).game_id)
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        reader._connection.execute("DELETE FROM warscribe_games")
+        reader._connection.conn.execute("DELETE FROM warscribe_games")
     reader.close()
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
     assert not Path(f"{path}-lock").exists() or Path(f"{path}-lock").stat().st_size == 0
@@ -156,7 +156,7 @@ def test_on_postgresql_it_never_writes() -> None:
         reader.head(reader.find(None).game_id)
         schema = url.rpartition("schema=")[2]
         with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
-            reader._connection.execute(f"DELETE FROM {schema}.warscribe_games")
+            reader._connection.conn.execute(f"DELETE FROM {schema}.warscribe_games")
         reader.close()
         app = Warscribe(url)
         assert len(app.games()) == 2

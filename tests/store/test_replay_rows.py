@@ -1,7 +1,8 @@
-"""How a replay reads a game's stored rows (issue 14): a plain command's row is folded
-without its command being decoded (`record.Issued`), a roll's without its dice
-(`record.Rolled`), every other entry's row is read as
-its fields (`record.Fields`, no Entry made unless the fold needs one), and the head is the
+"""How a replay reads a game's stored rows (issue 14), through the codec's peek
+(`codec.peek_entry`, tested on its own in tests/engine/test_peek.py): a plain command's
+row is folded without its command being decoded (`record.UnreadCommand`), a roll's without
+its dice (`record.UnreadRoll`), every other entry's row is read as its fields
+(`record.Peeked`, no Entry made unless the fold needs one), and the head is the
 same either way. A row that is anything but a well-formed entry of its own version is
 decoded whole, so it fails as it always did."""
 
@@ -18,16 +19,37 @@ import pytest
 from warscribe.engine import codec
 from warscribe.engine.errors import LogError
 from warscribe.engine.events import Command, CommandIssued, DiceRolled
-from warscribe.engine.record import Entry, Issued, Rolled, fold
+from warscribe.engine.hidden import WHOLE
+from warscribe.engine.record import (
+    UNREAD_COMMAND,
+    Entry,
+    EntryView,
+    Peeked,
+    UnreadCommand,
+    UnreadRoll,
+    fold,
+)
 from warscribe.store import logfile
 from warscribe.store.app import Warscribe
-from warscribe.store.reading import ROW_START, SQLITE_EVENTS, STAMP_KEY, _decode_entry, _replayed
+from warscribe.store.backends.sqlite import EVENTS
+from warscribe.store.reading import ROW_START, STAMP_KEY, _decode_entry, _views
 
 from ..conftest import three_players
 from ..engine.random_play import new_game, play
 from ..engine.test_random_play import DR_SPEC, EU_SPEC
 
 ROLL = Command("referee", "roll", (("dice", "2d6"), ("purpose", "weather")))
+UNREAD = (UnreadCommand, UnreadRoll)
+
+
+def _issued(seq: int, chain: bytes, scheme: int = WHOLE) -> Peeked:
+    """A plain command's entry as the replay reads it."""
+    return Peeked(seq, UNREAD_COMMAND, chain, None, None, scheme)
+
+
+def _rolled(seq: int, chain: bytes, roll: int, scheme: int = WHOLE) -> Peeked:
+    """A plain roll's entry as the replay reads it."""
+    return Peeked(seq, UnreadRoll(roll), chain, None, None, scheme)
 
 
 def _rows(
@@ -41,11 +63,16 @@ def _rows(
         app.issue(game_id, ROLL)
     with sqlite3.connect(path) as conn:
         rows = conn.execute(
-            f"SELECT originator_version, state FROM {SQLITE_EVENTS} WHERE originator_id = ? "
+            f"SELECT originator_version, state FROM {EVENTS} WHERE originator_id = ? "
             "ORDER BY originator_version",
             (game_id.hex,),  # type: ignore[attr-defined]
         ).fetchall()
     return app, game_id, rows
+
+
+def _replayed(version: int, state: bytes) -> EntryView:
+    """The entry of one stored row as a replay reads it."""
+    return next(_views([(version, state)]))
 
 
 def _row(entry: Entry) -> bytes:
@@ -62,25 +89,27 @@ def test_a_plain_commands_row_is_read_unread_and_the_head_is_the_same(
     app, game_id, rows = _rows(tmp_path, dice)
     whole = list(starmap(_decode_entry, rows))
     replayed = list(starmap(_replayed, rows))
-    # every CommandIssued of the game comes back as an Issued of its seq and chain
+    # every CommandIssued of the game comes back unread, with its seq and chain
     commands = [e for e in whole if type(e.event) is CommandIssued]
     assert len(commands) >= 3
-    assert [r for r in replayed if type(r) is Issued] == [Issued(e.seq, e.chain) for e in commands]
-    # every roll comes back as a Rolled of its seq, chain and roll number
+    assert [r for r in replayed if type(r.event) is UnreadCommand] == [
+        _issued(e.seq, e.chain, e.scheme) for e in commands
+    ]
+    # every roll comes back unread but for its roll number, with its seq and chain
     rolls = [e for e in whole if type(e.event) is DiceRolled]
     assert len(rolls) >= 3
-    assert [r for r in replayed if type(r) is Rolled] == [
-        Rolled(e.seq, e.chain, e.event.index) for e in rolls
+    assert [r for r in replayed if type(r.event) is UnreadRoll] == [
+        _rolled(e.seq, e.chain, e.event.index, e.scheme) for e in rolls
     ]
     # every other row of a recorded entry is its fields, in their order (the first, the
     # game's creation, is stored in another shape: it is decoded whole)
     others = [e for e in whole if type(e.event) not in (CommandIssued, DiceRolled)]
     assert replayed[0] == whole[0]
-    assert [r for r in replayed[1:] if type(r) not in (Issued, Rolled)] == [
+    assert [r for r in replayed[1:] if type(r.event) not in UNREAD] == [
         tuple(codec.field_values(e).values()) for e in others[1:]
     ]
     # and the fold of either is the store's head
-    assert fold(replayed) == fold(whole) == app.head(game_id)  # type: ignore[arg-type]
+    assert fold(replayed) == fold(whole) == app.head(game_id)
     app.close()
 
 
@@ -95,7 +124,7 @@ def test_a_command_row_of_another_version_is_refused_as_before(tmp_path: Path) -
 @pytest.mark.parametrize("cut", [1, 20, 40])
 def test_a_damaged_command_row_is_decoded_whole_and_refused(tmp_path: Path, cut: int) -> None:
     """Bytes taken out of a plain command's row (from its command, or its chain): it is not
-    read as an Issued, and decoding it whole fails as it always did."""
+    read unread, and decoding it whole fails as it always did."""
     app, _, rows = _rows(tmp_path)
     version, state = next(r for r in rows if type(_decode_entry(*r).event) is CommandIssued)
     at = len(state) - 45 - 37 - cut  # before the chain, the digest, the salt, the scheme
@@ -127,8 +156,8 @@ def test_fields_with_a_hidden_part_or_a_record_event_fold_as_their_entry() -> No
     log = game.log
     hidden = [e for e in log if e.salt is not None]
     assert hidden, "the game holds hidden parts"
-    fields = [tuple(codec.field_values(e).values()) for e in log]
-    assert fold(fields) == fold(log)  # type: ignore[arg-type]
+    fields = [Peeked(*codec.field_values(e).values()) for e in log]
+    assert fold(fields) == fold(log)
 
 
 def test_a_command_row_of_no_entry_is_decoded_whole_and_refused(tmp_path: Path) -> None:
@@ -144,21 +173,21 @@ def test_a_command_row_of_no_entry_is_decoded_whole_and_refused(tmp_path: Path) 
 
 def test_a_command_entry_with_a_hidden_part_is_decoded_whole() -> None:
     """Nothing of a command is hidden today; an entry that says otherwise (a salt, a
-    digest) is folded whole (`record._step`), never as an Issued."""
+    digest) is folded whole (`record._step`), never unread."""
     issued = CommandIssued(actor="alice", name="roll", args=(("dice", "2d6"),))
     entry = Entry(seq=7, event=issued, chain=bytes(32), digest=bytes(32), salt=bytes(16))
     read = _replayed(7, _row(entry))
     assert type(read) is Entry and read == entry
 
 
-def test_a_roll_is_a_rolled_at_any_size_of_its_seq_and_a_damaged_one_is_refused() -> None:
+def test_a_roll_is_read_unread_at_any_size_of_its_seq_and_a_damaged_one_is_refused() -> None:
     """A roll's row is read as plain values too; one that does not read so (bytes taken
     out of its dice) is decoded whole and refused, and a hidden one is decoded whole."""
     rolled = DiceRolled(index=41, purpose="weather", sides=(6, 6), values=(2, 5))
     for seq in (5, 200, 40_000, 5_000_000):
         chain = seq.to_bytes(32, "big")
         row = _row(Entry(seq=seq, event=rolled, chain=chain))
-        assert _replayed(seq, row) == Rolled(seq, chain, 41)
+        assert _replayed(seq, row) == _rolled(seq, chain, 41)
         at = row.index(b"weather")
         with pytest.raises(LogError, match="stored entry"):
             _replayed(seq, row[:at] + row[at + 1 :])
@@ -166,12 +195,14 @@ def test_a_roll_is_a_rolled_at_any_size_of_its_seq_and_a_damaged_one_is_refused(
     assert _replayed(7, _row(hidden)) == hidden
 
 
-def test_a_plain_command_entry_is_an_issued_at_any_size_of_its_seq() -> None:
+def test_a_plain_command_entry_is_read_unread_at_any_size_of_its_seq() -> None:
     """A seq is one to five bytes in msgpack (fixint, uint 8, 16, 32)."""
     issued = CommandIssued(actor="alice", name="roll", args=(("dice", "2d6"),))
     for seq in (5, 200, 40_000, 5_000_000):
         chain = seq.to_bytes(32, "big")
-        assert _replayed(seq, _row(Entry(seq=seq, event=issued, chain=chain))) == Issued(seq, chain)
+        assert _replayed(seq, _row(Entry(seq=seq, event=issued, chain=chain))) == _issued(
+            seq, chain
+        )
 
 
 @pytest.mark.parametrize(("ruleset", "spec"), [("divine-right", DR_SPEC), ("eu-pop", EU_SPEC)])
@@ -212,7 +243,7 @@ def test_a_damaged_row_is_never_read_otherwise_than_decoding_it_whole(tmp_path: 
     Warscribe(str(path), cache=False).import_log(log)
     with sqlite3.connect(path) as conn:
         rows = conn.execute(
-            f"SELECT originator_version, state FROM {SQLITE_EVENTS} WHERE originator_id = ?",
+            f"SELECT originator_version, state FROM {EVENTS} WHERE originator_id = ?",
             (log.game_id.hex,),
         ).fetchall()[1:]
     rng = random.Random(14)
@@ -236,18 +267,18 @@ def test_a_damaged_row_is_never_read_otherwise_than_decoding_it_whole(tmp_path: 
             whole: Entry | None = _decode_entry(version, bytes(damaged))
         except LogError:
             whole = None
-        if type(read) in (Issued, Rolled):
+        if type(read.event) in UNREAD:
             if whole is None:  # refused whole: by the codec only, never for its version
                 with pytest.raises(codec.CodecError):
                     codec.decode(bytes(damaged))
                 continue
             assert whole.salt is None
-            if type(read) is Issued:
+            if type(read.event) is UnreadCommand:
                 assert type(whole.event) is CommandIssued
-                assert read == Issued(whole.seq, whole.chain)
+                assert read == _issued(whole.seq, whole.chain, whole.scheme)
             else:
                 assert type(whole.event) is DiceRolled
-                assert read == Rolled(whole.seq, whole.chain, whole.event.index)
+                assert read == _rolled(whole.seq, whole.chain, whole.event.index, whole.scheme)
             continue
         assert whole is not None
-        assert (Entry(*read) if type(read) is tuple else read) == whole  # type: ignore[misc]
+        assert (Entry(*read) if type(read) is Peeked else read) == whole  # type: ignore[misc]

@@ -31,8 +31,9 @@ from .data import DRData
 from .legal import accepted
 from .legal import answers as legal_answers
 from .random_events import LOSSES as EVENT_LOSSES
+from .specs import COMMANDS
 from .state import Pending, State
-from .turn import answered_by, pending_kinds
+from .turn import pending_kinds
 from .units import is_fleet, is_hero
 
 if TYPE_CHECKING:  # signed orders: imported where they are read, not with the rules
@@ -62,11 +63,14 @@ class Offered:
         return accepted(self.state, command, self.decide)
 
 
-def _named(*names: str) -> Policy:
-    def policy(state: State, pending: Pending, offered: Offered) -> Command | None:
+def _named(policy: str) -> Policy:
+    """The answer offered by the command the policy names."""
+    names = ANSWERED_BY[policy]
+
+    def named(state: State, pending: Pending, offered: Offered) -> Command | None:
         return next((c for c in offered.all if c.name in names), None)
 
-    return policy
+    return named
 
 
 def _first(state: State, pending: Pending, offered: Offered) -> Command | None:
@@ -74,15 +78,13 @@ def _first(state: State, pending: Pending, offered: Offered) -> Command | None:
 
 
 def _all(state: State, pending: Pending, offered: Offered) -> Command | None:
-    every = Command(
-        pending.player, _name(pending, "pursue", "sortie"), (("units", pending.options),)
-    )
+    every = Command(pending.player, _name(pending, "all"), (("units", pending.options),))
     return every if offered.accepts(every) else None
 
 
-def _name(pending: Pending, *names: str) -> str:
-    """The one of `names` that answers `pending`."""
-    return next(n for n in names if any(n.startswith(p) for p in answered_by(pending.kind)))
+def _name(pending: Pending, policy: str) -> str:
+    """The command of `policy` that answers `pending` (`CommandSpec.answers`)."""
+    return next(n for n in ANSWERED_BY[policy] if pending.kind in COMMANDS[n].answers)
 
 
 def _rank(state: State, unit: str) -> int:
@@ -94,37 +96,32 @@ def _rank(state: State, unit: str) -> int:
 
 def _cheapest(state: State, pending: Pending, offered: Offered) -> Command | None:
     chosen = tuple(sorted(pending.options, key=lambda u: _rank(state, u))[: pending.count])
-    wanted = Command(pending.player, _name(pending, "events-lose", "losses"), (("units", chosen),))
+    wanted = Command(pending.player, _name(pending, "cheapest"), (("units", chosen),))
     return wanted if offered.accepts(wanted) else None
 
 
+ANSWERED_BY: dict[str, tuple[str, ...]] = {
+    "cheapest": ("losses", "events-lose"),
+    "all": ("pursue", "sortie"),
+    "stand": ("retreat-stand",),
+    "none": ("pursue-none", "advance-none", "sortie-none"),
+    "stay": ("castaway-stay",),
+    "eliminate": ("castaway-eliminate",),
+    "free": ("prisoner-free",),
+    "execute": ("prisoner-execute",),
+    "decline": ("events-decline",),
+    "keep": ("siege-keep",),
+    "lift": ("siege-lift",),
+}
+"""The commands each policy but `first` answers with, by name: a policy answers the
+decisions its commands answer (`CommandSpec.answers`)."""
+
+_NAMED = ("stand", "none", "stay", "eliminate", "free", "execute", "decline", "keep", "lift")
 POLICIES: dict[str, Policy] = {
     "first": _first,
     "cheapest": _cheapest,
     "all": _all,
-    "stand": _named("retreat-stand"),
-    "none": _named("pursue-none", "advance-none", "sortie-none"),
-    "stay": _named("castaway-stay"),
-    "eliminate": _named("castaway-eliminate"),
-    "free": _named("prisoner-free"),
-    "execute": _named("prisoner-execute"),
-    "decline": _named("events-decline"),
-    "keep": _named("siege-keep"),
-    "lift": _named("siege-lift"),
-}
-
-_ANSWERED_BY: dict[str, tuple[str, ...]] = {
-    "cheapest": ("losses", "events-"),
-    "all": ("pursue", "sortie"),
-    "stand": ("retreat-",),
-    "none": ("pursue", "advance-", "sortie"),
-    "stay": ("castaway-",),
-    "eliminate": ("castaway-",),
-    "free": ("prisoner-",),
-    "execute": ("prisoner-",),
-    "decline": ("events-",),
-    "keep": ("siege-keep",),
-    "lift": ("siege-lift",),
+    **{policy: _named(policy) for policy in _NAMED},
 }
 
 
@@ -134,7 +131,7 @@ def allows(kind: str, policy: str) -> bool:
         return True
     if policy == "cheapest" and kind not in (*EVENT_LOSSES, "losses"):
         return False
-    return any(p in answered_by(kind) for p in _ANSWERED_BY.get(policy, ()))
+    return any(kind in COMMANDS[name].answers for name in ANSWERED_BY.get(policy, ()))
 
 
 def check(args: tuple[tuple[str, Any], ...]) -> None:
@@ -185,10 +182,12 @@ def standing_answer(
 
 def _answers_itself(following: Command | None, pending: Pending) -> bool:
     """Whether the sender's next command answers the decision (then it is theirs to give)."""
+    spec = COMMANDS.get(following.name) if following is not None else None
     return (
         following is not None
+        and spec is not None
         and following.actor == pending.player
-        and any(following.name.startswith(p) for p in answered_by(pending.kind))
+        and pending.kind in spec.answers
     )
 
 

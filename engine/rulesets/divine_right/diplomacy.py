@@ -63,9 +63,8 @@ from .sections import (
 )
 from .state import Banishment, KingdomState, State
 from .tables import Evolvers
-from .turn import current
+from .turn import playing
 
-PHASE = "diplomacy"
 NEEDED = {"activate": 6, "deactivate": 7}
 AMBASSADOR_DOWN_TURNS = 3
 
@@ -76,7 +75,7 @@ AMBASSADOR_DOWN_TURNS = 3
 def draw(d: Decision) -> None:
     """Draw one card (even with a dead ambassador); reshuffle the discards when the deck
     has run out."""
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     if turn.progress.drew:
         raise IllegalCommand(f"{turn.player} has already drawn this phase", DIPLOMACY_CARDS)
     if d.state.deck_size == 0:
@@ -89,7 +88,7 @@ def draw(d: Decision) -> None:
 
 
 def discard(d: Decision) -> None:
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     cards = _card_list(d.call.get("cards"))
     hand = list(d.state.player(turn.player).hand)
     for card in cards:
@@ -124,7 +123,7 @@ def _card(state: State, data: DRData, player: str, card_id: str | None) -> Card 
 
 
 def _ambassador(state: State, command: Call) -> str:
-    turn = current(state, command, PHASE)
+    turn = playing(state)
     if not turn.progress.drew:
         raise IllegalCommand("draw a diplomacy card before conducting diplomacy", DIPLOMACY_CARDS)
     if turn.progress.acted:
@@ -431,7 +430,7 @@ def duel(d: Decision) -> None:
 
 
 def pass_(d: Decision) -> None:
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     if not turn.progress.drew:
         raise IllegalCommand("draw a diplomacy card first", DIPLOMACY_CARDS)
     if turn.progress.acted:
@@ -445,7 +444,7 @@ def pass_(d: Decision) -> None:
 
 
 def forced_peace(d: Decision) -> None:
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     player = turn.player
     if not turn.progress.drew:
         raise IllegalCommand("draw a diplomacy card first", DIPLOMACY_CARDS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warscribe.engine.codec import record
+from warscribe.engine.codec import added, record
 from warscribe.engine.events import Event, Leaf, private
 
 from .sections import (
@@ -626,19 +626,37 @@ class TrollRegenerated(Event):
     place: str
 
 
-# -- decisions asked of a player (sieges, combat) ---------------------------------------------
+# -- decisions asked of a player -----------------------------------------------------------------
 
 
 @record("dr.DecisionAsked")
 class DecisionAsked(Event):
     """Play waits on `player`'s decision of `kind` (`count` among `options` where units are
-    chosen); decisions asked while another waits are queued and asked in turn."""
+    chosen). With `queue` (as every one did before the flag), a decision asked while
+    another waits is queued and asked in turn, first in first out; without it (a random
+    event's choice) it is asked at once."""
 
     player: str
     kind: str
     options: tuple[str, ...]
     count: int
     why: str
+    queue: bool = added(True)
+
+
+@record("dr.ChoiceAsked")
+class ChoiceAsked(Event):
+    """A random event's choice as logs written before `DecisionAsked` took its `queue`
+    flag recorded it; it replays as that (`upcast`), and is no longer decided."""
+
+    player: str
+    kind: str
+    options: tuple[str, ...]
+    count: int
+    why: str
+
+    def upcast(self) -> DecisionAsked:
+        return DecisionAsked(self.player, self.kind, self.options, self.count, self.why, False)
 
 
 @record("dr.DecisionWithdrawn")

@@ -15,6 +15,7 @@ from typing import Any, TypeAlias
 from uuid import UUID
 
 from warscribe.engine import decision
+from warscribe.engine import pending as waiting
 from warscribe.engine.codec import topic_of
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import LogError
@@ -49,7 +50,8 @@ def next_decision(state: State) -> State:
     progress = state.turn.progress if state.turn else None
     if progress is None or progress.pending is not None or not progress.queue:
         return state
-    return state.with_progress(pending=progress.queue[0], queue=progress.queue[1:])
+    now, queue = waiting.following(progress.pending, progress.queue)
+    return state.with_progress(pending=now, queue=queue)
 
 
 def asking(kind: str, player: str, options: tuple[str, ...], **more: Any) -> Event:

@@ -39,11 +39,11 @@ from .kingdoms import eliminate, monarch_dies, score
 from .movement.terrain import all_sea, geography
 from .placement.choice import ask_place, relocation
 from .placement.deployment import monarch_id
-from .sections import CAPTURE_OF_A_MONARCH, CONFUSION, SHIPWRECKED_HEROES
+from .sections import CAPTURE_OF_A_MONARCH, CONFUSION
 from .siege import declare as siege
 from .state import Hex, Pending, State, Unit
 from .tables import Answer, Evolvers, Placement
-from .turn import answering, current
+from .turn import asked_now, current
 from .units import (
     HERO,
     at,
@@ -243,7 +243,7 @@ def _shore_penalty(d: Decision, hero: str) -> list[PenaltyIncurred]:
 
 def castaway_decision(d: Decision) -> None:
     """`castaway-stay` / `castaway-eliminate`: the castaway's player answers."""
-    pending = answering(d.state, d.call, (STRANDED,), SHIPWRECKED_HEROES)
+    pending = asked_now(d.state)
     hero = pending.options[0].rsplit(" ", 1)[1]
     eliminated = d.call.name == "castaway-eliminate"
     d.emit(CastawayDecided(player=pending.player, hero=hero, eliminated=eliminated))
@@ -572,8 +572,8 @@ def _cargo_lost(state: State, event: CargoLost) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    STRANDED: Answer(("castaway-",), _castaway_stands),
-    CAPTIVE: Answer(("prisoner-",), _captive_stands),
+    STRANDED: Answer(_castaway_stands),
+    CAPTIVE: Answer(_captive_stands),
 }
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations, islice, product
 
+from warscribe.engine.commands import answering
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command
@@ -39,8 +40,9 @@ from .placement.choice import ANYWHERE, option_units
 from .placement.deployment import monarch_id
 from .random_events import LOSSES as EVENT_LOSSES
 from .random_events import gains
+from .specs import COMMANDS
 from .state import MERCENARY, Hex, Pending, State, Unit
-from .turn import answered_by
+from .tables import rulebook
 from .units import enemies, is_fleet, is_hero, lone_heroes
 
 Decide = Callable[[State, Command, Dice], object]
@@ -117,14 +119,15 @@ def _mine(state: State, player: str) -> list[Unit]:
 
 
 def _phase(state: State, data: DRData, player: str, phase: str) -> Candidates:
-    yield _command(player, "end-phase")
-    yield from {
-        "random-events": _random_events,
-        "diplomacy": _diplomacy,
-        "siege": _sieges,
-        "movement": _movement,
-        "combat": _combat,
-    }.get(phase, _nothing)(state, data, player)
+    """The commands of every phase (its end), then those the rule book declares for the
+    player's phase (`rulebook.PHASES`), found by its generator."""
+    table = rulebook()
+    for name in table.turn_order.every_phase:
+        yield _command(player, name)
+    declared = {c for p in table.phases if p.name == phase for c in p.commands}
+    for candidate in _PHASES.get(phase, _nothing)(state, data, player):
+        if candidate.name in declared:
+            yield candidate
 
 
 def _nothing(state: State, data: DRData, player: str) -> Candidates:
@@ -301,23 +304,12 @@ def _rejoin(state: State) -> Candidates:
 
 
 def _answers(state: State, data: DRData, pending: Pending) -> Candidates:
-    """The answers the decision allows, by the commands that answer it."""
-    makers: dict[str, Callable[[State, DRData, Pending], Candidates]] = {
-        "events-": _event_answers,
-        "retreat-": _retreats,
-        "pursue": _pursuits,
-        "advance-": _advances,
-        "sortie": _sorties,
-        "losses": _losses,
-        "siege-displace": _displacements,
-        "siege-keep": _vetoes,
-        "castaway-": _castaway,
-        "prisoner-": _prisoner,
-        "place": _placements,
-    }
-    for prefix in answered_by(pending.kind):
-        if prefix in makers:
-            yield from makers[prefix](state, data, pending)
+    """The answers the decision allows, by the commands that answer it (`answers`)."""
+    makers = dict.fromkeys(
+        _ANSWERS[name] for name in answering(COMMANDS, pending.kind) if name in _ANSWERS
+    )
+    for maker in makers:
+        yield from maker(state, data, pending)
 
 
 def _choices(options: tuple[str, ...], count: int) -> Iterator[tuple[str, ...]]:
@@ -456,3 +448,31 @@ def _placements(state: State, data: DRData, pending: Pending) -> Candidates:
         for place in data.map.hexes:
             if not all_sea(place):
                 yield _command(pending.player, "place", units=units, at=_hex(place.coord))
+
+
+Maker = Callable[[State, DRData, Pending], Candidates]
+_ANSWERS: dict[str, Maker] = {
+    **dict.fromkeys(
+        ("events-lose", "events-replace", "events-reinforce", "events-decline"), _event_answers
+    ),
+    **dict.fromkeys(("retreat-roll", "retreat-to", "retreat-stand"), _retreats),
+    **dict.fromkeys(("pursue", "pursue-none"), _pursuits),
+    **dict.fromkeys(("advance-into", "advance-none"), _advances),
+    **dict.fromkeys(("sortie", "sortie-none"), _sorties),
+    "losses": _losses,
+    "siege-displace": _displacements,
+    **dict.fromkeys(("siege-keep", "siege-lift"), _vetoes),
+    **dict.fromkeys(("castaway-stay", "castaway-eliminate"), _castaway),
+    **dict.fromkeys(("prisoner-execute", "prisoner-free"), _prisoner),
+    "place": _placements,
+}
+"""The answers each answering command may give to the decision asked."""
+
+_PHASES: dict[str, Callable[[State, DRData, str], Candidates]] = {
+    "random-events": _random_events,
+    "diplomacy": _diplomacy,
+    "siege": _sieges,
+    "movement": _movement,
+    "combat": _combat,
+}
+"""The candidates of each phase's commands."""

@@ -4,7 +4,8 @@
 monarch dies, which friendly kingdom has bad omens, which kingdom helps from afar, which of
 several equally largest stacks an epidemic strikes) are derived rolls, each recorded as
 `DiceRolled` followed by `RandomlyPicked`. Every choice the rules leave to the player is
-that player's recorded decision: the result records `ChoiceAsked` (the pending decision:
+that player's recorded decision: the result records `DecisionAsked` (asked at once, not
+queued: the pending decision:
 its kind, options and how many units), and play goes on only once it is answered by
 
 - `events-lose unit=ID` or `units=A,B,...` (pending kinds `storm`, `mutiny`, `epidemic`,
@@ -59,7 +60,7 @@ from .sections import MERCENARY_REINFORCEMENTS, RANDOM_EVENTS_PHASE, REPLACEMENT
 from .siege.declare import besieged
 from .state import MERCENARY, Hex, Pending, State, Unit
 from .tables import Answer, Evolvers
-from .turn import current, offered_units
+from .turn import asked_now, offered_units, playing
 from .units import remove
 
 PHASE = "random-events"
@@ -159,17 +160,6 @@ class RandomlyPicked(Event):
     picked: str
 
 
-@record("dr.ChoiceAsked")
-class ChoiceAsked(Event):
-    """The rolling player must decide: `count` unit(s) among `options` (the pending decision)."""
-
-    player: str
-    kind: str
-    options: tuple[str, ...]
-    count: int
-    why: str
-
-
 @record("dr.UnitsLost")
 class UnitsLost(Event):
     """Units the player chose to lose: regulars become eliminated units of their kingdom,
@@ -236,7 +226,7 @@ Result = Callable[[Decision, str], None]
 
 def roll(d: Decision) -> None:
     """Two dice on the Random Events Table; the result happens at once."""
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     if turn.progress.rolled:
         raise IllegalCommand(
             f"{turn.player} has already rolled the random events this turn", RANDOM_EVENTS_PHASE
@@ -273,7 +263,7 @@ def _pick(d: Decision, player: str, total: int, candidates: Sequence[str], what:
 def _ask(d: Decision, player: str, kind: str, options: Sequence[str], count: int, why: str) -> None:
     """Ask the player to choose, or record the result void when there is nothing to choose."""
     if options:
-        d.emit(ChoiceAsked(player=player, kind=kind, options=tuple(options), count=count, why=why))
+        d.ask(kind, player, tuple(options), count=count, why=why, queue=False)
     else:
         short = count if kind in GAINS else 0
         _void(d, player, KIND_RESULT[kind], _VOID[kind].format(player=player), short)
@@ -583,20 +573,9 @@ def _stealable(state: State, player: str, kind: str) -> list[Unit]:
 # -- the player's answers -------------------------------------------------------------------------
 
 
-def _pending(state: State, command: Call, kinds: tuple[str, ...]) -> Pending:
-    turn = current(state, command, PHASE)
-    pending = turn.progress.pending
-    if pending is None or pending.kind not in kinds:
-        asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
-        raise IllegalCommand(
-            f"`{command.name}` answers no decision now; {asked}", RANDOM_EVENTS_PHASE
-        )
-    return pending
-
-
 def lose(d: Decision) -> None:
     """The units the player loses to Storms, Mutiny, Epidemic or Desertion."""
-    pending = _pending(d.state, d.call, LOSSES)
+    pending = asked_now(d.state)
     rule = f"{RANDOM_EVENTS_PHASE} › {TABLE[KIND_RESULT[pending.kind]]}"
     units = _unit_list(d.call, rule)
     for unit in units:
@@ -630,7 +609,7 @@ def _check_halves(d: Decision, player: str, units: tuple[str, ...], rule: str) -
 
 def replace_unit(d: Decision) -> None:
     """An eliminated regular back at its deployment space."""
-    pending = _pending(d.state, d.call, (REPLACEMENT, EITHER))
+    pending = asked_now(d.state)
     unit = str(d.call.get("unit", ""))
     returns = [
         g
@@ -690,7 +669,7 @@ def _refusal(state: State, data: DRData, player: str, unit: str) -> str:
 
 def reinforce(d: Decision) -> None:
     """A common mercenary into play: from the pool, or stolen where the rules allow."""
-    pending = _pending(d.state, d.call, (REINFORCEMENT, EITHER))
+    pending = asked_now(d.state)
     player = pending.player
     offered = gains(d.state, d.data, player, pending.kind)
     unit, candidates = _reinforcement(d.state, d.data, d.call, offered)
@@ -755,7 +734,7 @@ def _next(d: Decision, pending: Pending) -> None:
 
 def decline(d: Decision) -> None:
     """Decline to steal when stealing is all the reinforcement rules leave."""
-    pending = _pending(d.state, d.call, (REINFORCEMENT, EITHER))
+    pending = asked_now(d.state)
     if any(g.source != "steal" for g in gains(d.state, d.data, pending.player, pending.kind)):
         raise IllegalCommand(
             "only stealing may be declined; a unit can enter without it", MERCENARY_REINFORCEMENTS
@@ -770,8 +749,8 @@ def _gain_stands(state: State, pending: Pending) -> bool:
 
 
 DECISIONS: dict[str, Answer] = {
-    **{kind: Answer(("events-",), offered_units) for kind in LOSSES},
-    **{kind: Answer(("events-",), _gain_stands) for kind in GAINS},
+    **{kind: Answer(offered_units) for kind in LOSSES},
+    **{kind: Answer(_gain_stands) for kind in GAINS},
 }
 
 
@@ -791,17 +770,6 @@ def _answered(state: State, count: int, /, **changes: Any) -> State:
 
 def _rolled(state: State, event: RandomEventRolled) -> State:
     return state.with_progress(rolled=True)
-
-
-def _asked(state: State, event: ChoiceAsked) -> State:
-    pending = Pending(
-        kind=event.kind,
-        player=event.player,
-        options=event.options,
-        count=event.count,
-        why=event.why,
-    )
-    return state.with_progress(pending=pending)
 
 
 def _closed(state: State, event: Event) -> State:
@@ -839,7 +807,6 @@ EVOLVERS: Evolvers = {
     RandomEventVoid: _closed,
     ReinforcementsDeclined: _closed,
     RandomEventRolled: _rolled,
-    ChoiceAsked: _asked,
     UnitsLost: _lost,
     RegularReplaced: _replaced,
     MercenaryEntered: _entered,

@@ -10,17 +10,17 @@ from warscribe.engine.codec import sorted_map
 from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
-from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
+from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
 
 from . import answers, legal, projections, turn
 from .data import DRData, load_custom
 from .evolving import asking, asking_next, next_decision
 from .rulebook import RULEBOOK
-from .sections import GAME_TURN
+from .sections import GAME_TURN, VICTORY
 from .setup import check_players, setup_events
 from .specs import COMMANDS, GROUPS, data_of
-from .state import PHASES, KingdomState, State
+from .state import KingdomState, State
 from .tables import Rulebook
 
 if TYPE_CHECKING:  # signed orders: imported where they are read, not with the rules
@@ -65,9 +65,11 @@ class DivineRight(RuleBook[State]):
     hooks = (Hook("settle", turn.settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
     groups = GROUPS
-    phases = PHASES
-    presenter = f"{__package__}.present.presenter:PRESENTER"
+    sequence = RULEBOOK.phases
+    turn_order = RULEBOOK.turn_order
+    over_rule = VICTORY
     asking = staticmethod(asking)
+    presenter = f"{__package__}.present.presenter:PRESENTER"
     new = NewSpec(
         "Set up a Divine Right basic game: identity cards, deployment, personality cards, "
         "the diplomacy deck and turn 1's player order, all recorded.",
@@ -123,13 +125,15 @@ class DivineRight(RuleBook[State]):
     def data(self, state: State) -> DRData:
         return data_of(state)
 
-    def pending(self, state: State) -> str | None:
+    def pending(self, state: State) -> Waiting | None:
         waiting = state.turn.progress.pending if state.turn else None
-        return waiting.kind if waiting else None
+        return Waiting(waiting.kind, waiting.player, waiting.why) if waiting else None
 
-    def check_pending(self, state: State, spec: CommandSpec[State]) -> None:
-        """Divine Right's rules check the decision asked themselves (`turn.current`,
-        `turn.answering`): who must answer it, and the commands answering each kind."""
+    def current_phase(self, state: State) -> str | None:
+        return state.turn.phase if state.turn else None
+
+    def on_turn(self, state: State) -> str | None:
+        return state.turn.player if state.turn else None
 
     def position(self, state: State) -> str | None:
         return state.turn.label if state.turn else None
@@ -153,7 +157,9 @@ class DivineRight(RuleBook[State]):
         return offers
 
     def legal_commands(self, state: State) -> tuple[str, ...]:
-        return names(self.legal(state), self.whose_turn(state), legal.spelled)
+        return names(
+            self.legal(state), self.whose_turn(state), legal.spelled, self.turn_order.every_phase
+        )
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)

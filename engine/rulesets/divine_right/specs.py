@@ -17,7 +17,7 @@ from warscribe.engine.commands import (
     table,
 )
 
-from . import diplomacy, heroes, random_events, reentry, turn
+from . import diplomacy, heroes, inactive_kingdoms, random_events, reentry, special_kingdoms, turn
 from .arguments import ATTACKS, HEX, HEXES, PATH, UNITS
 from .combat import declare, fight, resolve, retreat
 from .combat.fight import ADVANCE, LOSSES, RETREAT
@@ -55,6 +55,7 @@ from .sections import (
     SHIPWRECKED_HEROES,
     TRANSPORTING_TROOPS,
 )
+from .siege import declare as siege_declare
 from .siege import phase as siege
 from .siege.phase import VETO
 from .state import State
@@ -73,7 +74,7 @@ def _spec(
     example: tuple[str, ...],
     *args: Arg,
     rolls: bool = False,
-    answers: str | None = None,
+    answers: tuple[str, ...] = (),
     flag_of: tuple[str, str] | None = None,
 ) -> CommandSpec[State]:
     """A spec; `group-sub` names of the groups below are `warscribe GROUP SUB`."""
@@ -93,6 +94,16 @@ def _spec(
         flag_of=flag_of,
     )
 
+
+PLACED = tuple(
+    {
+        **inactive_kingdoms.PLACEMENTS,
+        **heroes.PLACEMENTS,
+        **fleets.PLACEMENTS,
+        **special_kingdoms.PLACEMENTS,
+    }
+)
+"""The placements left to a player, each answered by `place`."""
 
 GROUPS = {
     "events": "Random Events Phase: roll on the table, then make the choices it asks for.\n\n"
@@ -154,7 +165,7 @@ def _units_command(
 
 
 def _declined(
-    of: str, handler: Decide[State], rule: str, help_: str, answers: str
+    of: str, handler: Decide[State], rule: str, help_: str, answers: tuple[str, ...]
 ) -> CommandSpec[State]:
     """`OF-none`, declining what `OF` answers: typed `warscribe OF --none`."""
     return _spec(
@@ -193,6 +204,7 @@ COMMANDS = table(
         ("events lose Hothior-F1",),
         _units("The units lost."),
         Arg("unit", TEXT, "One unit lost.", metavar="UNIT"),
+        answers=random_events.LOSSES,
     ),
     _spec(
         "events-replace",
@@ -209,6 +221,7 @@ COMMANDS = table(
             metavar="UNIT",
         ),
         Arg("at", TEXT, "Where, when the unit has several spaces.", metavar="PLACE"),
+        answers=(random_events.REPLACEMENT, random_events.EITHER),
     ),
     _spec(
         "events-reinforce",
@@ -222,6 +235,7 @@ COMMANDS = table(
             "unit", TEXT, "A pool counter, or another player's mercenary to steal.", metavar="UNIT"
         ),
         Arg("at", TEXT, "A friendly castle (a port for a fleet).", metavar="PLACE"),
+        answers=(random_events.REINFORCEMENT, random_events.EITHER),
     ),
     _spec(
         "events-decline",
@@ -229,6 +243,7 @@ COMMANDS = table(
         RANDOM_EVENTS_PHASE,
         "Decline to steal a mercenary when stealing is all that is left.",
         ("events decline",),
+        answers=(random_events.REINFORCEMENT, random_events.EITHER),
     ),
     _spec(
         "diplomacy-draw",
@@ -407,6 +422,7 @@ COMMANDS = table(
         ("prisoner execute Neuth",),
         _kingdom("The captive monarch's kingdom."),
         rolls=True,
+        answers=(heroes.CAPTIVE,),
     ),
     _spec(
         "prisoner-free",
@@ -416,6 +432,7 @@ COMMANDS = table(
         ("prisoner free Neuth",),
         _kingdom("The captive monarch's kingdom."),
         rolls=True,
+        answers=(heroes.CAPTIVE,),
     ),
     _spec(
         "castaway-stay",
@@ -424,7 +441,7 @@ COMMANDS = table(
         "The castaway stays on the neutral shore: you incur the diplomatic penalty.",
         ("castaway stay",),
         rolls=True,
-        answers=heroes.STRANDED,
+        answers=(heroes.STRANDED,),
     ),
     _spec(
         "castaway-eliminate",
@@ -433,7 +450,7 @@ COMMANDS = table(
         "The castaway is eliminated voluntarily (a non-player monarch: Confusion).",
         ("castaway eliminate",),
         rolls=True,
-        answers=heroes.STRANDED,
+        answers=(heroes.STRANDED,),
     ),
     _spec(
         "siege-attack",
@@ -467,6 +484,7 @@ COMMANDS = table(
         Arg("to", HEX, "The adjacent space.", metavar="HEX"),
         Arg("lose", UNITS, "Units lost fighting out of encirclement.", metavar="UNIT"),
         rolls=True,
+        answers=(siege_declare.DISPLACE, siege_declare.MAKE_WAY),
     ),
     _spec(
         "siege-keep",
@@ -477,7 +495,7 @@ COMMANDS = table(
         ("siege keep Immer --as carol",),
         _kingdom(),
         rolls=True,
-        answers=VETO,
+        answers=(VETO,),
     ),
     _spec(
         "siege-lift",
@@ -488,7 +506,7 @@ COMMANDS = table(
         _kingdom(),
         Arg("to", HEXES, "A space next to each castle.", metavar="HEX"),
         rolls=True,
-        answers=VETO,
+        answers=(VETO,),
     ),
     _spec(
         "breakout",
@@ -543,7 +561,7 @@ COMMANDS = table(
         FLEETS,
         GROUP,
         rolls=True,
-        answers=RETREAT,
+        answers=(RETREAT,),
     ),
     _spec(
         "retreat-to",
@@ -565,7 +583,7 @@ COMMANDS = table(
             option="hero",
         ),
         rolls=True,
-        answers=RETREAT,
+        answers=(RETREAT,),
     ),
     _spec(
         "retreat-stand",
@@ -574,7 +592,7 @@ COMMANDS = table(
         "No (further) retreat: the attack is fought (the combat dice are rolled now).",
         ("retreat stand --roll 3 --roll 5",),
         rolls=True,
-        answers=RETREAT,
+        answers=(RETREAT,),
     ),
     _spec(
         "losses",
@@ -584,7 +602,7 @@ COMMANDS = table(
         ("losses Muetar-A4 Muetar-A5",),
         _units("The units lost.", True),
         rolls=True,
-        answers=LOSSES,
+        answers=(LOSSES,),
     ),
     _spec(
         "advance-into",
@@ -597,7 +615,7 @@ COMMANDS = table(
         _units("The units advancing (default: all the survivors)."),
         Arg("inside", FLAG, "Within the walls of your own castle."),
         rolls=True,
-        answers=ADVANCE,
+        answers=(ADVANCE,),
     ),
     _spec(
         "advance-none",
@@ -605,7 +623,7 @@ COMMANDS = table(
         ADVANCE_AFTER_COMBAT,
         "Do not advance.",
         ("advance none",),
-        answers=ADVANCE,
+        answers=(ADVANCE,),
     ),
     _spec(
         "sortie",
@@ -616,14 +634,14 @@ COMMANDS = table(
         ("sortie Rombune-F5", "sortie --none"),
         _units("The fleets coming out (default: all).", metavar="FLEETS..."),
         rolls=True,
-        answers=SORTIE,
+        answers=(SORTIE,),
     ),
     _declined(
         "sortie",
         resolve.sortie_none,
         AMPHIBIOUS_ATTACKS,
         "The fleets stay within the walls.",
-        SORTIE,
+        (SORTIE,),
     ),
     _spec(
         "pursue",
@@ -634,9 +652,9 @@ COMMANDS = table(
         ("pursue --roll 4 --roll 2", "pursue --none"),
         _units("The units attacked (default: all)."),
         rolls=True,
-        answers=PURSUE,
+        answers=(PURSUE,),
     ),
-    _declined("pursue", retreat.pursue_none, RETREAT_BEFORE_COMBAT, "Leave them be.", PURSUE),
+    _declined("pursue", retreat.pursue_none, RETREAT_BEFORE_COMBAT, "Leave them be.", (PURSUE,)),
     _spec(
         "place",
         placement.place,
@@ -648,6 +666,7 @@ COMMANDS = table(
         ('place Trolls-monarch --at "The Crag"', 'place --at "Snow Pass"'),
         _units("The units placed (left out when only the space is chosen)."),
         Arg("at", TEXT, "The space chosen (name or COL,ROW).", metavar="PLACE"),
+        answers=PLACED,
     ),
 )
 """Divine Right's commands, by engine name."""

@@ -1,5 +1,6 @@
-"""The shape of the Divine Right rule set's tables: what each event does to the state, which
-commands answer which decision, and the hooks the Game Turn runs, in order.
+"""The shape of the Divine Right rule set's tables: what each event does to the state, the
+decisions the rules may ask, and the sequence of play (its phases and the steps each runs,
+in order; `warscribe.engine.rulebook.Phase`).
 
 Each rule module exports its own part (`EVOLVERS`, `DECISIONS`, `PLACEMENTS`, and its hooks
 as plain functions); `rulebook` declares the whole table, in the order the hooks run, and
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import frozen
 from warscribe.engine.events import Event
+from warscribe.engine.rulebook import Phase, TurnOrder
 
 from .data import DRData
 from .state import Hex, Pending, State
@@ -35,10 +37,9 @@ Refusal = Callable[[State, DRData, tuple[str, ...], Hex], str]
 
 @frozen
 class Answer:
-    """A kind of decision the rules may ask: the commands answering it (name prefixes), and
-    whether what it asks about still stands (once not, it is withdrawn)."""
+    """A kind of decision the rules may ask: whether what it asks about still stands (once
+    not, it is withdrawn). The commands answering it say so themselves (`CommandSpec.answers`)."""
 
-    answered_by: tuple[str, ...]
     stands: Stands
 
 
@@ -62,14 +63,26 @@ class Rulebook:
     informational: frozenset[type[Event]]
     decisions: Mapping[str, Answer]
     placements: Mapping[str, Placement]
-    due_before_phase_end: Mapping[str, tuple[Due, ...]]
-    at_phase_end: Mapping[str, tuple[Hook, ...]]
+    phases: tuple[Phase[Hook], ...]
+    turn_order: TurnOrder[Hook]
     after_decision: tuple[Hook, ...]
-    at_game_turn_start: tuple[Hook, ...]
-    at_player_turn_start: tuple[Hook, ...]
     at_setup: tuple[SetupQuestion, ...]
     after_activation: tuple[Reaction, ...]
     after_deactivation: tuple[Reaction, ...]
+
+    def phase(self, name: str) -> Phase[Hook]:
+        return next(p for p in self.phases if p.name == name)
+
+
+def due_step(check: Due) -> Hook:
+    """A step asking the decisions `check` finds due (or refusing, as it says)."""
+
+    def step(d: Decision) -> None:
+        d.emit(*check(d.state, d.data))
+
+    step.__doc__, step.__qualname__ = check.__doc__, check.__qualname__
+    step.__module__ = check.__module__
+    return step
 
 
 _BOUND: list[Rulebook] = []

@@ -3,12 +3,14 @@ end of a phase, a new game turn's randomizer chits, and the end of the game."""
 
 from __future__ import annotations
 
+from warscribe.engine import pending as waiting
 from warscribe.engine.codec import replace
 from warscribe.engine.commands import Call
 from warscribe.engine.errors import IllegalCommand, NotYourTurn
 from warscribe.engine.events import Command
 
 from .events import (
+    ChoiceAsked,
     DecisionAsked,
     DecisionWithdrawn,
     PhaseEnded,
@@ -36,8 +38,9 @@ HAND_LIMIT = 4
 
 
 def current(state: State, command: Call | Command, phase: str | None = None) -> Turn:
-    """The turn, after checking the game goes on, it is the actor's turn and phase (of a
-    command decided, or of one a query asks about)."""
+    """The turn, after checking the game goes on, it is the actor's turn and phase (the
+    rule book checks them for every command before it is decided: `RuleBook.check_turn`;
+    a query, `reach`, asks here)."""
     turn = state.turn
     if state.outcome is not None or turn is None:
         raise IllegalCommand("the game is over", VICTORY)
@@ -51,18 +54,7 @@ def current(state: State, command: Call | Command, phase: str | None = None) -> 
             f"{PHASE_TITLES[turn.phase]} ({turn.label})",
             GAME_TURN,
         )
-    pending = turn.progress.pending
-    if pending is not None and not command.name.startswith(answered_by(pending.kind) or "\0"):
-        raise IllegalCommand(
-            f"{pending.player} must first decide: {pending.why} ({pending.kind})", GAME_TURN
-        )
     return turn
-
-
-def answered_by(kind: str) -> tuple[str, ...]:
-    """The prefixes of the commands answering a decision of `kind`."""
-    answer = rulebook().decisions.get(kind)
-    return answer.answered_by if answer else ()
 
 
 def pending_kinds() -> tuple[str, ...]:
@@ -96,28 +88,28 @@ def _over(state: State, pending: Pending) -> str | None:
     return None
 
 
-def answering(state: State, command: Call, kinds: tuple[str, ...], rule: str) -> Pending:
-    """The decision `command` answers, after checking one of `kinds` is asked of its actor
-    (who need not be the player whose turn it is)."""
-    turn = state.turn
-    if state.outcome is not None or turn is None:
-        raise IllegalCommand("the game is over", VICTORY)
-    pending = turn.progress.pending
-    if pending is None or pending.kind not in kinds:
-        asked = f"the decision asked is: {pending.why}" if pending else "no decision is asked"
-        raise IllegalCommand(f"`{command.name}` answers no decision now; {asked}", rule)
-    if command.actor != pending.player:
-        raise NotYourTurn(f"{pending.player} must decide: {pending.why}", rule)
+def asked_now(state: State) -> Pending:
+    """The decision a command answers: the rule book has checked it is one of the kinds
+    the command's spec answers, asked of its actor (`RuleBook.check_turn`)."""
+    pending = state.turn.progress.pending if state.turn else None
+    assert pending is not None
     return pending
 
 
+def playing(state: State) -> Turn:
+    """The turn a command of a phase is given in: the rule book has checked the command
+    belongs to the phase, on its actor's turn, with no decision waiting."""
+    assert state.turn is not None
+    return state.turn
+
+
 def ask(state: State, pending: Pending) -> State:
-    """The state with `pending` asked now, or queued behind the decision already asked."""
+    """The state with `pending` asked now, or queued behind the decision already asked
+    (the core's queue, `engine.pending`)."""
     assert state.turn is not None
     progress = state.turn.progress
-    if progress.pending is None:
-        return state.with_progress(pending=pending)
-    return state.with_progress(queue=(*progress.queue, pending))
+    now, queue = waiting.asked(progress.pending, progress.queue, pending)
+    return state.with_progress(pending=now, queue=queue)
 
 
 def asked(state: State, kind: str) -> bool:
@@ -139,7 +131,8 @@ def settle(d: Decision) -> None:
 def _turn_of_the_eliminated(d: Decision) -> None:
     """Kingdoms › Fate of Player Kingdoms: a player eliminated during his own player turn
     is out of the game at once, so once nothing is left to decide the rest of his turn is
-    not played: the next player's turn (or the next game turn) begins."""
+    not played: his phase ends as any phase does (`close`), then the next player's turn
+    (or the next game turn) begins."""
     turn = d.state.turn
     if d.state.outcome is not None or turn is None or turn.phase == TURN_OVER:
         return
@@ -147,34 +140,47 @@ def _turn_of_the_eliminated(d: Decision) -> None:
         return
     if not d.state.player(turn.player).eliminated:
         return
-    d.emit(PlayerTurnEnded(player=turn.player, phase=turn.phase))
-    _what_follows(d)
+    close(d, PlayerTurnEnded(player=turn.player, phase=turn.phase))
 
 
 def end_phase(d: Decision) -> None:
-    """Close the phase; after the last player's Combat Phase a new game turn begins with
-    newly drawn randomizer chits, or the game ends after turn 20."""
-    turn = current(d.state, d.call)
-    _check_phase_done(d.state, turn)
+    """Close the phase once its player has done what it requires (its `ready` steps);
+    after the last player's Combat Phase a new game turn begins with newly drawn
+    randomizer chits, or the game ends after turn 20."""
+    turn = playing(d.state)
+    for step in rulebook().phase(turn.phase).ready:
+        step(d)
+    close(d, PhaseEnded(player=turn.player, phase=turn.phase))
+
+
+def close(d: Decision, ending: PhaseEnded | PlayerTurnEnded) -> None:
+    """The end of the phase under way, the same however it ends (its player ends it, or
+    is eliminated during it and the rest of his player turn is not played): the decisions
+    due before it ends (and before the game turn ends, when it is the game turn's last)
+    are asked first, and it ends once they are answered; then its end steps run, it ends
+    (`ending`), and what follows begins."""
+    turn = d.state.turn
+    assert turn is not None
     table = rulebook()
-    due = [
-        ask
-        for check in table.due_before_phase_end.get(turn.phase, ())
-        for ask in check(d.state, d.data)
-    ]
-    if due:
-        d.emit(*due)
+    phase = table.phase(turn.phase)
+    last = isinstance(ending, PlayerTurnEnded) or turn.phase == PHASES[-1]
+    game_turn = table.turn_order.due_before_game_turn_end
+    due = (*phase.due, *(game_turn if last and d.state.next_player_turn() is None else ()))
+    made = len(d.events)
+    for step in due:
+        step(d)
+    if len(d.events) > made:
         return
-    for hook in table.at_phase_end.get(turn.phase, ()):
-        hook(d)
-    d.emit(PhaseEnded(player=turn.player, phase=turn.phase))
+    for step in phase.at_end:
+        step(d)
+    d.emit(ending)
     _what_follows(d)
 
 
 def _what_follows(d: Decision) -> None:
     """After a player turn's end: a new game turn with newly drawn randomizer chits, or the
     end of the game after turn 20; then the next player turn's start."""
-    table = rulebook()
+    order = rulebook().turn_order
     state = d.state
     if state.turn is not None and state.turn.phase == TURN_OVER:
         if state.number >= LAST_TURN:
@@ -182,9 +188,9 @@ def _what_follows(d: Decision) -> None:
         else:
             d.emit(*player_order(state.number + 1, state.active_players(), d.dice))
             turn_starts(d)
-            _run(table.at_game_turn_start, d)
+            _run(order.at_game_turn_start, d)
     if d.state.turn is not None and d.state.turn.phase == PHASES[0]:
-        _run(table.at_player_turn_start, d)
+        _run(order.at_player_turn_start, d)
 
 
 def _run(hooks: tuple[Hook, ...], d: Decision) -> None:
@@ -193,23 +199,34 @@ def _run(hooks: tuple[Hook, ...], d: Decision) -> None:
             hook(d)
 
 
-def _check_phase_done(state: State, turn: Turn) -> None:
-    progress = turn.progress
-    if turn.phase == "random-events" and not progress.rolled:
+def events_rolled(d: Decision) -> None:
+    """The Random Events Phase ends once the player has rolled on the table."""
+    assert d.state.turn is not None
+    if not d.state.turn.progress.rolled:
         raise IllegalCommand("roll the random events first (`events roll`)", RANDOM_EVENTS_PHASE)
-    if turn.phase == "diplomacy":
-        if not progress.drew:
-            raise IllegalCommand(
-                "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
-                DIPLOMACY_CARDS,
-            )
-        held = len(state.player(turn.player).hand)
-        if held > HAND_LIMIT:
-            raise IllegalCommand(
-                f"{turn.player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "
-                "before the phase ends (`discard CARD`)",
-                DIPLOMACY_CARDS,
-            )
+
+
+def card_drawn(d: Decision) -> None:
+    """The Diplomacy Phase ends once the player has drawn a card."""
+    assert d.state.turn is not None
+    if not d.state.turn.progress.drew:
+        raise IllegalCommand(
+            "draw a diplomacy card first (`diplomacy draw`), even with a dead ambassador",
+            DIPLOMACY_CARDS,
+        )
+
+
+def within_hand_limit(d: Decision) -> None:
+    """The Diplomacy Phase ends with the player's hand within the limit."""
+    assert d.state.turn is not None
+    player = d.state.turn.player
+    held = len(d.state.player(player).hand)
+    if held > HAND_LIMIT:
+        raise IllegalCommand(
+            f"{player} holds {held} diplomacy cards: discard down to {HAND_LIMIT} "
+            "before the phase ends (`discard CARD`)",
+            DIPLOMACY_CARDS,
+        )
 
 
 def _phase_ended(state: State, event: PhaseEnded) -> State:
@@ -244,20 +261,22 @@ def _decision_asked(state: State, event: DecisionAsked) -> State:
         count=event.count,
         why=event.why,
     )
-    return ask(state, pending)
+    return ask(state, pending) if event.queue else state.with_progress(pending=pending)
+
+
+def _choice_asked(state: State, event: ChoiceAsked) -> State:
+    return _decision_asked(state, event.upcast())
 
 
 def _withdrawn(state: State, event: DecisionWithdrawn) -> State:
     progress = state.turn.progress if state.turn else Progress()
+    asked = (event.player, event.kind, event.options)
 
-    def withdrawn(pending: Pending | None) -> bool:
-        asked = (event.player, event.kind, event.options)
-        return pending is not None and (pending.player, pending.kind, pending.options) == asked
+    def this(pending: Pending) -> bool:
+        return (pending.player, pending.kind, pending.options) == asked
 
-    if withdrawn(progress.pending):
-        return state.with_progress(pending=None)
-    first = next(i for i, pending in enumerate(progress.queue) if withdrawn(pending))
-    return state.with_progress(queue=progress.queue[:first] + progress.queue[first + 1 :])
+    now, queue = waiting.withdrawn(progress.pending, progress.queue, this)
+    return state.with_progress(pending=now, queue=queue)
 
 
 def _order(state: State, event: PlayerOrderDrawn) -> State:
@@ -268,6 +287,7 @@ EVOLVERS: Evolvers = {
     PhaseEnded: _phase_ended,
     PlayerTurnEnded: _player_turn_ended,
     DecisionAsked: _decision_asked,
+    ChoiceAsked: _choice_asked,
     DecisionWithdrawn: _withdrawn,
     PlayerOrderDrawn: _order,
 }

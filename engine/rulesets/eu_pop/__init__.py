@@ -15,15 +15,15 @@ from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
-from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
+from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, Phase, RuleBook, TurnOrder
 from warscribe.engine.ruleset import GameSpec, LegalCommand, names
 
 from . import adjust, call_to_arms, income, legal, loans, minor_actions, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
-from .rules import INCOME, ROUND, START
-from .state import PHASES, EuState
+from .rules import INCOME, MINOR, ROUND, START
+from .state import EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
 COMMANDS = table(*(spec for module in _MODULES for spec in module.COMMANDS))
@@ -58,6 +58,17 @@ def _start_text(spec: GameSpec) -> str:
     return text
 
 
+# The round's four phases, in order (ROUND). Their commands are not declared phase by
+# phase: a minor action may be taken in any phase as a Reaction (5.2), and the rules
+# check each (`guards.require_window`); `end-phase` ends each once it is complete.
+SEQUENCE: tuple[Phase[None], ...] = (
+    Phase("draw", ROUND),
+    Phase("action", MINOR),
+    Phase("peace", ROUND),
+    Phase("income-upkeep", INCOME),
+)
+
+
 class EuPop(RuleBook[EuState]):
     """The eu-pop rule set (see `warscribe.engine.rulebook.RuleBook`)."""
 
@@ -68,7 +79,8 @@ class EuPop(RuleBook[EuState]):
     evolvers = EVOLVERS
     hooks = (Hook("Phase 4 steps with no choice close themselves", income.close_steps),)
     projections = PROJECTIONS
-    phases = PHASES
+    sequence = SEQUENCE
+    turn_order: TurnOrder[None] = TurnOrder(every_phase=("end-phase",))
     presenter = f"{__name__}.present:PRESENTER"
     new = NewSpec(
         "Set up an EU: The Price of Power economy from a starting-position file: the realms, "
@@ -114,6 +126,9 @@ class EuPop(RuleBook[EuState]):
         income.close_steps(made)
         return made.events
 
+    def current_phase(self, state: EuState) -> str | None:
+        return state.phase or None
+
     def position(self, state: EuState) -> str | None:
         return state.label
 
@@ -129,7 +144,7 @@ class EuPop(RuleBook[EuState]):
         return legal.legal(state)
 
     def legal_commands(self, state: EuState) -> tuple[str, ...]:
-        return names(self.legal(state), self.whose_turn(state))
+        return names(self.legal(state), self.whose_turn(state), last=self.turn_order.every_phase)
 
     def summary(self, state: EuState) -> dict[str, Any]:
         return summary(state)

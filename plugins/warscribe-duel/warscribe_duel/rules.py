@@ -18,7 +18,7 @@ from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DataRef, Event
-from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook
+from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
 from warscribe.engine.ruleset import GameSpec, LegalCommand
 
 STRIKE = "Duel › Strike"
@@ -120,7 +120,7 @@ COMMANDS: dict[str, CommandSpec[DuelState]] = table(
         DOUBLES,
         "After a double: strike again.",
         ("press",),
-        answers=DOUBLE,
+        answers=(DOUBLE,),
         rolls=True,
         group="double",
         sub="press",
@@ -132,7 +132,7 @@ COMMANDS: dict[str, CommandSpec[DuelState]] = table(
         DOUBLES,
         "After a double: rest, and the turn passes.",
         ("rest",),
-        answers=DOUBLE,
+        answers=(DOUBLE,),
         group="double",
         sub="rest",
     ),
@@ -204,8 +204,10 @@ class Duel(RuleBook[DuelState]):
             raise InvalidCommand("health must be a whole number, 1 or more", STRIKE)
         return [DuelBegun(tuple(p.name for p in spec.players), start)]
 
-    def pending(self, state: DuelState) -> str | None:
-        return DOUBLE if state.pending else None
+    def pending(self, state: DuelState) -> Waiting | None:
+        if not state.pending:
+            return None
+        return Waiting(DOUBLE, state.players[state.turn], "after a double, press or rest")
 
     def position(self, state: DuelState) -> str | None:
         return f"{state.strikes + 1}.{state.players[state.turn]}" if state.players else None

@@ -26,6 +26,7 @@ from warscribe.engine.rulesets.divine_right import random_events
 from warscribe.engine.rulesets.divine_right.data import load_builtin, load_files
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
+    DecisionAsked,
     HeroFateRolled,
     KingdomActivated,
     MonarchCrowned,
@@ -34,7 +35,6 @@ from warscribe.engine.rulesets.divine_right.events import (
 from warscribe.engine.rulesets.divine_right.kingdoms import eliminate as eliminate_player
 from warscribe.engine.rulesets.divine_right.random_events import (
     BadOmensFell,
-    ChoiceAsked,
     MercenaryEntered,
     RandomEventVoid,
     RandomlyPicked,
@@ -149,7 +149,7 @@ def test_3_storms_lose_a_fleet_out_of_port_of_the_players_choice(table: Table) -
     hire(table, "N", "Bartertown", ME)
     put(table, "Mivior-F1", SEA)  # bob's fleet: not carol's to lose
     events = roll(table, "Storms")
-    (choice,) = of(events, ChoiceAsked)
+    (choice,) = of(events, DecisionAsked)
     assert choice.kind == "storm" and set(choice.options) == {"K", "M", "N"} and choice.count == 1
     table.refuse(IllegalCommand, "not one to lose", "events-lose", unit="L")
     table.refuse(IllegalCommand, "must first decide", "end-phase")
@@ -246,7 +246,7 @@ def test_6_replacements_bring_back_two_eliminated_regulars(table: Table) -> None
     )
     first = table.do("events-replace", unit="Muetar-A13")
     assert first[0] == RegularReplaced(ME, "Muetar-A13", "Muetar", "army", hex_of("Yando"), "Yando")
-    assert of(first, ChoiceAsked)[0].count == 1
+    assert of(first, DecisionAsked)[0].count == 1
     table.do("events-replace", unit="Muetar-A1", at="Pennol")
     assert table.state.units["Muetar-A1"].hex == hex_of("Pennol")
     assert table.state.kingdoms["Muetar"].eliminated == {"Muetar-A7"}
@@ -561,7 +561,7 @@ def test_11_desertion_loses_a_common_mercenary_of_the_players_choice(table: Tabl
     hire(table, "B", "Colist", owner="bob")
     roll(table, "Desertion")
     assert set(asked(table).options) == {"A", "K"}
-    table.refuse(NotYourTurn, "carol's turn", "events-lose", unit="B", by="bob")
+    table.refuse(NotYourTurn, "carol must decide", "events-lose", unit="B", by="bob")
     table.do("events-lose", unit="K")
     assert table.state.mercenary_pool[-1] == "K"
 
@@ -637,7 +637,8 @@ def test_a_pending_decision_blocks_the_phase_and_shows_in_the_legal_commands(tab
     assert ruleset.legal_commands(table.state) == ("events lose",)
     assert ruleset.whose_turn(table.state) == ME
     table.refuse(IllegalCommand, "must first decide", "end-phase")
-    table.refuse(IllegalCommand, "already rolled", "events-roll", 1, 1)
+    # `events roll` answers no decision, whatever its name shares with those that do
+    table.refuse(IllegalCommand, "must first decide", "events-roll", 1, 1)
     table.refuse(
         IllegalCommand, "answers no decision now", "events-reinforce", kind="army", at="Pennol"
     )

@@ -1,18 +1,21 @@
-"""The rulebook is one table (issue 12, part 1): what each event does, which commands answer
-which decision, and the hooks the Game Turn runs, in the order it declares them; nothing is
-wired by importing a module. Sections: The Game Turn (decisions asked and answered in
+"""The rulebook is one table (issue 12, part 1): what each event does, the decisions the
+rules may ask, and the phases and hooks the Game Turn runs, in the order it declares them;
+nothing is wired by importing a module. Sections: The Game Turn (decisions asked and answered in
 turn), and the hooks' own rules as each names them."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
 from warscribe.engine.rulesets.divine_right import RULESET, tables
-from warscribe.engine.rulesets.divine_right.events import DecisionAsked, DecisionWithdrawn
+from warscribe.engine.rulesets.divine_right.events import (
+    ChoiceAsked,
+    DecisionAsked,
+    DecisionWithdrawn,
+)
 
 from .board import movement
 from .play import Table
@@ -20,71 +23,49 @@ from .play import Table
 ME = "carol"
 
 
-def _names(hooks: Iterable[Callable[..., Any]]) -> list[str]:
-    return [f"{hook.__module__.rsplit('divine_right.', 1)[1]}.{hook.__name__}" for hook in hooks]
-
-
-def test_the_rulebook_declares_each_moments_hooks_in_order() -> None:
-    """What runs at each moment of the Game Turn, read off the one table."""
-    book = RULESET.rulebook
-    assert _names(book.after_decision) == [
-        "siege.declare.review",
-        "heroes.cargo_of_lost_fleets",
-        "special_kingdoms.lost_to_events",
-    ]
-    assert {phase: _names(due) for phase, due in book.due_before_phase_end.items()} == {
-        "movement": ["movement.fleets.ports_taken", "movement.fleets.fleets_beside_enemy_land"],
-        "combat": ["combat.declare.unresolved_attacks", "siege.phase.invalid_sieges"],
-    }
-    assert {phase: _names(end) for phase, end in book.at_phase_end.items()} == {
-        "movement": ["inactive_kingdoms.lingering"]
-    }
-    assert _names(book.at_game_turn_start) == ["special_kingdoms.regenerate"]
-    assert _names(book.at_player_turn_start) == ["heroes.inside_enemy_castles"]
-    assert _names(book.after_activation) == [
-        "special_kingdoms.monarch_enters",
-        "special_kingdoms.next_spread",
-    ]
-    assert _names(book.after_deactivation) == [
-        "siege.declare.walls_closed",
-        "heroes.jail_deactivated",
-    ]
-
-
 def test_every_placement_is_a_decision_answered_by_place() -> None:
     """Placements left to a player are decisions like any other, answered by `place`."""
     book = RULESET.rulebook
     assert book.placements
-    for kind in book.placements:
-        assert book.decisions[kind].answered_by == ("place",)
+    assert set(RULESET.commands["place"].answers) == set(book.placements)
+
+
+def test_every_decision_is_answered_and_every_answer_is_to_a_decision() -> None:
+    """The Game Turn: a decision asked waits for its answer, so each kind the rules may ask
+    has a command answering it, and a command answers only kinds the rules ask (its
+    `answers`, the one place that says so: a kind misspelled there answers nothing)."""
+    kinds = set(RULESET.rulebook.decisions)
+    declared = {kind for spec in RULESET.commands.values() for kind in spec.answers}
+    assert declared - kinds == set()
+    assert kinds - declared == set()
 
 
 def test_hooks_run_in_the_order_the_table_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Game Turn: closing the Movement Phase runs its checks, then its end-of-phase
-    hooks, then what every decision settles, each in the table's order."""
+    """The Game Turn: closing the Movement Phase runs what it requires of its player, its
+    decisions due, then its end steps, then what every decision settles, each in the
+    table's order."""
     table = Table()
     movement(table, ME)
     ran: list[str] = []
 
-    def check(name: str) -> Callable[..., list[DecisionAsked]]:
-        def due(*args: Any) -> list[DecisionAsked]:
-            ran.append(name)
-            return []
-
-        return due
-
     def hook(name: str) -> Callable[..., None]:
         return lambda *args: ran.append(name)
 
+    rules = RULESET.rulebook
+    movement_phase = dataclasses.replace(
+        rules.phase("movement"),
+        ready=(hook("ready 2"), hook("ready 1")),
+        due=(hook("due 2"), hook("due 1")),
+        at_end=(hook("end 2"), hook("end 1")),
+    )
+    phases = tuple(movement_phase if p.name == "movement" else p for p in rules.phases)
     book = dataclasses.replace(
-        RULESET.rulebook,
-        due_before_phase_end={"movement": (check("due 2"), check("due 1"))},
-        at_phase_end={"movement": (hook("end 2"), hook("end 1"))},
-        after_decision=(hook("settle 2"), hook("settle 1")),
+        rules, phases=phases, after_decision=(hook("settle 2"), hook("settle 1"))
     )
     monkeypatch.setattr(tables, "_BOUND", [book])
     table.do("end-phase")
-    assert ran == ["due 2", "due 1", "end 2", "end 1", "settle 2", "settle 1"]
+    steps = ["ready 2", "ready 1", "due 2", "due 1", "end 2", "end 1"]
+    assert ran == [*steps, "settle 2", "settle 1"]
 
 
 def test_decisions_queued_are_asked_first_in_first_out() -> None:
@@ -102,3 +83,18 @@ def test_decisions_queued_are_asked_first_in_first_out() -> None:
     state = RULESET.evolve(state, DecisionWithdrawn("bob", "retreat", ("X",), "settled"))
     assert state.turn is not None and state.turn.progress.pending is not None
     assert state.turn.progress.pending.kind == "advance"
+
+
+def test_a_choice_asked_at_once_is_not_queued_as_logs_before_the_flag_recorded_it() -> None:
+    """Random Events Phase: a random event's choice is asked at once (`queue` unset); a
+    log written before the flag recorded it as `ChoiceAsked`, which replays the same and
+    is audited as the `DecisionAsked` the rules decide now (its upcast)."""
+    table = Table()
+    waiting = RULESET.evolve(table.state, DecisionAsked("bob", "retreat", ("X",), 0, "asked"))
+    now = DecisionAsked("carol", "storm", ("Muetar-F1",), 1, "Storms", queue=False)
+    old = ChoiceAsked("carol", "storm", ("Muetar-F1",), 1, "Storms")
+    assert old.upcast() == now
+    asked = RULESET.evolve(waiting, now)
+    assert asked == RULESET.evolve(waiting, old)
+    assert asked.turn is not None and asked.turn.progress.pending is not None
+    assert asked.turn.progress.pending.kind == "storm"

@@ -17,6 +17,7 @@ from warscribe.engine.events import Event
 from warscribe.engine.rulesets.divine_right.data import load_builtin
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
+    DecisionAsked,
     GameEnded,
     KingdomDeactivated,
     PhaseEnded,
@@ -24,13 +25,14 @@ from warscribe.engine.rulesets.divine_right.events import (
     PlayerOrderDrawn,
     PlayerReentered,
     PointsForfeited,
+    SiegeEnded,
     UnitsAwaitPlacement,
 )
 from warscribe.engine.rulesets.divine_right.kingdoms import effects, eliminate, score
 from warscribe.engine.rulesets.divine_right.projections import vp
 from warscribe.engine.rulesets.divine_right.state import PHASES
 
-from .board import deciding, put, spread
+from .board import besiege, deciding, hex_of, put, spread
 from .play import Table, of
 
 
@@ -289,3 +291,29 @@ def test_a_face_down_personality_this_copy_cannot_see_is_hidden_not_absent() -> 
     assert effects(revealed, load_builtin(), "Immer") == effects(
         table.state.with_kingdom("Immer", personality=7), load_builtin(), "Immer"
     )
+
+
+def test_an_invalid_siege_is_displaced_when_the_last_player_is_eliminated_in_his_turn() -> None:
+    """Siege Phase › Besieger Displacement: "the besieger must displace his forces from the
+    space at the end of the current game turn", however the game turn ends. bob, last in
+    turn 1's order, loses his lone monarch entering alice's Castle Lapspell (Hero Fate Roll
+    7: killed) and is out of the game at once; carol is asked to displace her invalid
+    siege of Tadafat before turn 2 begins, as when bob ends his Combat Phase (issue 34)."""
+    table = Table()
+    table.to_phase(1, "carol", "siege")
+    for unit in ("Muetar-A1", "Muetar-A2"):
+        put(table, unit, hex_of("Tadafat"))
+    besiege(table, "Tadafat", "carol")
+    table.do("siege-attack", 1, castles="Tadafat")
+    table.do("losses", units="Muetar-A2")
+    assert table.state.sieges[0].doomed
+    table.to_phase(1, "bob", "movement")
+    put(table, "Mivior-monarch", (13, 17))
+    events = table.do("move", 1, 3, units="Mivior-monarch", path="Castle Lapspell")
+    assert of(events, PlayerEliminated)[0].player == "bob"
+    asked = of(events, DecisionAsked)
+    assert [(a.player, a.kind, a.options) for a in asked] == [("carol", "displace", ("Tadafat",))]
+    assert table.state.number == 1
+    events = table.do("siege-displace", by="carol", to="9,14")
+    assert of(events, SiegeEnded)[0].castle == "Tadafat"
+    assert table.state.number == 2

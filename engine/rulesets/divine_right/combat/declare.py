@@ -41,7 +41,7 @@ from ..sections import (
 from ..siege.declare import BREAKOUT, omened, siege_at
 from ..state import Attack, Hex, State, Unit
 from ..tables import Evolvers
-from ..turn import current
+from ..turn import playing
 from ..units import (
     at,
     castle,
@@ -58,7 +58,6 @@ from .fight import (
     LAND,
 )
 
-PHASE = "combat"
 PORTS = frozenset({Terrain.PORT, Terrain.NON_CASTLE_PORT})
 
 
@@ -67,7 +66,7 @@ PORTS = frozenset({Terrain.PORT, Terrain.NON_CASTLE_PORT})
 
 def declare_attacks(d: Decision) -> None:
     """Every attack of the phase, checked together: no unit attacks or is attacked twice."""
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     if turn.progress.declared:
         raise IllegalCommand("the attacks of this Combat Phase are declared already", COMBAT_PHASE)
     texts = _texts(d.call.get("attacks"))

@@ -49,7 +49,7 @@ from ..siege.declare import BREAKOUT, engage
 from ..special_kingdoms import canal_defence
 from ..state import MERCENARY, Fight, Hex, Pending, State, Unit
 from ..tables import Answer, Evolvers
-from ..turn import answering, offered_units
+from ..turn import asked_now, offered_units
 from ..units import castle, castle_side, is_fleet, is_hero, remove
 from .arithmetic import amphibious_withdrawal, defence_bonus, defence_strength, odds, resolve
 
@@ -320,7 +320,7 @@ def eliminate(
 
 def take_losses(d: Decision) -> None:
     """`losses units=A,B,...`: the units the player chooses to lose."""
-    pending = answering(d.state, d.call, (LOSSES,), MAKING_ATTACKS)
+    pending = asked_now(d.state)
     chosen = names(d.call.get("units"), MAKING_ATTACKS)
     wrong = [u for u in chosen if u not in pending.options]
     if wrong:
@@ -355,17 +355,17 @@ def chosen(call: Call, pending: Pending, rule: str, refusal: str) -> tuple[str, 
 
 def answer_units(
     d: Decision,
-    ask: tuple[str, str, str],
+    ask: tuple[str, str],
     event: Callable[..., Event],
     then: Callable[[Decision], None],
     *,
     none: bool = False,
 ) -> None:
-    """Answer the decision `ask` (its kind, rule and why a unit is refused) with the units
+    """Answer the decision asked (`ask`: its rule and why a unit is refused) with the units
     the call names (see `chosen`; no units at all when `none`): `event` records them for
     the fight being resolved, and `then` carries the fight on."""
-    kind, rule, refusal = ask
-    pending = answering(d.state, d.call, (kind,), rule)
+    rule, refusal = ask
+    pending = asked_now(d.state)
     units = () if none else chosen(d.call, pending, rule, refusal)
     d.emit(event(number=fight_now(d.state).number, player=pending.player, units=units))
     then(d)
@@ -529,7 +529,7 @@ def _ended(state: State, event: AttackEnded) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    LOSSES: Answer(("losses",), offered_units),
+    LOSSES: Answer(offered_units),
 }
 
 

@@ -47,7 +47,7 @@ from ..sections import (
 from ..siege.declare import besieger, declare, refusal
 from ..state import Attack, Fight, Hex, Pending, State, Unit
 from ..tables import Answer, Evolvers
-from ..turn import answering, current, offered_units
+from ..turn import asked_now, offered_units, playing
 from ..units import (
     at,
     castle,
@@ -75,15 +75,13 @@ from .retreat import (
 
 SORTIE = "sortie"
 
-PHASE = "combat"
-
 
 # -- resolving ---------------------------------------------------------------------------------
 
 
 def resolve(d: Decision) -> None:
     """Resolve a declared attack: the defender may first try to retreat."""
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     attack = _declared(d.state, d.call.number("number"))
     attackers = [u.id for u in attackers_of(d.state, attack)]
     defenders = [u.id for s in attack.spaces for u in targets(d.state, turn.player, attack.kind, s)]
@@ -147,7 +145,7 @@ def sortie_none(d: Decision) -> None:
     return answer_units(d, _SORTIE_ASKED, FleetsCameOut, before_battle, none=True)
 
 
-_SORTIE_ASKED = (SORTIE, AMPHIBIOUS_ATTACKS, "is not a fleet of yours within the walls here")
+_SORTIE_ASKED = (AMPHIBIOUS_ATTACKS, "is not a fleet of yours within the walls here")
 
 
 def attackers_of(state: State, attack: Attack) -> list[Unit]:
@@ -192,7 +190,7 @@ def _retreated_nearby(
 def advance_into(d: Decision) -> None:
     """Attacking units advance into a vacated space (besieging it if it is an enemy
     castle), or a relieving force enters the castle it relieved."""
-    pending = answering(d.state, d.call, (ADVANCE,), ADVANCE_AFTER_COMBAT)
+    pending = asked_now(d.state)
     current_fight = fight_now(d.state)
     to: Hex = d.call.value("to")
     if label(d.data, to) not in pending.options and not _relieved(d, current_fight, to):
@@ -288,7 +286,7 @@ def _arrive(d: Decision, player: str, to: Hex) -> None:
 
 
 def advance_none(d: Decision) -> None:
-    pending = answering(d.state, d.call, (ADVANCE,), ADVANCE_AFTER_COMBAT)
+    pending = asked_now(d.state)
     current_fight = fight_now(d.state)
     d.emit(AdvanceDeclined(player=pending.player, number=current_fight.number))
     d.emit(AttackEnded(number=current_fight.number, why="resolved"))
@@ -323,8 +321,8 @@ def _came_out(state: State, event: FleetsCameOut) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    ADVANCE: Answer(("advance-",), _advance_stands),
-    SORTIE: Answer(("sortie",), _sortie_stands),
+    ADVANCE: Answer(_advance_stands),
+    SORTIE: Answer(_sortie_stands),
 }
 
 

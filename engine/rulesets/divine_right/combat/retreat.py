@@ -34,7 +34,7 @@ from ..sections import RETREAT_BEFORE_COMBAT
 from ..siege.declare import besieger
 from ..state import MERCENARY, Fight, Hex, Pending, RetreatTry, State, Unit
 from ..tables import Answer, Evolvers
-from ..turn import answering, offered_units
+from ..turn import asked_now, offered_units
 from ..units import (
     at,
     enemies,
@@ -153,7 +153,7 @@ def retreat_roll(d: Decision) -> None:
     """One die for the land units (or fleets) of a defending space: the group with the
     least chance (humans 4+, non-humans 3+) is tested first; each group the roll meets
     may retreat. After a failure, groups with a better chance may roll once more."""
-    pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
+    pending = asked_now(d.state)
     current_fight = fight_now(d.state)
     space = _space(d, current_fight, d.call.get("space"))
     fleets = d.call.flag("fleets")
@@ -233,7 +233,7 @@ def _tested(
 
 def retreat_to(d: Decision) -> None:
     """The groups a roll let go (all, or those named) retreat to one adjacent space."""
-    pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
+    pending = asked_now(d.state)
     current_fight = fight_now(d.state)
     space = _space(d, current_fight, d.call.get("space"))
     fleets = d.call.flag("fleets")
@@ -296,7 +296,7 @@ def _riders(
 
 def retreat_stand(d: Decision) -> None:
     """The defenders still there stand: the attack is fought."""
-    pending = answering(d.state, d.call, (RETREAT,), RETREAT_BEFORE_COMBAT)
+    pending = asked_now(d.state)
     d.emit(DefendersStood(player=pending.player, number=fight_now(d.state).number))
     _pursue_or_fight(d)
 
@@ -344,7 +344,7 @@ def pursue_none(d: Decision) -> None:
     return answer_units(d, _PURSUE_ASKED, RetreatedAttacked, fight, none=True)
 
 
-_PURSUE_ASKED = (PURSUE, RETREAT_BEFORE_COMBAT, "may not be attacked now")
+_PURSUE_ASKED = (RETREAT_BEFORE_COMBAT, "may not be attacked now")
 
 
 def _retreat_stands(state: State, pending: Pending) -> bool:
@@ -389,8 +389,8 @@ def _rolled(state: State, event: RetreatRolled) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    RETREAT: Answer(("retreat-",), _retreat_stands),
-    PURSUE: Answer(("pursue",), _pursuit_stands),
+    RETREAT: Answer(_retreat_stands),
+    PURSUE: Answer(_pursuit_stands),
 }
 
 

@@ -34,7 +34,7 @@ from ..sections import (
 from ..siege import declare as siege
 from ..state import Hex, State, Unit
 from ..tables import Evolvers, Placement
-from ..turn import current
+from ..turn import playing
 from ..units import (
     at,
     enemies,
@@ -47,7 +47,6 @@ from ..units import (
     lone_heroes,
     moved,
 )
-from . import PHASE
 from .stacks import own
 from .terrain import all_sea, geography, is_isle, mountain_coast
 
@@ -86,7 +85,7 @@ def first_turn_limit(state: State, data: DRData, units: list[Unit], hex_: Hex) -
 
 def embark(d: Decision) -> None:
     """Land units and heroes in the fleet's space go aboard (no movement point cost)."""
-    player = current(d.state, d.call, PHASE).player
+    player = playing(d.state).player
     fleet = _fleet(d.state, d.call, player)
     units = [
         own(d.state, u, player, TRANSPORTING_TROOPS)
@@ -135,7 +134,7 @@ def debark(d: Decision) -> None:
     """Units aboard leave the fleet into its space (all of them unless named). Heroes
     landing alone roll as if they entered the space by land: an enemy or neutral castle
     (6 or 7; they are then within its walls), else enemy land combat units (2)."""
-    player = current(d.state, d.call, PHASE).player
+    player = playing(d.state).player
     fleet = _fleet(d.state, d.call, player)
     cargo = aboard(d.state, fleet)
     chosen = d.call.get("units")

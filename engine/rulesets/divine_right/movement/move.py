@@ -61,7 +61,7 @@ from ..siege import declare as siege
 from ..special_kingdoms import boom_refusal, canal_extra
 from ..state import MERCENARY, Hex, State, Unit
 from ..tables import Evolvers
-from ..turn import current
+from ..turn import playing
 from ..units import (
     allowance,
     bonuses,
@@ -83,7 +83,6 @@ from ..units import (
     spent,
     with_moves,
 )
-from . import PHASE
 from .fleets import aboard, can_rescue, first_turn_limit, rescue, side_controller
 from .stacks import own, stack
 from .terrain import (
@@ -242,7 +241,7 @@ def _budgets(state: State, data: DRData, moving: Stack) -> dict[str, int | None]
 
 def move(d: Decision) -> None:
     """Move a stack along a path (also `ferry`, crossing the river over a fleet)."""
-    player = current(d.state, d.call, PHASE).player
+    player = playing(d.state).player
     call = d.call
     moving = _stack(d.state, d.data, player, call.name == "ferry", call.values)
     path: tuple[Hex, ...] = call.value("path")
@@ -733,7 +732,7 @@ def _valley(a: MapHex | None, b: MapHex) -> bool:
 def search(d: Decision) -> None:
     """Combat units spend the space's terrain cost to search it: each lone enemy hero there
     rolls (Heroes › Hero Fate Roll, trigger 3; once per enemy movement)."""
-    player = current(d.state, d.call, PHASE).player
+    player = playing(d.state).player
     units = stack(d.state, d.data, d.call.get("units"), player)
     rule = FATE_ROLL
     if not any(not is_hero(u) for u in units):
@@ -768,7 +767,7 @@ def search(d: Decision) -> None:
 def disband(d: Decision) -> None:
     """Voluntarily eliminate units (to avoid a diplomatic penalty: Inactive Kingdoms): a
     non-player monarch among them dies (Confusion), a player's own monarch may not."""
-    player = current(d.state, d.call, PHASE).player
+    player = playing(d.state).player
     units = [own(d.state, u, player) for u in names(d.call.get("units"), MOVEMENT_PHASE)]
     for unit in units:
         refusal = voluntary_refusal(d.state, unit) if is_hero(unit) else None
@@ -788,7 +787,7 @@ def disband(d: Decision) -> None:
 def walls(d: Decision) -> None:
     """`inside`: units go within the walls of a friendly castle (a fleet into its port);
     `outside`: they come out. A lone hero in a castle not his side's is always inside."""
-    player = current(d.state, d.call, PHASE).player
+    player = playing(d.state).player
     inside = d.call.name == "inside"
     units = stack(d.state, d.data, d.call.get("units"), player)
     hex_ = units[0].hex

@@ -18,10 +18,9 @@ from ..data import DRData
 from ..events import DecisionAsked, PlacementChosen, UnitsRelocated
 from ..evolving import Decision
 from ..movement.terrain import all_sea
-from ..sections import GAME_TURN
 from ..state import Hex, Pending, State
 from ..tables import Evolvers, Placement, rulebook
-from ..turn import answering
+from ..turn import asked_now
 
 Choice = tuple[tuple[str, ...], Hex | None]
 ANYWHERE = "any land space"
@@ -80,7 +79,7 @@ def place(d: Decision) -> None:
     """The player's answer: the units (left out when the choice is only of the space) and
     the space, among the options asked."""
     placements = rulebook().placements
-    pending = answering(d.state, d.call, tuple(placements), GAME_TURN)
+    pending = asked_now(d.state)
     placement = placements[pending.kind]
     rule = placement.rule
     given = d.call.get("units")

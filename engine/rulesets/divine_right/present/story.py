@@ -217,7 +217,7 @@ SENTENCES: Mapping[type, Sentence] = {
         f"{e.event} fell on {e.picked}"
         + (f" (rolled {e.roll} among {listed(e.candidates)})" if e.roll is not None else "")
     ),
-    rand.ChoiceAsked: lambda e, s: _asked(e.player, e.options, e.why),
+    ev.ChoiceAsked: lambda e, s: _asked(e.player, e.options, e.why),
     rand.UnitsLost: lambda e, s: f"{e.player} lost {_units(e.units)} to {e.event}",
     rand.RegularReplaced: lambda e, s: f"{e.unit} of {e.kingdom} came back at {e.place}",
     rand.MercenaryEntered: lambda e, s: (

@@ -64,11 +64,7 @@ from ..sections import (
 )
 from ..state import Hex, Pending, Siege, State, Unit, Veto
 from ..tables import Answer, Evolvers
-from ..turn import (
-    answering,
-    ask,
-    current,
-)
+from ..turn import ask, asked_now, playing
 from ..units import (
     at,
     castle,
@@ -95,7 +91,6 @@ from .declare import (
     strengths,
 )
 
-PHASE = "siege"
 VETO = "siege-veto"
 
 
@@ -104,7 +99,7 @@ VETO = "siege-veto"
 
 def attack(d: Decision) -> None:
     """The castles the player attacks this phase, each with its Siege Roll."""
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     if turn.progress.siege_rolled:
         raise IllegalCommand(
             "the castles attacked this phase were already pointed out", RESOLVING_A_SIEGE
@@ -254,7 +249,7 @@ def _displacing(d: Decision) -> tuple[str, list[Unit], str]:
     pending = d.state.turn.progress.pending if d.state.turn else None
     if pending is not None and pending.kind in (DISPLACE, MAKE_WAY):
         return _asked_displacement(d)
-    turn = current(d.state, d.call, PHASE)
+    turn = playing(d.state)
     if turn.progress.siege_rolled:
         raise IllegalCommand("displacements come before any siege attack", BESIEGER_DISPLACEMENT)
     units = stack(d.state, d.data, d.call.get("units"), turn.player)
@@ -266,7 +261,7 @@ def _displacing(d: Decision) -> tuple[str, list[Unit], str]:
 
 
 def _asked_displacement(d: Decision) -> tuple[str, list[Unit], str]:
-    pending = answering(d.state, d.call, (DISPLACE, MAKE_WAY), BESIEGER_DISPLACEMENT)
+    pending = asked_now(d.state)
     start = hex_arg(d.data, pending.options[0], BESIEGER_DISPLACEMENT)
     named = d.call.get("units")
     units = (
@@ -452,7 +447,7 @@ def _no_route(d: Decision, player: str, units: list[Unit], start: Hex, to: Hex) 
 
 def breakout(d: Decision) -> None:
     """The player's combat units inside a besieged castle attack all its besiegers."""
-    player = current(d.state, d.call, PHASE).player
+    player = playing(d.state).player
     found = _castle_named(d, d.call.get("castle"), BREAKOUTS)
     siege = siege_at(d.state, found.hex)
     if siege is None or siege.besieger == player:
@@ -524,7 +519,7 @@ def lift(d: Decision) -> None:
 
 
 def _veto(d: Decision) -> Veto:
-    answering(d.state, d.call, (VETO,), DEACTIVATION_OF_KINGDOMS)
+    asked_now(d.state)
     veto = d.state.veto
     assert veto is not None
     named = d.call.get("kingdom")
@@ -657,9 +652,9 @@ def _given_up(state: State, event: SiegeGivenUp) -> State:
 
 
 DECISIONS: dict[str, Answer] = {
-    DISPLACE: Answer(("siege-displace",), _siege_stands),
-    MAKE_WAY: Answer(("siege-displace",), _barring_stands),
-    VETO: Answer(("siege-keep", "siege-lift"), _veto_stands),
+    DISPLACE: Answer(_siege_stands),
+    MAKE_WAY: Answer(_barring_stands),
+    VETO: Answer(_veto_stands),
 }
 
 

@@ -1,7 +1,8 @@
-"""eventsourcing's PostgreSQL factory as the store opens it: no DDL and no type
-introspection at an open, the snapshot recorder's composite type fetched before its first
-insert, and connections made when asked for instead of by a pool's threads. (A write's
-events go to the database directly: `writing`.) Imported only for a PostgreSQL store."""
+"""eventsourcing's PostgreSQL factory as a PostgreSQL store opens it (`postgresql.PostgreSQL
+.eventsourcing_env`): no DDL and no type introspection at an open, the snapshot recorder's
+composite type fetched before its first insert, and connections made when asked for
+instead of by a pool's threads. Apart from the backend's module, which a read-only call
+imports: this one imports eventsourcing, which such a call never needs."""
 
 from __future__ import annotations
 
