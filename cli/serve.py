@@ -8,13 +8,12 @@ import click
 from .context import Context, pass_ctx, say
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+PORTS = 65535  # the highest port
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
-@click.option(
-    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="The port."
-)
+@click.option("--port", type=int, default=8765, show_default=True, help="The port (0 to 65535).")
 @pass_ctx
 def serve(ctx: Context, host: str, port: int) -> None:
     """Play in a browser: a local web page on the store showing the board, the story and,
@@ -33,6 +32,10 @@ def serve(ctx: Context, host: str, port: int) -> None:
     from warscribe.web.app import make_app
     from warscribe.web.app import serve as run
 
+    if not 0 <= port <= PORTS:
+        raise click.BadParameter(
+            f"{port} is out of range: a port is 0 to {PORTS}", param_hint="--port"
+        )
     listing = ctx.game()
     owner = ctx.owner()
     app = make_app(ctx)

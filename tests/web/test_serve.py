@@ -156,3 +156,5 @@ def test_serve_says_where_it_listens_and_what_it_exposes(
     wide = run("serve", "--host", "0.0.0.0", store=f"{player}.db")
     assert "warning: listening on 0.0.0.0" in wide.stderr
     assert served == [("127.0.0.1", 8123), ("0.0.0.0", 8765)]
+    far = run("serve", "--port", "65536", store=f"{player}.db", ok=False)
+    assert far.exit_code == 2 and "65536 is out of range: a port is 0 to 65535" in far.output
