@@ -186,6 +186,11 @@ def topic_of(cls: type) -> str:
         raise CodecError(f"{cls.__qualname__} is not registered with the codec") from None
 
 
+def registered(prefix: str) -> dict[str, type]:
+    """The types registered under a topic beginning with `prefix` (`dr.`: a game's)."""
+    return {topic: cls for topic, cls in _TOPICS.items() if topic.startswith(prefix)}
+
+
 def resolve(topic: str) -> type:
     if type(topic) is not str:
         raise CodecError(f"a topic must be text, not {topic!r}")

@@ -15,8 +15,9 @@ scripts pass; None always reads as "not given".
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +59,31 @@ class Kind(Generic[T]):
     file: bool = False
     joiner: str = ","
     resolve: Callable[[Any, Any, str], Any] | None = None
+    domain: Domain | None = None
+    """The values a player may give now (`Sofar`), for `legal` to offer (None: the
+    kind cannot say; an argument of it is offered only where its `Arg` says)."""
+
+    def ranging(self, domain: Domain) -> Kind[T]:
+        """This kind, its values offered from `domain`."""
+        return dataclasses.replace(self, domain=domain)
+
+
+@frozen
+class Sofar:
+    """What an argument's domain is read from: the state, the player who would give the
+    command, the values already chosen for its earlier arguments (in the spec's order)
+    and what the rule book adds (`RuleBook.context`: its game data)."""
+
+    state: Any
+    actor: str
+    chosen: Mapping[str, Any]
+    context: Any = None
+
+
+Domain = Callable[[Sofar], Sequence[Any]]
+"""The values an argument may take in a position, in the order they are offered; None
+among them leaves the argument out. A `Deferred` domain (a path finder's) is searched
+only when asked for, and must be the command's last one."""
 
 
 INT_MAX = 2**63 - 1
@@ -179,6 +205,13 @@ class Arg:
     listed_by: str | None = None
     """How to ask for its values when `legal` leaves them to be searched (a path), as
     `status` shows it: `where can a stack go: warscribe reach STACK`."""
+    domain: Domain | None = None
+    """Its values in a position, when not its kind's (`Kind.domain`)."""
+
+    @property
+    def offered(self) -> Domain | None:
+        """Where `legal` finds its values: its own domain, else its kind's."""
+        return self.domain or self.kind.domain
 
     @property
     def shown(self) -> str:
@@ -221,6 +254,25 @@ class CommandSpec(Generic[S]):
 
     def arg(self, name: str) -> Arg:
         return self.args[self.arg_names.index(name)]
+
+    def ranging(self, domains: Mapping[str, Domain]) -> CommandSpec[S]:
+        """This spec, the values of its arguments offered from `domains` (by name)."""
+        unknown = sorted(set(domains) - set(self.arg_names))
+        if unknown:
+            raise ValueError(f"{self.name} has no argument {', '.join(unknown)}")
+        args = tuple(
+            dataclasses.replace(a, domain=domains[a.name]) if a.name in domains else a
+            for a in self.args
+        )
+        return dataclasses.replace(self, args=args)
+
+    @property
+    def spelled(self) -> str:
+        """Its name as the command line spells it: `attack declare`, `pursue` (for
+        `pursue --none`), `end-phase`."""
+        if self.group:
+            return f"{self.group} {self.sub}"
+        return self.flag_of[0] if self.flag_of else self.name
 
 
 def _refusal(spec: CommandSpec[Any], arg: Arg, raw: Any) -> InvalidCommand:
@@ -359,6 +411,17 @@ def follow(d: Decision[S, Any], spec: CommandSpec[S], command: Command) -> None:
 def answering(specs: Mapping[str, CommandSpec[Any]], kind: str) -> tuple[str, ...]:
     """The names of the commands answering a decision of `kind`, in the table's order."""
     return tuple(name for name, spec in specs.items() if kind in spec.answers)
+
+
+def ranged(
+    specs: Mapping[str, CommandSpec[S]], domains: Mapping[str, Mapping[str, Domain]]
+) -> dict[str, CommandSpec[S]]:
+    """The specs, the values of their arguments offered from `domains` (by command,
+    then argument: `CommandSpec.ranging`)."""
+    unknown = sorted(set(domains) - set(specs))
+    if unknown:
+        raise ValueError(f"no command {', '.join(unknown)} to offer values for")
+    return {name: spec.ranging(domains.get(name, {})) for name, spec in specs.items()}
 
 
 def table(*specs: CommandSpec[S]) -> dict[str, CommandSpec[S]]:

@@ -12,20 +12,21 @@ command's spec and every hook decide on one `Decision`: the state so far, the ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from warscribe.engine.codec import frozen
 
 from . import commands
 from .codec import topic_of
-from .commands import TURN, Arg, CommandSpec
+from .commands import REFEREE, TURN, Arg, CommandSpec
 from .common import RECORD_EVENTS
 from .decision import Asking, Decision
 from .dice import Dice
 from .errors import IllegalCommand, InvalidCommand, LogError, NotYourTurn
 from .events import Command, Event, GameCreated
-from .ruleset import Projection
+from .offers import offers, on_trial
+from .ruleset import GameSpec, LegalCommand, Projection, names
 
 S = TypeVar("S")
 H = TypeVar("H")
@@ -125,13 +126,18 @@ class NewSpec:
     player: str = "NAME"
     player_help: str = "A player (repeat for each player)."
     options: tuple[Arg, ...] = ()
+    trial: Callable[[], GameSpec] | None = None
+    """A game to try the rules on (the conformance suite plays it); None: `alice` and
+    `bob`, with no options."""
 
 
 class RuleBook(Generic[S]):
     """A rule set made of tables, over its state type S (see `warscribe.engine.ruleset.
     RuleSet` for the functions it answers). A subclass sets the class attributes and
-    writes `validate_spec`, `setup`, `position`, `whose_turn`, `legal`, `legal_commands`
-    and `summary`; `pending` when it asks players questions."""
+    writes `validate_spec`, `setup`, `position`, `whose_turn` and `summary`; `pending`
+    when it asks players questions. `legal` is read off the specs' argument domains
+    (`warscribe.engine.offers`); a game writes `offered` when other players than whose
+    turn it is may act, `context` when its domains read its data."""
 
     name: str
     prefix: str
@@ -156,6 +162,9 @@ class RuleBook(Generic[S]):
     text, its board, its viewer frames and its story's words, imported on first use; None:
     its queries print JSON, it has no board and the story tells its events generically."""
     new: NewSpec
+    on_trial: bool = False
+    """Whether `legal` keeps only the candidates `decide` accepts on scratch dice: for a
+    game whose argument domains cannot say every rule (True costs a decision each)."""
 
     def spec(self, name: str) -> CommandSpec[S]:
         found = self.commands.get(name)
@@ -185,8 +194,8 @@ class RuleBook(Generic[S]):
         found += [("At any time", order.any_time)]
         listed: set[str] = set()
         sections = []
-        for title, names in (*found, ("Other commands", tuple(self.commands))):
-            kept = tuple(name for name in names if name not in listed)
+        for title, listing in (*found, ("Other commands", tuple(self.commands))):
+            kept = tuple(name for name in listing if name not in listed)
             listed.update(kept)
             if kept:
                 sections.append((title, kept))
@@ -220,6 +229,56 @@ class RuleBook(Generic[S]):
         for hook in self.hooks:
             hook.run(made)
         return made.events
+
+    def whose_turn(self, state: S) -> str | None:
+        """The player who may act now (None: nobody); every game writes it."""
+        raise NotImplementedError(f"{self.name} says whose turn it is")
+
+    def offered(self, state: S) -> Iterator[tuple[str, CommandSpec[S]]]:
+        """The commands the position allows, each with the player who may give it (what
+        `check_turn` accepts): the answers to the decision asked, to the player asked;
+        else the commands of whose turn it is allowed in the current phase."""
+        waiting = self.pending(state)
+        if waiting is not None:
+            for spec in self.commands.values():
+                if waiting.kind in spec.answers and spec.authority != REFEREE:
+                    yield waiting.player, spec
+            return
+        player = self.whose_turn(state)
+        if player is None:
+            return
+        for spec in self.commands.values():
+            if spec.authority != REFEREE and self._in_phase(state, spec):
+                yield player, spec
+
+    def _in_phase(self, state: S, spec: CommandSpec[S]) -> bool:
+        """Whether the player on turn may give `spec` now, no decision waiting: given in
+        the current phase (or in no declared one), and not only an answer."""
+        phases = self._phases_of(spec.name)
+        if phases is None:
+            return not spec.answers
+        now = self.current_phase(state)
+        return now is None or now in phases
+
+    def context(self, state: S) -> Any:
+        """What the argument domains read beyond the state (`Sofar.context`)."""
+        return None
+
+    def legal(self, state: S) -> tuple[LegalCommand, ...]:
+        """Every command a player may give now, read off the specs (`offers`)."""
+        accepts = on_trial(self.decide, state) if self.on_trial else None
+        return tuple(offers(state, self.offered(state), self.context(state), accepts))
+
+    def legal_commands(self, state: S) -> tuple[str, ...]:
+        """What `status` lists: the commands offered to whose turn it is, as spelled,
+        those of every phase (ending it) last."""
+        spelled = {spec.name: spec.spelled for spec in self.commands.values()}
+        return names(
+            self.legal(state),
+            self.whose_turn(state),
+            lambda n: spelled.get(n, n),
+            self.turn_order.every_phase,
+        )
 
     def check_turn(self, state: S, spec: CommandSpec[S], actor: str) -> None:
         """Refuse a command out of its place in the sequence of play: an answer to a

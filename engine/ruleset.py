@@ -81,6 +81,14 @@ class LegalCommand:
     args: tuple[tuple[str, Any], ...] = ()
     domains: tuple[tuple[str, Sequence[Any]], ...] = ()
 
+    def values(self, key: str) -> Sequence[Any]:
+        """The values argument `key` takes in this offer: its domain, or the one value
+        given (a domain of one value is offered as given), or none."""
+        for name, value in self.args:
+            if name == key:
+                return (value,)
+        return dict(self.domains).get(key, ())
+
     def command(self, **chosen: Any) -> Command:
         """The command with `chosen` values for the domains (each one of its domain)."""
         for key, values in self.domains:

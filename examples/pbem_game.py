@@ -174,7 +174,7 @@ def _attacks(state: State, me: str, answered: set[str]) -> tuple[str, ...]:
     for offer in RULES.legal(state):
         if offer.name != "attack-declare":
             continue
-        for attack in sorted({a for offered in dict(offer.domains)["attacks"] for a in offered}):
+        for attack in sorted({a for offered in offer.values("attacks") for a in offered}):
             source, _, target = attack.partition(">")
             hexes = target.split(",")
             if len(hexes) != 2 or not all(h.isdigit() for h in hexes):

@@ -75,7 +75,7 @@ def test_a_double_must_be_answered_before_anything_else() -> None:
     begun = rules.DuelState()
     state = rules.RULESET.after(begun, [rules.DuelBegun(("alice", "bob"), 20)])
     state = rules.RULESET.after(state, [rules.Struck("alice", 6, True)])
-    assert rules.RULESET.legal_commands(state) == ("press", "rest")
+    assert rules.RULESET.legal_commands(state) == ("double press", "double rest")
     with pytest.raises(
         IllegalCommand, match=r"alice must first decide: after a double, press or rest \(double\)"
     ):

@@ -19,7 +19,7 @@ from warscribe.engine.orders import Orders, public_key_of, sign
 from warscribe.engine.record import Head, fold, open_game, record_command, record_orders
 from warscribe.engine.ruleset import GameSpec, PlayerSpec
 from warscribe.engine.rulesets import get
-from warscribe.engine.rulesets.divine_right import specs
+from warscribe.engine.rulesets.divine_right import domains
 from warscribe.engine.rulesets.divine_right.evolving import Decision
 
 GAME = UUID(int=10)
@@ -94,8 +94,8 @@ def test_a_refusal_after_a_roll_withholds_its_reason(monkeypatch: pytest.MonkeyP
         rolled = d.dice.roll("a roll the rules then refuse", 2)
         raise IllegalCommand(f"refused, having rolled {rolled.values}", "Random Events Phase")
 
-    rolling = dataclasses.replace(specs.COMMANDS["events-roll"], decide=rolls_then_refuses)
-    monkeypatch.setitem(specs.COMMANDS, "events-roll", rolling)
+    rolling = dataclasses.replace(domains.SPECS["events-roll"], decide=rolls_then_refuses)
+    monkeypatch.setitem(domains.SPECS, "events-roll", rolling)
     head = start()
     player = get("divine-right").whose_turn(head.state)
     assert player is not None

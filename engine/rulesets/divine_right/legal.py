@@ -19,20 +19,20 @@ argument are offered as one command with that argument's domain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, islice, product
+from collections.abc import Callable, Iterator
+from itertools import islice, product
 
 from warscribe.engine.commands import answering
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import RuleError
 from warscribe.engine.events import Command
+from warscribe.engine.offers import candidates, grouped, scratch_dice
 from warscribe.engine.ruleset import Deferred, LegalCommand
 
 from .arguments import hex_arg
 from .combat.fight import fight_now
 from .data import DRData
-from .diplomacy import HIDDEN_CARD
-from .evolving import scratch_dice
+from .domains import DIPLOMACY, MOST_COMBINATIONS, SPECS, first_choices, hex_text, units_of
 from .movement.move import destinations
 from .movement.reach import near, river_fleets
 from .movement.terrain import all_sea
@@ -40,15 +40,12 @@ from .placement.choice import ANYWHERE, option_units
 from .placement.deployment import monarch_id
 from .random_events import LOSSES as EVENT_LOSSES
 from .random_events import gains
-from .specs import COMMANDS
 from .state import MERCENARY, Hex, Pending, State, Unit
 from .tables import rulebook
-from .units import enemies, is_fleet, is_hero, lone_heroes
+from .units import enemies, is_fleet, is_hero
 
 Decide = Callable[[State, Command, Dice], object]
 Candidates = Iterator[Command]
-MOST_COMBINATIONS = 40  # choices of several units among many: the first ones in order
-GROUPS = ("advance", "attack", "castaway", "diplomacy", "events", "prisoner", "retreat", "siege")
 
 
 def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...]:
@@ -63,14 +60,7 @@ def legal(state: State, data: DRData, decide: Decide) -> tuple[LegalCommand, ...
         candidates = _phase(state, data, turn.player, turn.phase)
     moves = _moves(state, data, turn.player) if pending is None and turn.phase == "movement" else []
     kept = [c for c in (*candidates, *_rejoin(state)) if accepted(state, c, decide)]
-    return (*moves, *_grouped(kept))
-
-
-def spelled(name: str) -> str:
-    """A command's name as the CLI spells it: `diplomacy-draw` is `diplomacy draw`,
-    `pursue-none` is `pursue --none`."""
-    group, _, rest = name.partition("-")
-    return f"{group} {rest}" if group in GROUPS else name.removesuffix("-none")
+    return (*moves, *grouped(kept))
 
 
 def answers(state: State, data: DRData, pending: Pending, decide: Decide) -> list[Command]:
@@ -87,32 +77,8 @@ def accepted(state: State, command: Command, decide: Decide) -> bool:
     return True
 
 
-def _grouped(commands: Iterable[Command]) -> list[LegalCommand]:
-    """Commands that differ only in their last argument, as one with that domain."""
-    groups: dict[tuple[str, str, tuple[tuple[str, object], ...], str], list[object]] = {}
-    for command in commands:
-        *fixed, (key, value) = command.args or (("", None),)
-        values = groups.setdefault((command.actor, command.name, tuple(fixed), key), [])
-        if value not in values:
-            values.append(value)
-    return [
-        LegalCommand(actor, name, fixed, ((key, tuple(values)),) if key else ())
-        for (actor, name, fixed, key), values in groups.items()
-    ]
-
-
 def _command(actor: str, name: str, **args: object) -> Command:
     return Command(actor, name, tuple(args.items()))
-
-
-def _hex(hex_: Hex) -> str:
-    return f"{hex_[0]},{hex_[1]}"
-
-
-def _mine(state: State, player: str) -> list[Unit]:
-    return sorted(
-        (u for u in state.units.values() if state.controller(u) == player), key=lambda u: u.id
-    )
 
 
 # -- the phases ----------------------------------------------------------------------------------
@@ -135,53 +101,34 @@ def _nothing(state: State, data: DRData, player: str) -> Candidates:
 
 
 def _random_events(state: State, data: DRData, player: str) -> Candidates:
-    yield _command(player, "events-roll")
+    yield from _specs(state, data, player, "events-roll")
 
 
 def _diplomacy(state: State, data: DRData, player: str) -> Candidates:
     """Draw; then one diplomatic action, Forced Peace, discards (Diplomacy Phase)."""
-    yield _command(player, "diplomacy-draw")
-    yield _command(player, "diplomacy-pass")
-    hand = [card for card in state.player(player).hand if card != HIDDEN_CARD]  # as seen here
-    for kingdom in sorted(state.kingdoms):
-        for name in ("diplomacy-activate", "diplomacy-deactivate"):
-            yield _command(player, name, kingdom=kingdom)
-            for card in hand:
-                yield _command(player, name, kingdom=kingdom, card=card)
-        yield _command(player, "diplomacy-assassinate", kingdom=kingdom)
-        yield _command(player, "diplomacy-force-peace", kingdom=kingdom)
-    for other in state.active_players():
-        yield _command(player, "diplomacy-duel", player=other)
-    for card in hand:
-        yield _command(player, "discard", cards=(card,))
+    yield from _specs(state, data, player, *DIPLOMACY)
 
 
 def _sieges(state: State, data: DRData, player: str) -> Candidates:
     """Siege attacks on the player's sieges, or his besiegers displaced first; breakouts
     from his besieged castles."""
+    yield from _specs(state, data, player, "siege-attack", "breakout")
     for siege in state.sieges:
         if siege.besieger == player:
-            yield _command(player, "siege-attack", castles=(siege.castle,))
-            yield from _displaced(state, data, player, siege.hex, units=_hex(siege.hex))
-        else:
-            yield _command(player, "breakout", castle=siege.castle)
+            yield from _displaced(state, data, player, siege.hex, units=hex_text(siege.hex))
 
 
 def _movement(state: State, data: DRData, player: str) -> Candidates:
     """Embark, debark, walls, searches and disbanding (moves: `_moves`)."""
-    units = _mine(state, player)
-    for fleet in (u for u in units if is_fleet(u)):
-        for unit in units:
-            if unit.hex == fleet.hex and not is_fleet(unit) and unit.aboard is None:
-                yield _command(player, "embark", fleet=fleet.id, units=(unit.id,))
-            if unit.aboard == fleet.id:
-                yield _command(player, "debark", fleet=fleet.id, units=(unit.id,))
-    for unit in units:
-        yield _command(player, "outside" if unit.inside else "inside", units=(unit.id,))
-        yield _command(player, "disband", units=(unit.id,))
-    for space in sorted({u.hex for u in units if not is_hero(u)}):
-        if lone_heroes(state, player, space):
-            yield _command(player, "search", units=_hex(space))
+    yield from _specs(state, data, player, "embark", "debark", "inside", "outside", "disband")
+    yield from _specs(state, data, player, "search")
+
+
+def _specs(state: State, data: DRData, player: str, *names: str) -> Candidates:
+    """The commands `names` with the values their domains offer (`DOMAINS`)."""
+    for found in candidates(state, ((player, SPECS[name]) for name in names), data):
+        assert isinstance(found, Command), "no deferred domain here"
+        yield found
 
 
 def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
@@ -190,7 +137,7 @@ def _moves(state: State, data: DRData, player: str) -> list[LegalCommand]:
     each of the player's fleets on a navigable river near it (Ferrying, `reach.river_fleets`),
     to the spaces only the ferry reaches. Their domain: the paths to every space
     reached, searched when asked for (`Deferred`)."""
-    units = [u for u in _mine(state, player) if u.aboard is None]
+    units = [u for u in units_of(state, player) if u.aboard is None]
     stacks: set[tuple[str, ...]] = {(u.id,) for u in units}
     for space in {u.hex for u in units}:
         for fleets in (True, False):
@@ -242,55 +189,8 @@ def _ferry(
 
 
 def _combat(state: State, data: DRData, player: str) -> Candidates:
-    """The declared attacks resolved; or the phase's attacks declared: each stack's land,
-    naval or amphibious attack on one space next to it, or on two at once, alone, two
-    of them together, or every stack's first one together (Combat Phase › Which Units May
-    Attack?; Amphibious Attacks)."""
-    turn = state.turn
-    assert turn is not None
-    for attack in turn.progress.attacks:
-        if not attack.resolved:
-            yield _command(player, "attack-resolve", number=attack.number)
-    if turn.progress.declared:
-        return
-    attacks = _attacks(state, data, player)
-    first: dict[str, str] = {}
-    for text in attacks:
-        first.setdefault(text.partition(">")[0], text)
-        yield _command(player, "attack-declare", attacks=(text,))
-    for pair in _choices(tuple(first.values()), 2):
-        yield _command(player, "attack-declare", attacks=pair)
-    if len(first) > 2:
-        yield _command(player, "attack-declare", attacks=tuple(first.values()))
-
-
-def _attacks(state: State, data: DRData, player: str) -> list[str]:
-    """Each stack's attacks on one space, then on two spaces, next to it (written as
-    `attack-declare` reads them)."""
-    units = [u for u in _mine(state, player) if not is_hero(u)]
-    found: list[str] = []
-    for space in sorted({u.hex for u in units}):
-        here = [u for u in units if u.hex == space and not u.inside]
-        for prefix, group in (
-            ("", [u.id for u in here if not is_fleet(u) and u.aboard is None]),
-            ("fleet:", [u.id for u in here if is_fleet(u)]),
-            ("amphibious:", [u.id for u in here if is_fleet(u) and _carries(state, u)]),
-        ):
-            near = [t for t in data.map.neighbours(*space) if _attackable(state, player, t)]
-            if not group or not near:
-                continue
-            stack = f"{prefix}{','.join(group)}"
-            found += [f"{stack}>{_hex(t)}" for t in near]
-            found += [f"{stack}>{_hex(a)};{_hex(b)}" for a, b in combinations(near, 2)]
-    return found
-
-
-def _carries(state: State, fleet: Unit) -> bool:
-    return any(u.aboard == fleet.id and not is_hero(u) for u in state.units.values())
-
-
-def _attackable(state: State, player: str, space: Hex) -> bool:
-    return any(not is_hero(u) and not u.inside for u in enemies(state, player, space))
+    """The declared attacks resolved; or the phase's attacks declared (`_declarable`)."""
+    yield from _specs(state, data, player, "attack-resolve", "attack-declare")
 
 
 def _rejoin(state: State) -> Candidates:
@@ -306,14 +206,10 @@ def _rejoin(state: State) -> Candidates:
 def _answers(state: State, data: DRData, pending: Pending) -> Candidates:
     """The answers the decision allows, by the commands that answer it (`answers`)."""
     makers = dict.fromkeys(
-        _ANSWERS[name] for name in answering(COMMANDS, pending.kind) if name in _ANSWERS
+        _ANSWERS[name] for name in answering(SPECS, pending.kind) if name in _ANSWERS
     )
     for maker in makers:
         yield from maker(state, data, pending)
-
-
-def _choices(options: tuple[str, ...], count: int) -> Iterator[tuple[str, ...]]:
-    return islice(combinations(options, count), MOST_COMBINATIONS)
 
 
 def _event_answers(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -321,11 +217,11 @@ def _event_answers(state: State, data: DRData, pending: Pending) -> Candidates:
     stolen, or declined) where it may enter."""
     player = pending.player
     if pending.kind in EVENT_LOSSES:
-        for units in _choices(pending.options, pending.count):
+        for units in first_choices(pending.options, pending.count):
             yield _command(player, "events-lose", units=units)
         return
     for gain in gains(state, data, player, pending.kind):
-        where = _hex(gain.hex)
+        where = hex_text(gain.hex)
         if gain.source == "replacement":
             yield _command(player, "events-replace", unit=gain.unit, at=where)
         elif gain.source == "pool":
@@ -344,7 +240,7 @@ def _retreats(state: State, data: DRData, pending: Pending) -> Candidates:
     fight = fight_now(state)
     for space in fight.spaces:
         for fleets in (False, True):
-            where = {"space": _hex(space), "fleets": fleets}
+            where = {"space": hex_text(space), "fleets": fleets}
             tries = [t for t in fight.tries if t.space == space and t.fleets == fleets]
             yield _command(player, "retreat-roll", **where)
             for group in sorted({g for t in tries for g in t.failed}):
@@ -354,26 +250,15 @@ def _retreats(state: State, data: DRData, pending: Pending) -> Candidates:
                 chosen = {"groups": groups, "heroes": heroes}
                 given = {key: value for key, value in chosen.items() if value is not None}
                 for to in data.map.neighbours(*space):
-                    yield _command(player, "retreat-to", **where, **given, to=_hex(to))
-
-
-def _subsets(options: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-    """Each option alone, and all of them."""
-    yield from ((option,) for option in options)
-    if len(options) > 1:
-        yield options
+                    yield _command(player, "retreat-to", **where, **given, to=hex_text(to))
 
 
 def _pursuits(state: State, data: DRData, pending: Pending) -> Candidates:
-    yield _command(pending.player, "pursue-none")
-    for units in _subsets(pending.options):
-        yield _command(pending.player, "pursue", units=units)
+    yield from _specs(state, data, pending.player, "pursue-none", "pursue")
 
 
 def _sorties(state: State, data: DRData, pending: Pending) -> Candidates:
-    yield _command(pending.player, "sortie-none")
-    for units in _subsets(pending.options):
-        yield _command(pending.player, "sortie", units=units)
+    yield from _specs(state, data, pending.player, "sortie-none", "sortie")
 
 
 def _advances(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -385,8 +270,7 @@ def _advances(state: State, data: DRData, pending: Pending) -> Candidates:
 
 
 def _losses(state: State, data: DRData, pending: Pending) -> Candidates:
-    for units in _choices(pending.options, pending.count):
-        yield _command(pending.player, "losses", units=units)
+    yield from _specs(state, data, pending.player, "losses")
 
 
 def _displacements(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -406,10 +290,10 @@ def _displaced(state: State, data: DRData, player: str, start: Hex, **units: obj
         if u.hex == start and not is_hero(u) and state.controller(u) == player and not u.inside
     )
     for to in data.map.neighbours(*start):
-        yield _command(player, "siege-displace", **units, to=_hex(to))
+        yield _command(player, "siege-displace", **units, to=hex_text(to))
         barring = [u for u in enemies(state, player, to) if not is_hero(u)]
-        for lose in _choices(tuple(sorted(mine)), len(barring)) if barring else ():
-            yield _command(player, "siege-displace", **units, lose=lose, to=_hex(to))
+        for lose in first_choices(tuple(sorted(mine)), len(barring)) if barring else ():
+            yield _command(player, "siege-displace", **units, lose=lose, to=hex_text(to))
 
 
 def _vetoes(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -423,12 +307,13 @@ def _vetoes(state: State, data: DRData, pending: Pending) -> Candidates:
     yield _command(pending.player, "siege-lift", kingdom=veto.kingdom)
     spaces = [data.map.neighbours(*s.hex) for s in mine]
     for to in islice(product(*spaces), MOST_COMBINATIONS):
-        yield _command(pending.player, "siege-lift", kingdom=veto.kingdom, to=tuple(map(_hex, to)))
+        yield _command(
+            pending.player, "siege-lift", kingdom=veto.kingdom, to=tuple(map(hex_text, to))
+        )
 
 
 def _castaway(state: State, data: DRData, pending: Pending) -> Candidates:
-    yield _command(pending.player, "castaway-stay")
-    yield _command(pending.player, "castaway-eliminate")
+    yield from _specs(state, data, pending.player, "castaway-stay", "castaway-eliminate")
 
 
 def _prisoner(state: State, data: DRData, pending: Pending) -> Candidates:
@@ -447,7 +332,7 @@ def _placements(state: State, data: DRData, pending: Pending) -> Candidates:
             continue
         for place in data.map.hexes:
             if not all_sea(place):
-                yield _command(pending.player, "place", units=units, at=_hex(place.coord))
+                yield _command(pending.player, "place", units=units, at=hex_text(place.coord))
 
 
 Maker = Callable[[State, DRData, Pending], Candidates]

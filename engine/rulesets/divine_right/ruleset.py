@@ -11,15 +11,15 @@ from warscribe.engine.commands import FILE_TEXT, FLAG, Arg, CommandSpec
 from warscribe.engine.dice import Dice
 from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
-from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection, names
+from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
-from . import answers, legal, projections, turn
+from . import answers, domains, legal, projections, turn
 from .data import DRData, load_custom
 from .evolving import asking, asking_next, next_decision
 from .rulebook import RULEBOOK
 from .sections import GAME_TURN, VICTORY
 from .setup import check_players, setup_events
-from .specs import COMMANDS, GROUPS, data_of
+from .specs import GROUPS, data_of
 from .state import KingdomState, State
 from .tables import Rulebook
 
@@ -60,7 +60,7 @@ class DivineRight(RuleBook[State]):
     name = "divine-right"
     prefix = "dr"
     rule = GAME_TURN
-    commands: Mapping[str, CommandSpec[State]] = COMMANDS
+    commands: Mapping[str, CommandSpec[State]] = domains.SPECS
     evolvers = EVOLVERS
     hooks = (Hook("settle", turn.settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
@@ -155,11 +155,6 @@ class DivineRight(RuleBook[State]):
         offers = legal.legal(state, data_of(state), self.decide)
         self._last_legal = (state, offers)
         return offers
-
-    def legal_commands(self, state: State) -> tuple[str, ...]:
-        return names(
-            self.legal(state), self.whose_turn(state), legal.spelled, self.turn_order.every_phase
-        )
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)

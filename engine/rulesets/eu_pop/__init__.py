@@ -8,17 +8,18 @@ entered with `adjust`. See docs/eu-pop.md for the commands, positions and projec
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
-from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, table
+from warscribe.engine.commands import FILE_TEXT, SWITCH, Arg, CommandSpec, ranged, table
 from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
 from warscribe.engine.events import DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, Phase, RuleBook, TurnOrder
-from warscribe.engine.ruleset import GameSpec, LegalCommand, names
+from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
-from . import adjust, call_to_arms, income, legal, loans, minor_actions, turns
+from . import adjust, call_to_arms, domains, income, loans, minor_actions, turns
 from .events import PhaseBegun, RealmEstablished, StepClosedItself, WorldSet
 from .position import bind_players, data_ref, load
 from .projections import PROJECTIONS, summary
@@ -26,7 +27,7 @@ from .rules import INCOME, MINOR, ROUND, START
 from .state import EuState
 
 _MODULES = (turns, minor_actions, call_to_arms, loans, income, adjust)
-COMMANDS = table(*(spec for module in _MODULES for spec in module.COMMANDS))
+COMMANDS = ranged(table(*(spec for m in _MODULES for spec in m.COMMANDS)), domains.DOMAINS)
 CLOSE_STEPS = "close_steps"
 
 
@@ -69,6 +70,15 @@ SEQUENCE: tuple[Phase[None], ...] = (
 )
 
 
+def _trial() -> GameSpec:
+    """France and Austria from the example starting position (datafiles/)."""
+    from importlib.resources import files
+
+    start = files(__package__).joinpath("datafiles/example-start.json").read_text()
+    players = (PlayerSpec("alice", "France"), PlayerSpec("bob", "Austria"))
+    return GameSpec("trial", players, (("start", start),))
+
+
 class EuPop(RuleBook[EuState]):
     """The eu-pop rule set (see `warscribe.engine.rulebook.RuleBook`)."""
 
@@ -105,6 +115,7 @@ class EuPop(RuleBook[EuState]):
                 rule=INCOME,
             ),
         ),
+        trial=_trial,
     )
 
     def validate_spec(self, spec: GameSpec) -> tuple[DataRef, ...]:
@@ -140,11 +151,8 @@ class EuPop(RuleBook[EuState]):
         name = state.turn or next(iter(turns.waiting(state)), state.order[0])
         return state.realm(name).player
 
-    def legal(self, state: EuState) -> tuple[LegalCommand, ...]:
-        return legal.legal(state)
-
-    def legal_commands(self, state: EuState) -> tuple[str, ...]:
-        return names(self.legal(state), self.whose_turn(state), last=self.turn_order.every_phase)
+    def offered(self, state: EuState) -> Iterator[tuple[str, CommandSpec[EuState]]]:
+        return domains.offered(state, self.commands)
 
     def summary(self, state: EuState) -> dict[str, Any]:
         return summary(state)

@@ -8,18 +8,16 @@ The rules. Each player starts with 20 health (`new duel --health N`). On your tu
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
-from warscribe.engine.codec import record
+from warscribe.engine.codec import record, replace
 from warscribe.engine.commands import Arg, CommandSpec, integer, table
 from warscribe.engine.decision import Decision
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DataRef, Event
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
-from warscribe.engine.ruleset import GameSpec, LegalCommand
+from warscribe.engine.ruleset import GameSpec
 
 STRIKE = "Duel › Strike"
 DOUBLES = "Duel › Doubles"
@@ -28,8 +26,10 @@ DOUBLE = "double"
 """The one decision the game asks for: press or rest after a double."""
 
 
-@dataclass(frozen=True)
+@record("duel.DuelState")
 class DuelState:
+    """A duel as it stands (a record: snapshots encode it)."""
+
     players: tuple[str, ...] = ()
     health: tuple[int, ...] = ()
     turn: int = 0
@@ -119,7 +119,7 @@ COMMANDS: dict[str, CommandSpec[DuelState]] = table(
         (),
         DOUBLES,
         "After a double: strike again.",
-        ("press",),
+        ("double press",),
         answers=(DOUBLE,),
         rolls=True,
         group="double",
@@ -131,7 +131,7 @@ COMMANDS: dict[str, CommandSpec[DuelState]] = table(
         (),
         DOUBLES,
         "After a double: rest, and the turn passes.",
-        ("rest",),
+        ("double rest",),
         answers=(DOUBLE,),
         group="double",
         sub="rest",
@@ -150,17 +150,15 @@ def _struck(state: DuelState, event: Struck) -> DuelState:
     hit = 1 - state.players.index(event.striker)
     health = tuple(h - event.damage if i == hit else h for i, h in enumerate(state.health))
     turn = state.turn if event.double else hit
-    return dataclasses.replace(
-        state, health=health, turn=turn, pending=event.double, strikes=state.strikes + 1
-    )
+    return replace(state, health=health, turn=turn, pending=event.double, strikes=state.strikes + 1)
 
 
 def _rested(state: DuelState, event: Rested) -> DuelState:
-    return dataclasses.replace(state, turn=1 - state.turn, pending=False)
+    return replace(state, turn=1 - state.turn, pending=False)
 
 
 def _won(state: DuelState, event: DuelWon) -> DuelState:
-    return dataclasses.replace(state, winner=event.winner, pending=False)
+    return replace(state, winner=event.winner, pending=False)
 
 
 EVOLVERS = Evolvers(
@@ -217,17 +215,6 @@ class Duel(RuleBook[DuelState]):
 
     def whose_turn(self, state: DuelState) -> str | None:
         return None if state.winner or not state.players else state.players[state.turn]
-
-    def legal(self, state: DuelState) -> tuple[LegalCommand, ...]:
-        player = self.whose_turn(state)
-        if player is None:
-            return ()
-        return tuple(LegalCommand(player, name) for name in self.legal_commands(state))
-
-    def legal_commands(self, state: DuelState) -> tuple[str, ...]:
-        if self.whose_turn(state) is None:
-            return ()
-        return ("press", "rest") if state.pending else ("strike",)
 
     def summary(self, state: DuelState) -> dict[str, Any]:
         return {"health": health(state), "winner": state.winner}

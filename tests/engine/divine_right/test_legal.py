@@ -26,7 +26,7 @@ def offers(table: Table, name: str) -> list[LegalCommand]:
 
 def domain(table: Table, name: str, key: str) -> set[object]:
     """Every value `key` takes in the offers of `name`."""
-    return {v for o in offers(table, name) for k, values in o.domains if k == key for v in values}
+    return {v for o in offers(table, name) for v in o.values(key)}
 
 
 def assert_all_accepted(table: Table, most: int = 30) -> None:
@@ -61,8 +61,8 @@ def test_diplomacy_offers_the_kingdoms_it_may_target_and_the_cards_in_hand() -> 
     kingdoms = domain(table, "diplomacy-activate", "kingdom")
     assert "Immer" in kingdoms and "Muetar" not in kingdoms and "Hothior" not in kingdoms
     assert domain(table, "discard", "cards") == {(card,) for card in hand}
-    carded = [o for o in offers(table, "diplomacy-activate") if o.args]
-    assert {dict(o.args)["kingdom"] for o in carded} <= kingdoms
+    carded = [o for o in offers(table, "diplomacy-activate") if o.values("card")]
+    assert {k for o in carded for k in o.values("kingdom")} <= kingdoms
     assert_all_accepted(table, most=5)
 
 
