@@ -930,6 +930,7 @@ REGISTER: dict[str, Callable[[ModuleType, click.Group], None]] = {
     "mailbox": lambda module, group: module.register(group),
     "viewer": lambda module, group: group.add_command(module.view),
     "board": lambda module, group: group.add_command(module.MAP),
+    "serve": lambda module, group: group.add_command(module.serve),
 }
 _LOADED: set[str] = set()
 _FACES: dict[str, click.Group] = {}

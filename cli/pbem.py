@@ -220,6 +220,30 @@ def orders(
         raise click.UsageError("give the private key with --key (or once, with `init --key`)")
     if not Path(key_path).is_file():
         raise WarscribeError(f"the private key file {key_path} is missing (see `init --key`)")
+    private = orders_file.read_key(read_bytes(key_path), "private")
+    written, plan = checked_orders(ctx, player, lines, checked=not unchecked)
+    text = orders_file.write_orders(written, private)
+    if output is not None:
+        write_file(Output(output, text.encode()), force=force, store=ctx.store)
+    for said in plan:
+        click.echo(said, err=True)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    click.echo(
+        f"{len(lines)} orders of {player} at #{written.seq} ({written.position}) "
+        f"signed into {output}",
+        err=True,
+    )
+
+
+def checked_orders(
+    ctx: Context, player: str, lines: list[str], checked: bool = True
+) -> tuple[Orders, list[str]]:
+    """The orders `lines` give for `player` against the head of the store's copy: every
+    line read (a line that does not read is refused naming it), the standing answers
+    checked and, when `checked`, the dry run (`_dry_run`: a line the rules refuse is
+    refused naming it); with what the dry run says they would do."""
     listing = ctx.game()
     if player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "orders")
@@ -233,21 +257,8 @@ def orders(
         commands=parse_lines(ctx, head.ruleset, player, lines),
         lines=tuple(lines),
     )
-    private = orders_file.read_key(read_bytes(key_path), "private")
     orders_file.check_answers(head.ruleset, written)
-    plan = [] if unchecked else _dry_run(ctx, head, written, lines)
-    text = orders_file.write_orders(written, private)
-    if output is not None:
-        write_file(Output(output, text.encode()), force=force, store=ctx.store)
-    for said in plan:
-        click.echo(said, err=True)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    click.echo(
-        f"{len(lines)} orders of {player} at #{head.seq} ({written.position}) signed into {output}",
-        err=True,
-    )
+    return written, _dry_run(ctx, head, written, lines) if checked else []
 
 
 def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> list[str]:

@@ -132,6 +132,18 @@ def dry_run(head: Head, orders: Orders, key: bytes | None) -> DryRun:
     return DryRun(lines, tuple(sample), seed)
 
 
+def outcome(head: Head, orders: Orders, key: bytes | None) -> Head:
+    """The head after `orders` as far as they run, recording nothing: under the copy's own
+    dice where it can roll them (`key`, or a revealed secret), else under the first
+    outcome of every die (the position a page offers the next line from)."""
+    batch = _Batch(head, orders, orders.steps(), orders.encode())
+    script = None if key is not None or head.secret is not None else Script()
+    entries, _ = _batch(
+        head, orders, batch.signed, b"", key, len(batch.steps), tolerated=Exception, script=script
+    )
+    return fold(entries, head)
+
+
 class _Batch(NamedTuple):
     """What every branch of a dry run decides: the head, the orders, their steps and
     bytes (worked out once a run, not once a branch)."""

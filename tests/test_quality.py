@@ -28,11 +28,11 @@ def test_ruff_is_clean() -> None:
 
 def test_mypy_strict_is_clean(tmp_path: Path) -> None:
     """mypy cannot follow the editable install's import hook, so check the package through
-    a `warscribe` folder of links to engine/, store/ and cli/; the benchmarks with it (they
+    a `warscribe` folder of links to engine/, store/, cli/ and web/; the benchmarks with it (they
     import each other's `common`), and the duel, the example of a game package."""
     package = tmp_path / "warscribe"
     package.mkdir()
-    for name in ("engine", "store", "cli"):
+    for name in ("engine", "store", "cli", "web"):
         (package / name).symlink_to(ROOT / name)
     result = subprocess.run(
         [

@@ -1,0 +1,54 @@
+"""`serve`: the game in a browser (the web app is `warscribe.web`, imported only here, when
+the command runs: no other command loads the web framework)."""
+
+from __future__ import annotations
+
+import click
+
+from .context import Context, pass_ctx, say
+
+LOCAL = ("127.0.0.1", "localhost", "::1")
+PORTS = 65535  # the highest port
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=int, default=8765, show_default=True, help="The port (0 to 65535).")
+@pass_ctx
+def serve(ctx: Context, host: str, port: int) -> None:
+    """Play in a browser: a local web page on the store showing the board, the story and,
+    in a player's store (see `init`), that player's hand, pending decisions and
+    banishments, where a turn is written by clicking: a stack, then a space it reaches;
+    the other lines chosen from what the rules offer; each line checked by the dry run as
+    it is added; then signed with the store owner's key (read by the server, never sent
+    to the page) and given as the armored text and an .eml to mail. A host's store opens
+    as the referee. Listens on this machine only unless --host says otherwise.
+
+    \b
+    Example:
+      warscribe --store alice.db serve
+      warscribe --store alice.db serve --port 8080
+    """
+    from warscribe.web.app import make_app
+    from warscribe.web.app import serve as run
+
+    if not 0 <= port <= PORTS:
+        raise click.BadParameter(
+            f"{port} is out of range: a port is 0 to {PORTS}", param_hint="--port"
+        )
+    listing = ctx.game()
+    owner = ctx.owner()
+    app = make_app(ctx)
+    who = f"as {owner.player}" if owner is not None else "as the referee"
+    say(f"serving {listing.name} {who} at http://{_shown(host)}:{port}/ (Ctrl-C stops)", err=True)
+    if host not in LOCAL:
+        say(
+            f"warning: listening on {host}, not this machine alone: whoever reaches "
+            f"{host}:{port} sees this store's game {who} and may sign orders with its key",
+            err=True,
+        )
+    run(app, host, port)
+
+
+def _shown(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

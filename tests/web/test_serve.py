@@ -1,0 +1,160 @@
+"""`warscribe serve` through Flask's test client: the page and its Content-Security-Policy,
+the player's panels and story, a turn written by choosing offers and a reachable space
+(each line dry-run as it is added, a bad one refused), signed, mailed and recorded by the
+referee; the session's token on every POST; escaping; the command itself."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from warscribe.cli.context import Context
+from warscribe.cli.main import cli
+
+TURN_START = ("events roll", "end-phase", "diplomacy draw", "diplomacy pass") + ("end-phase",) * 2
+"""A quiet player turn up to its Movement Phase (the Siege Phase comes before it)."""
+STACK = "Hothior-A5 Hothior-A6"  # alice's stack at Tadafat
+
+
+def post(client: tuple[Any, str], url: str, body: Any = None) -> Any:
+    browser, token = client
+    return browser.post(url, json=body or {}, headers={"X-Warscribe-Token": token})
+
+
+def offer(client: tuple[Any, str], line: str) -> dict[str, Any]:
+    """Add the offer whose line is `line` (its choices' first values)."""
+    browser, _ = client
+    offers = browser.get("/api/state").get_json()["offers"]
+    index = [o["text"] for o in offers].index(line)
+    chosen = {c["key"]: 0 for c in offers[index]["choices"]}
+    answer = post(client, "/api/line", {"offer": index, "chosen": chosen})
+    assert answer.status_code == 200, answer.get_json()
+    state: dict[str, Any] = answer.get_json()
+    return state
+
+
+def test_the_page_allows_only_its_own_script(client: tuple[Any, str]) -> None:
+    browser, token = client
+    answer = browser.get("/")
+    policy = answer.headers["Content-Security-Policy"]
+    nonce = re.search(r"script-src 'nonce-([^']+)'", policy)
+    assert nonce is not None and "unsafe-inline" not in policy and "default-src 'none'" in policy
+    page = answer.get_data(as_text=True)
+    assert page.count("<script") == 1 and f'<script nonce="{nonce[1]}">' in page
+    assert f'<style nonce="{nonce[1]}">' in page  # the board's own style too
+    assert "frame-ancestors 'none'" in policy and answer.headers["X-Frame-Options"] == "DENY"
+    assert browser.get("/").headers["Content-Security-Policy"] != policy  # a nonce a response
+    assert token and 'class="board"' in page
+
+
+def test_the_players_page_shows_the_hand_the_banishments_and_the_story(
+    client: tuple[Any, str],
+) -> None:
+    state = client[0].get("/api/state").get_json()
+    assert state["player"] == "alice" and state["whose_turn"] == "alice"
+    panels = {panel["title"]: panel["text"] for panel in state["panels"]}
+    assert panels["hand"] == "alice: no cards" and "alice: none" in panels["banishments"]
+    assert "turn 1: the randomizer chits" in state["story"][-1]
+    assert state["offers"] == [{"text": "events roll", "choices": []}]
+    assert 'class="counter' in state["overlay"]
+
+
+def test_a_post_without_the_sessions_token_is_refused(client: tuple[Any, str]) -> None:
+    browser, token = client
+    assert browser.post("/api/line", json={"offer": 0, "chosen": {}}).status_code == 403
+    wrong = {"X-Warscribe-Token": token + "x"}
+    assert browser.post("/api/sign", json={}, headers=wrong).status_code == 403
+    assert browser.get("/api/state").get_json()["lines"] == []
+
+
+def test_a_line_the_page_cannot_add_is_refused_and_nothing_added(
+    client: tuple[Any, str],
+) -> None:
+    for line in TURN_START:
+        offer(client, line)
+    far = post(client, "/api/line", {"stack": STACK, "space": "1,1"})
+    assert far.status_code == 422 and far.get_json()["error"] == "the stack cannot reach 1,1 now"
+    stale = post(client, "/api/line", {"offer": 99, "chosen": {}})
+    assert stale.status_code == 422 and "no longer made" in stale.get_json()["error"]
+    assert client[0].get("/api/state").get_json()["lines"] == list(TURN_START)
+    assert client[0].get("/orders.eml").status_code == 422  # nothing signed yet
+
+
+def test_a_line_the_dry_run_refuses_is_named(stores: tuple[Any, str]) -> None:
+    from warscribe.web.turn import Refused, Turn
+
+    ctx = Context(f"{stores[1]}.db", None)
+    turn = Turn(ctx, stores[1])
+    with pytest.raises(Refused, match=r"line 1 \(`end-phase`\) of the orders: .*events roll"):
+        turn.add("end-phase")
+    assert turn.lines == []
+    ctx.close()
+
+
+def test_a_turn_chosen_on_the_page_is_signed_mailed_and_recorded(
+    client: tuple[Any, str], stores: tuple[Callable[..., Result], str]
+) -> None:
+    run, _ = stores
+    for line in TURN_START:
+        offer(client, line)
+    reach = client[0].get(f"/api/reach?stack={STACK}").get_json()["reach"]
+    space = ",".join(map(str, reach[0]["space"]))
+    moved = post(client, "/api/line", {"stack": STACK, "space": space})
+    assert moved.status_code == 200, moved.get_json()
+    assert moved.get_json()["lines"][-1] == reach[0]["command"]
+    assert moved.get_json()["ahead"].endswith("movement"), moved.get_json()["ahead"]
+    for _ in range(2):
+        offer(client, "end-phase")
+    signed = post(client, "/api/sign").get_json()["signed"]
+    assert signed.startswith("-----BEGIN WARSCRIBE ORDERS-----")
+    mail = client[0].get("/orders.eml")
+    assert mail.headers["Content-Disposition"] == 'attachment; filename="orders.eml"'
+    Path("orders.eml").write_bytes(mail.get_data())
+    recorded = run("import-orders", "orders.eml").stdout
+    assert f"StackMoved: player=alice units={STACK.split()}" in recorded, recorded
+    assert "now: bob to play" in recorded
+
+
+def test_every_text_is_escaped_and_a_hosts_store_opens_as_the_referee(tmp_path: Path) -> None:
+    from warscribe.web.app import make_app
+
+    store = str(tmp_path / "host.db")
+    name = "<img src=x onerror=alert(1)>&"
+    players = ["--player", "a", "--player", "b", "--dice", "seeded:1", "--name"]
+    made = CliRunner().invoke(cli, ["--store", store, "new", "divine-right", *players, name])
+    assert made.exit_code == 0, made.output
+    ctx = Context(store, None)
+    browser = make_app(ctx).test_client()
+    page = browser.get("/").get_data(as_text=True)
+    assert name not in page and "&lt;img src=x onerror=alert(1)&gt;&amp;: the referee" in page
+    state = browser.get("/api/state")
+    data = state.get_json()  # the name in the story, sent escaped
+    assert "<img" in " ".join(data["story"]) and "<img" not in state.get_data(as_text=True)
+    assert data["player"] is None and data["offers"] == []
+    assert "hand" not in {panel["title"] for panel in data["panels"]}
+    ctx.close()
+
+
+def test_serve_says_where_it_listens_and_what_it_exposes(
+    stores: tuple[Callable[..., Result], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import warscribe.web.app
+
+    served: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        warscribe.web.app, "serve", lambda app, host, port: served.append((host, port))
+    )
+    run, player = stores
+    local = run("serve", "--port", "8123", store=f"{player}.db")
+    assert "serving pbem as alice at http://127.0.0.1:8123/" in local.stderr
+    assert "warning" not in local.stderr
+    wide = run("serve", "--host", "0.0.0.0", store=f"{player}.db")
+    assert "warning: listening on 0.0.0.0" in wide.stderr
+    assert served == [("127.0.0.1", 8123), ("0.0.0.0", 8765)]
+    far = run("serve", "--port", "65536", store=f"{player}.db", ok=False)
+    assert far.exit_code == 2 and "65536 is out of range: a port is 0 to 65535" in far.output
