@@ -205,11 +205,24 @@ def orders(
         'diplomacy activate Neuth --card bribe+1#1' end-phase \\
         'move Hothior-A1 --path 10,16,11,15' 'answer losses=cheapest retreat=stand'
     """
+    lines = _order_lines(commands, command_file)
+    player, key_path = _signer(ctx, player, key_path)
+    head, written = _written_orders(ctx, player, lines)
+    _sign_and_write(ctx, head, written, key_path, unchecked, force, output)
+
+
+def _order_lines(commands: tuple[str, ...], command_file: Any) -> list[str]:
+    """The orders' lines: the commands given as arguments, then the file's (no comments)."""
     lines = list(commands)
     if command_file is not None:
         lines += [ln.strip() for ln in command_file if ln.strip() and not ln.startswith("#")]
     if not lines:
         raise click.UsageError("give at least one command (as arguments or with --file)")
+    return lines
+
+
+def _signer(ctx: Context, player: str | None, key_path: str | None) -> tuple[str, str]:
+    """Who gives the orders and their private key file (by default, the store's owner's)."""
     owner = ctx.owner()
     player = player or (owner.player if owner else None)
     if player is None:
@@ -220,6 +233,11 @@ def orders(
         raise click.UsageError("give the private key with --key (or once, with `init --key`)")
     if not Path(key_path).is_file():
         raise WarscribeError(f"the private key file {key_path} is missing (see `init --key`)")
+    return player, key_path
+
+
+def _written_orders(ctx: Context, player: str, lines: list[str]) -> tuple[Head, Orders]:
+    """The game's head and `player`'s orders of `lines` against it (not yet signed)."""
     listing = ctx.game()
     if player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "orders")
@@ -233,6 +251,21 @@ def orders(
         commands=parse_lines(ctx, head.ruleset, player, lines),
         lines=tuple(lines),
     )
+    return head, written
+
+
+def _sign_and_write(
+    ctx: Context,
+    head: Head,
+    written: Orders,
+    key_path: str,
+    unchecked: bool,
+    force: bool,
+    output: str | None,
+) -> None:
+    """Sign the orders (after the dry run, unless unchecked) and write them to `output`
+    (standard output: None; an existing file only when forced), saying what would run."""
+    lines = list(written.lines)
     private = orders_file.read_key(read_bytes(key_path), "private")
     orders_file.check_answers(head.ruleset, written)
     plan = [] if unchecked else _dry_run(ctx, head, written, lines)
@@ -245,7 +278,8 @@ def orders(
         click.echo(text, nl=False)
         return
     click.echo(
-        f"{len(lines)} orders of {player} at #{head.seq} ({written.position}) signed into {output}",
+        f"{len(lines)} orders of {written.player} at #{head.seq} ({written.position}) "
+        f"signed into {output}",
         err=True,
     )
 
