@@ -634,8 +634,16 @@ def note(
     """
     if impose and not ruling:
         raise click.UsageError("--impose belongs to a --ruling")
-    game_id = ctx.game_id()
-    first, last = resolve_span(ctx.app, game_id, position)
+    args = _note_args(ctx, text, position, impose if ruling else None)
+    ctx.issue("ruling" if ruling else "note", args, author, host_act=host_act)
+
+
+def _note_args(
+    ctx: Context, text: str, position: str, impose: tuple[str, ...] | None
+) -> tuple[tuple[str, Any], ...]:
+    """A note's arguments: its text, the entries `position` spans, the position when it
+    is one (not #SEQ), and, for a ruling (`impose` not None), the events it imposes."""
+    first, last = resolve_span(ctx.app, ctx.game_id(), position)
     label = position if not position.startswith("#") else None
     args: list[tuple[str, Any]] = [
         ("text", text),
@@ -643,9 +651,9 @@ def note(
         ("last", last),
         ("position", label),
     ]
-    if ruling:
+    if impose is not None:
         args.append(("impose", tuple(_imposed(spec) for spec in impose)))
-    ctx.issue("ruling" if ruling else "note", tuple(args), author, host_act=host_act)
+    return tuple(args)
 
 
 def _imposed(spec: str) -> Any:
