@@ -37,14 +37,11 @@ PLAYERS = ("--player", "alice=France", "--player", "bob=Austria")
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("WARSCRIBE_STORE", raising=False)
-    monkeypatch.delenv("WARSCRIBE_GAME", raising=False)
+def run(cli_folder: Path) -> Run:
     runner = CliRunner()
 
     def invoke(*args: str) -> Result:
-        return runner.invoke(cli, ["--store", str(tmp_path / "game.db"), *args])
+        return runner.invoke(cli, ["--store", str(cli_folder / "game.db"), *args])
 
     return invoke
 
