@@ -61,6 +61,7 @@ def test_a_moved_stack_is_in_its_new_hex_and_highlighted(club: Club, tmp_path: P
     assert int(mine[0].get("data-count", "0")) >= 1
     assert step in {p.get("data-hex") for p in marked(root, "polygon", "moved")}
     assert len(marked(root, "line", "move")) == 1
+    assert [t.text for t in marked(root, "text", "move-news")] == ["alice: 1 Hothior"]
     # the same game one phase earlier: the army still at Farnot, nothing highlighted
     before = picture(club, tmp_path / "before.svg", "--at", "1.1.movement")
     farnot = "{},{}".format(*DATA.place(space).hex)

@@ -4,11 +4,15 @@ phase; drawn straight from a state arranged as earlier play would have left it."
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
-from tests.engine.divine_right.board import besiege, eliminate, hex_of, put
+from tests.engine.divine_right.board import DATA, besiege, clear_hex, eliminate, hex_of, put
 from tests.engine.divine_right.play import Table
+from warscribe.engine.rulesets.divine_right.data import Terrain
 from warscribe.engine.rulesets.divine_right.present import svg as svgmap
+from warscribe.engine.rulesets.divine_right.present.geometry import centre, corners
+from warscribe.engine.rulesets.divine_right.state import Hex
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -66,3 +70,183 @@ def test_units_lost_since_the_previous_phase_mark_their_space() -> None:
     fought = [p.get("data-hex") for p in root.iter(SVG + "polygon") if p.get("class") == "fought"]
     assert fought == [space]
     assert not drawn(table).findall(f".//{SVG}polygon[@class='fought']")
+
+
+Box = tuple[float, float, float, float]
+
+
+def box_of(rect: ET.Element) -> Box:
+    return tuple(float(rect.get(k, "0")) for k in ("x", "y", "width", "height"))  # type: ignore[return-value]
+
+
+def label_box(label: ET.Element) -> Box:
+    """A kingdom name's box: 12px bold, ~0.65 em a letter, centred on x, baseline y."""
+    width = 0.65 * 12 * len(label.text or "")
+    x, y = float(label.get("x", "0")), float(label.get("y", "0"))
+    return (x - width / 2, y - 10, width, 12)
+
+
+def counter_boxes(root: ET.Element) -> list[tuple[str, Box]]:
+    return [
+        (g.get("data-units", ""), box_of(g.find(SVG + "rect")))  # type: ignore[arg-type]
+        for g in root.iter(SVG + "g")
+        if "counter" in g.get("class", "")
+    ]
+
+
+def crowded() -> Table:
+    """A golden siege: carol's four Muetar armies besiege Tadafat, alice's two Hothior
+    armies inside; a hex of four stacks next to it."""
+    table = Table()
+    col, row = hex_of("Tadafat")
+    for unit in ("Hothior-A5", "Hothior-A6"):
+        put(table, unit, "Tadafat", inside=True)
+    for unit in ("Muetar-A1", "Muetar-A2", "Muetar-A3", "Muetar-A4"):
+        put(table, unit, "Tadafat")
+    besiege(table, "Tadafat", "carol")
+    for unit in ("Hothior-A1", "Muetar-A5", "Mivior-A1", "Hothior-F1"):
+        put(table, unit, (col + 1, row))
+    put(table, "Hothior-A2", (col + 1, row), aboard="Hothior-F1")
+    return table
+
+
+def test_counters_never_hide_a_castle_a_kingdom_name_or_a_siege() -> None:
+    """Counters keep the lower half of their hex: no counter's box overlaps a castle's
+    defence square, a kingdom's name or a siege's ring, even four stacks to a hex; the
+    besiegers stand beside the castle they besiege."""
+    root = drawn(crowded())
+    castles = [
+        box_of(g.find(SVG + "rect")) for g in root.iter(SVG + "g") if g.get("class") == "castle"
+    ]  # type: ignore[arg-type]
+    names = [label_box(t) for t in root.iter(SVG + "text") if t.get("class") == "kingdom-name"]
+    rings = [
+        (
+            float(c.get("cx", 0)) - float(c.get("r", 0)),
+            float(c.get("cy", 0)) - float(c.get("r", 0)),
+            2 * float(c.get("r", 0)),
+            2 * float(c.get("r", 0)),
+        )
+        for c in root.iter(SVG + "circle")
+        if c.get("class") == "siege"
+    ]
+    assert len(rings) == 1 and len(names) > 10
+    boxes = counter_boxes(root)
+    (besiegers,) = counters(root, "Muetar-A1")
+    (inside,) = counters(root, "Hothior-A5")
+    assert besiegers.get("data-hex") == inside.get("data-hex") == "{},{}".format(*hex_of("Tadafat"))
+    for units, box in boxes:
+        for other in (*castles, *names, *rings):
+            assert not overlaps(box, other), (units, box, other)
+    for (one, a), (two, b) in itertools.combinations(boxes, 2):
+        assert not overlaps(a, b), (one, two)
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_castles_are_named_beside_their_defence() -> None:
+    root = drawn(Table())
+    for g in (g for g in root.iter(SVG + "g") if g.get("class") == "castle"):
+        defence, name = g.findall(SVG + "text")
+        title = g.findtext(SVG + "title") or ""
+        assert defence.text == g.get("data-defence") and title.startswith(f"{name.text} (")
+    assert "Tadafat" in {t.text for t in root.iter(SVG + "text") if t.get("class") == "castle-name"}
+
+
+def test_a_counter_says_what_it_holds_and_its_title_lists_the_units() -> None:
+    root = drawn(crowded())
+    (besiegers,) = counters(root, "Muetar-A1")
+    assert besiegers.findtext(SVG + "text") == "4A"
+    title = besiegers.findtext(SVG + "title") or ""
+    assert all(f"Muetar-A{n} (carol)" in title for n in range(1, 5))
+
+
+def test_a_battle_since_the_previous_position_is_told_in_words() -> None:
+    """Combat Phase: carol's four armies attacked alice's two beside them; alice lost
+    one. The picture of the next position says so over the space."""
+    before = Table()
+    here, there = (20, 26), (21, 26)
+    clear_hex(before, here)
+    clear_hex(before, there)
+    put(before, "Hothior-A1", here)
+    put(before, "Hothior-A2", here)
+    for n in range(1, 5):
+        put(before, f"Muetar-A{n}", there)
+    after = Table()
+    after.set_state(before.state)
+    eliminate(after, "Hothior-A1")
+    root = drawn(after, before)
+    told = [t.text for t in root.iter(SVG + "text") if "battle" in t.get("class", "").split()]
+    assert told == ["battle: carol 4 against alice 2, carol lost 0, alice lost 1"]
+    assert not [t for t in drawn(after).iter(SVG + "text") if "event" in t.get("class", "")]
+
+
+def test_a_new_siege_and_moves_are_told_in_words() -> None:
+    """A siege declared since the previous position, and a move with who and how many."""
+    before = Table()
+    after = Table()
+    after.set_state(before.state)
+    col, row = hex_of("Tadafat")
+    put(after, "Muetar-A1", (col + 1, row))
+    put(after, "Muetar-A2", (col + 1, row))
+    besiege(after, "Tadafat", "carol")
+    words = [
+        t.text for t in drawn(after, before).iter(SVG + "text") if "event" in t.get("class", "")
+    ]
+    assert "siege: carol besieges Tadafat" in words
+    assert "carol: 2 Muetar" in words
+
+
+def test_the_legend_names_each_player_their_colour_and_kingdoms() -> None:
+    table = Table()
+    root = drawn(table)
+    (legend,) = [g for g in root.iter(SVG + "g") if g.get("class") == "legend"]
+    lines = ["".join(t.itertext()) for t in legend.iter(SVG + "text")]
+    assert "alice: Hothior" in lines and "carol: Muetar" in lines
+    colours = [r.get("fill") for r in legend.iter(SVG + "rect")]
+    assert len(set(colours)) == len(colours) == len(table.state.players) + 1
+    (monarch,) = counters(root, "Hothior-monarch")
+    assert monarch.find(SVG + "rect").get("fill") == colours[0]  # type: ignore[union-attr]
+
+
+Ends = tuple[tuple[float, float], ...]
+
+
+def lines_of(root: ET.Element, cls: str) -> list[Ends]:
+    return [
+        tuple((float(line.get(f"x{i}", 0)), float(line.get(f"y{i}", 0))) for i in (1, 2))
+        for line in root.iter(SVG + "line")
+        if line.get("class") == cls
+    ]
+
+
+def test_minor_rivers_run_through_their_hexes_without_meshes() -> None:
+    """Movement Phase › Rivers: a minor river runs through hexes, flagged per hex; it is
+    drawn as a tree through their centres (no cycle, so no mesh of triangles), each line
+    joining two neighbouring river hexes."""
+    river = {h.coord for h in DATA.map.hexes if Terrain.RIVER in h.terrain}
+    at = {centre(c): c for c in river}
+    parts = {c: c for c in river}
+
+    def root_of(c: Hex) -> Hex:
+        while parts[c] != c:
+            c = parts[c]
+        return c
+
+    drawn_lines = lines_of(drawn(Table()), "river")
+    assert drawn_lines
+    for ends in drawn_lines:
+        a, b = (at[min(at, key=lambda p: abs(p[0] - e[0]) + abs(p[1] - e[1]))] for e in ends)
+        assert b in DATA.map.neighbours(*a)
+        assert root_of(a) != root_of(b), f"a cycle through {a} and {b}"
+        parts[root_of(a)] = root_of(b)
+
+
+def test_the_navigable_river_runs_along_hexsides() -> None:
+    """Movement Phase › Navigable Rivers: each of its lines is a side two hexes share."""
+    corners_ = {p for h in DATA.map.hexes for p in corners(h.coord)}
+    drawn_lines = lines_of(drawn(Table()), "navigable")
+    assert len(drawn_lines) == len(DATA.map.river_sides)
+    for ends in drawn_lines:
+        assert all(min(abs(e[0] - p[0]) + abs(e[1] - p[1]) for p in corners_) < 0.05 for e in ends)

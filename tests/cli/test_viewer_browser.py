@@ -97,6 +97,30 @@ def test_the_page_opens_without_errors_and_its_chain_is_intact(browser: Any, pag
     assert opened.page.locator("#log div").count() == len(opened.page.evaluate("D.entries"))
 
 
+def test_the_board_takes_the_width_and_zooms(browser: Any, pages: Path) -> None:
+    """The board spans the page's width; + and the wheel zoom in (the picture grows
+    within its scrolling box), fit shows the whole board again."""
+    opened = Opened(browser, pages / "game.html")
+    page = opened.page
+    width = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+    assert width > 0.9 * page.evaluate("document.body.clientWidth")
+    page.click("#zoom-in")
+    zoomed = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+    assert zoomed > 1.4 * width
+    corner = "(() => { const r = $('board').getBoundingClientRect(); return [r.x, r.y]; })()"
+    x, y = page.evaluate(corner)
+    page.mouse.move(x + 50, y + 50)
+    page.mouse.wheel(0, -100)
+    page.wait_for_function(
+        f"document.querySelector('#board svg').getBoundingClientRect().width > {zoomed * 1.1}"
+    )
+    page.click("#zoom-fit")
+    assert (
+        page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width") == width
+    )
+    assert opened.errors == []
+
+
 def test_a_copy_with_one_byte_changed_is_reported_broken(browser: Any, pages: Path) -> None:
     """One character of one entry's canonical bytes changed: the recomputed chain no
     longer matches, and the page says so."""

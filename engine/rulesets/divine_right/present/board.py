@@ -17,8 +17,9 @@ class DivineRightBoard:
     title = "Divine Right"
     help = (
         "The map of who is where: as text with row and column numbers, or with --svg FILE as "
-        "a picture (terrain, rivers, coasts, castles and their defence, kingdoms, stacks in "
-        "their kingdom's colour, sieges, and what moved or fought since the previous phase; "
+        "a picture (terrain, rivers, coasts, castles named with their defence, kingdoms, "
+        "stacks as counters in their player's colour saying what they hold, sieges, a legend "
+        "of players, and what moved or fought since the previous phase, in words; "
         "with --reach STACK, the spaces that stack can reach, each titled with its cost and "
         "the command to type)."
     )

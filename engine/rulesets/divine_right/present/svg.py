@@ -11,22 +11,16 @@ as escapes (`engine.presenter.escaped`), then XML-escaped.
 
 from __future__ import annotations
 
-import html
-import math
-from collections.abc import Iterable, Iterator
-
-from warscribe.engine.codec import frozen
-from warscribe.engine.presenter import escaped
+from collections.abc import Iterator
 
 from ..data import DRData, Terrain, load_custom
 from ..data import Hex as MapHex
 from ..movement.terrain import all_sea
-from ..state import MERCENARY, Hex, State, Unit
-from ..units import is_fleet, is_hero
+from ..state import Hex, State
+from . import marks
+from .geometry import MARGIN, SIZE, WIDTH, castle_box, centre, line, points, side, text
 
-SIZE = 14.0  # hex radius in SVG units
-WIDTH = math.sqrt(3) * SIZE
-MARGIN = 2.2 * SIZE
+LEGEND = 2.4 * SIZE  # room below the map for the legend of players
 
 # terrain colours, the first flag a hex has wins; clear terrain otherwise
 TERRAIN_COLOURS = (
@@ -39,97 +33,40 @@ TERRAIN_COLOURS = (
     (Terrain.FOREST, "#7fae6c"),
 )
 CLEAR = "#e9e4c9"
-MERCENARY_COLOUR = "#777777"
 
 STYLE = """
-.hex{stroke:#8a8a7a;stroke-width:.5}
-.coast{stroke:#1d3f66;stroke-width:2;stroke-linecap:round}
-.border{stroke:#7a1f1f;stroke-width:1.6;stroke-dasharray:3 2;stroke-linecap:round}
-.navigable{stroke:#1f5fbf;stroke-width:3.5;stroke-linecap:round}
-.river{stroke:#3f7fdf;stroke-width:1.6;stroke-linecap:round;fill:none}
-.kingdom-name{font:bold 11px sans-serif;fill:#5a1010;fill-opacity:.55;text-anchor:middle}
-.coord{font:8px sans-serif;fill:#444;text-anchor:middle}
-.castle rect{fill:#fff;stroke:#222;stroke-width:1}
-.castle text{font:bold 8px sans-serif;text-anchor:middle}
-.plundered{stroke:#900;stroke-width:2;fill:none}
+.hex{stroke:#8a8a7a;stroke-width:.6}
+.coast{stroke:#1d3f66;stroke-width:2.5;stroke-linecap:round}
+.border{stroke:#6a0f0f;stroke-width:2.6;stroke-dasharray:6 3;stroke-linecap:round}
+.navigable{stroke:#1f5fbf;stroke-width:5;stroke-linecap:round}
+.river{stroke:#2f6fdf;stroke-width:2.4;stroke-linecap:round;fill:none}
+text{paint-order:stroke;stroke:#fff;stroke-linejoin:round}
+.kingdom-name{font:bold 12px sans-serif;fill:#5a1010;stroke-width:3;text-anchor:middle}
+.coord{font:10px sans-serif;fill:#444;stroke-width:0;text-anchor:middle}
+.castle rect{fill:#fff;stroke:#222;stroke-width:1.2}
+.castle text{font:bold 9px sans-serif;stroke-width:2;text-anchor:middle}
+.castle text.castle-name{font:7.5px sans-serif;text-anchor:start}
+.plundered{stroke:#900;stroke-width:2.5;fill:none}
 .counter rect{stroke:#111;stroke-width:.8}
-.counter.inside rect{stroke:#000;stroke-width:2.2}
+.counter.inside rect{stroke:#000;stroke-width:2.4}
 .counter.aboard rect{stroke-dasharray:2 1}
-.counter text{font:bold 8px sans-serif;fill:#fff;text-anchor:middle}
-.siege{fill:none;stroke:#d00;stroke-width:2.2;stroke-dasharray:4 2}
-.moved{fill:#ffd400;fill-opacity:.45}
+.counter text{font:bold 7.5px sans-serif;fill:#fff;stroke-width:0;text-anchor:middle}
+.siege{fill:none;stroke:#d00;stroke-width:2.4;stroke-dasharray:4 2}
+.moved{fill:#ffd400;fill-opacity:.4}
 .reach{fill:#1fbf5f;fill-opacity:.35;stroke:#0a6b30;stroke-width:1}
-.fought{fill:#ff2a00;fill-opacity:.4}
-.move{stroke:#d08000;stroke-width:1.5;marker-end:url(#arrow)}
+.fought{fill:#ff2a00;fill-opacity:.35}
+.move{stroke:#c07000;stroke-width:2;marker-end:url(#arrow)}
+.event{font:bold 9px sans-serif;fill:#000;stroke-width:3;text-anchor:middle}
+.event.battle{fill:#b00000}
+.event.siege-news{fill:#b00000}
+.event.move-news{fill:#7a4500;font-weight:normal}
+.legend text{font:11px sans-serif;stroke-width:0}
+.legend .player{font-weight:bold}
 """
-
-
-def text(value: object) -> str:
-    """A value as XML text: control characters shown as escapes, then markup escaped."""
-    return html.escape(escaped(str(value)), quote=True)
-
-
-def kingdom_colour(data: DRData, kingdom: str) -> str:
-    """A kingdom's counter colour: hues spread by the golden angle in the data's order."""
-    names = list(data.kingdoms)
-    if kingdom not in names:
-        return MERCENARY_COLOUR
-    hue = (names.index(kingdom) * 137.508) % 360
-    return f"hsl({hue:.0f},60%,38%)"
-
-
-def centre(coord: Hex) -> tuple[float, float]:
-    col, row = coord
-    return (MARGIN + WIDTH * (col + 0.5 * (row & 1)), MARGIN + 1.5 * SIZE * row)
-
-
-def corners(coord: Hex) -> list[tuple[float, float]]:
-    x, y = centre(coord)
-    return [
-        (
-            round(x + SIZE * math.cos(math.radians(60 * i - 30)), 2),
-            round(y + SIZE * math.sin(math.radians(60 * i - 30)), 2),
-        )
-        for i in range(6)
-    ]
-
-
-def _side(a: Hex, b: Hex) -> tuple[tuple[float, float], ...]:
-    """The two corners hexes a and b share (none when they are not neighbours)."""
-    theirs = set(corners(b))
-    return tuple(p for p in corners(a) if p in theirs)
-
-
-def _line(points: tuple[tuple[float, float], ...], cls: str) -> str:
-    (x1, y1), (x2, y2) = points
-    return f'<line class="{cls}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
 
 
 def _terrain_colour(place: MapHex) -> str:
     return next((colour for flag, colour in TERRAIN_COLOURS if flag in place.terrain), CLEAR)
-
-
-@frozen
-class Changes:
-    """What happened between two positions: units that moved (from, to) and the spaces
-    where units were lost."""
-
-    moves: tuple[tuple[Hex, Hex], ...]
-    moved_to: frozenset[Hex]
-    fought: frozenset[Hex]
-
-
-def changes(before: State | None, after: State) -> Changes:
-    """The moves and the losses between `before` and `after` (nothing without `before`)."""
-    if before is None:
-        return Changes((), frozenset(), frozenset())
-    moves = {
-        (old.hex, after.units[uid].hex)
-        for uid, old in before.units.items()
-        if uid in after.units and after.units[uid].hex != old.hex
-    }
-    lost = {old.hex for uid, old in before.units.items() if uid not in after.units}
-    return Changes(tuple(sorted(moves)), frozenset(to for _, to in moves), frozenset(lost))
 
 
 EMPTY = '<g id="overlay"></g>'  # where `base` leaves room for the position
@@ -149,32 +86,37 @@ def render(state: State, before: State | None = None, title: str = "", reach: Re
 def _reach(reach: Reach) -> Iterator[str]:
     for (col, row), cost, command in reach:
         yield (
-            f'<polygon class="reach" data-hex="{col},{row}" points="{_points((col, row))}">'
+            f'<polygon class="reach" data-hex="{col},{row}" points="{points((col, row))}">'
             f"<title>{text(f'{col},{row}: cost {cost}: {command}')}</title></polygon>\n"
         )
 
 
+def size(data: DRData) -> tuple[int, int, float]:
+    """The picture's width and height, and where the legend below the map begins."""
+    cols = 1 + max(h.col for h in data.map.hexes)
+    rows = 1 + max(h.row for h in data.map.hexes)
+    bottom = MARGIN * 2 + 1.5 * SIZE * (rows - 1) + SIZE
+    return round(MARGIN * 2 + WIDTH * (cols + 0.5)), round(bottom + LEGEND), bottom
+
+
 def base(data: DRData, title: str = "") -> str:
     """What never changes in a game: the map, its rivers, coasts, borders, kingdom names
-    coordinates and castles, with `EMPTY` where the position goes."""
-    hexes = data.map.hexes
-    cols = 1 + max(h.col for h in hexes)
-    rows = 1 + max(h.row for h in hexes)
-    width = MARGIN * 2 + WIDTH * (cols + 0.5)
-    height = MARGIN * 2 + 1.5 * SIZE * (rows - 1) + SIZE
+    coordinates and castles, with `EMPTY` where the position goes. The viewBox scales: a
+    page may draw it at any width."""
+    width, height, bottom = size(data)
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" class="board" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}">',
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}">',
         f"<title>{text(title or 'Divine Right')}</title>",
         f"<style>{STYLE}</style>",
         '<defs><marker id="arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="5" '
-        'markerHeight="5" orient="auto"><path d="M0,0L6,3L0,6z" fill="#d08000"/></marker></defs>',
+        'markerHeight="5" orient="auto"><path d="M0,0L6,3L0,6z" fill="#c07000"/></marker></defs>',
         *_hexes(data),
         *_rivers(data),
         *_edges(data),
-        *_kingdom_names(data),
-        *_coordinates(cols, rows, width, height),
+        *_coordinates(data, width, bottom),
         *_castles(data),
+        *_kingdom_names(data),
         EMPTY,
         "</svg>",
     ]
@@ -182,23 +124,10 @@ def base(data: DRData, title: str = "") -> str:
 
 
 def overlay(state: State, before: State | None = None) -> str:
-    """What the position shows on the map: castles plundered, sieges, the moves
-    and losses since `before`, and the stacks."""
+    """What the position shows on the map: castles plundered, sieges, the moves and
+    battles since `before` (marked in words), the stacks and the legend of players."""
     data = load_custom(state.custom_data)
-    found = changes(before, state)
-    return "\n".join(
-        [
-            *_highlights(found),
-            *_plundered(data, state),
-            *_sieges(state),
-            *(_line((centre(a), centre(b)), "move") for a, b in found.moves),
-            *_counters(data, state),
-        ]
-    )
-
-
-def _points(coord: Hex) -> str:
-    return " ".join(f"{x},{y}" for x, y in corners(coord))
+    return marks.overlay(data, state, before, size(data)[2])
 
 
 def _hexes(data: DRData) -> Iterator[str]:
@@ -208,16 +137,9 @@ def _hexes(data: DRData) -> Iterator[str]:
         terrain = ", ".join(sorted(t.lower() for t in place.terrain)) or "clear"
         yield (
             f'<polygon class="hex" data-hex="{place.col},{place.row}" '
-            f'points="{_points(place.coord)}" fill="{_terrain_colour(place)}">'
+            f'points="{points(place.coord)}" fill="{_terrain_colour(place)}">'
             f"<title>{text(label + kingdom + ': ' + terrain)}</title></polygon>"
         )
-
-
-def _highlights(found: Changes) -> Iterator[str]:
-    for cls, coords in (("fought", found.fought), ("moved", found.moved_to)):
-        for col, row in sorted(coords):
-            points = _points((col, row))
-            yield f'<polygon class="{cls}" data-hex="{col},{row}" points="{points}"/>'
 
 
 def _pairs(data: DRData) -> Iterator[tuple[MapHex, MapHex]]:
@@ -230,32 +152,67 @@ def _pairs(data: DRData) -> Iterator[tuple[MapHex, MapHex]]:
                 yield place, other
 
 
+def river_course(data: DRData) -> list[tuple[Hex, Hex]]:
+    """Minor rivers run through hexes (Movement Phase › Rivers), flagged per hex: each
+    river is drawn as a tree through its hexes' centres, joining a hex to one river hex
+    already reached, so a band of river hexes makes no mesh of triangles."""
+    river = {p.coord for p in data.map.hexes if Terrain.RIVER in p.terrain}
+    reached: set[Hex] = set()
+    course: list[tuple[Hex, Hex]] = []
+    for start in sorted(river):
+        if start in reached:
+            continue
+        reached.add(start)
+        queue = [start]
+        for here in queue:
+            for there in sorted(set(data.map.neighbours(*here)) & river - reached):
+                reached.add(there)
+                queue.append(there)
+                course.append((here, there))
+    return course
+
+
 def _rivers(data: DRData) -> Iterator[str]:
-    """Minor rivers: a line between neighbouring river hexes (a dot for a lone one); the
-    navigable river: its hexsides, and a thick dot in the hexes it runs through."""
-    joined: set[Hex] = set()
-    for a, b in _pairs(data):
-        if Terrain.RIVER in a.terrain and Terrain.RIVER in b.terrain:
-            joined |= {a.coord, b.coord}
-            yield _line((centre(a.coord), centre(b.coord)), "river")
+    """Minor rivers through their hexes (a dot for a lone one); the navigable river: its
+    hexsides, and a thick dot in the hexes it runs through."""
+    course = river_course(data)
+    for a, b in course:
+        yield line((centre(a), centre(b)), "river")
+    joined = {c for pair in course for c in pair}
     for place in data.map.hexes:
         if Terrain.RIVER in place.terrain and place.coord not in joined:
             x, y = centre(place.coord)
             yield f'<circle class="river" cx="{x:.2f}" cy="{y:.2f}" r="3"/>'
     for one, other in sorted(data.map.river_sides):
-        yield _line(_side(one, other), "navigable")
+        yield line(side(one, other), "navigable")
     for coord in sorted(data.map.river_hexes):
         x, y = centre(coord)
-        yield f'<circle class="navigable" cx="{x:.2f}" cy="{y:.2f}" r="2"/>'
+        yield f'<circle class="navigable" cx="{x:.2f}" cy="{y:.2f}" r="2.5"/>'
 
 
 def _edges(data: DRData) -> Iterator[str]:
     """Coasts (land beside open water) and kingdom borders (land beside another's land)."""
     for a, b in _pairs(data):
         if all_sea(a) != all_sea(b):
-            yield _line(_side(a.coord, b.coord), "coast")
+            yield line(side(a.coord, b.coord), "coast")
         elif not all_sea(a) and a.kingdom != b.kingdom:
-            yield _line(_side(a.coord, b.coord), "border")
+            yield line(side(a.coord, b.coord), "border")
+
+
+def label_hex(data: DRData, coords: list[Hex]) -> Hex:
+    """Where a kingdom's name goes: the hex nearest its middle with no castle in it or
+    beside it in its row (a castle's square and name take the upper half of a hex)."""
+    castles = {c.hex for c in data.castles.values() if c.basic}
+    xs, ys = zip(*(centre(c) for c in coords), strict=True)
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    free = [c for c in coords if not {c, (c[0] - 1, c[1]), (c[0] + 1, c[1])} & castles]
+    clear = free or [c for c in coords if c not in castles] or coords
+
+    def distance(c: Hex) -> float:
+        x, y = centre(c)
+        return float((x - mx) ** 2 + (y - my) ** 2)
+
+    return min(clear, key=distance)
 
 
 def _kingdom_names(data: DRData) -> Iterator[str]:
@@ -264,109 +221,42 @@ def _kingdom_names(data: DRData) -> Iterator[str]:
         if place.kingdom and not all_sea(place):
             spaces.setdefault(place.kingdom, []).append(place.coord)
     for kingdom, coords in sorted(spaces.items()):
-        xs, ys = zip(*(centre(c) for c in coords), strict=True)
-        x, y = sum(xs) / len(xs), sum(ys) / len(ys)
-        yield f'<text class="kingdom-name" x="{x:.1f}" y="{y:.1f}">{text(kingdom)}</text>'
+        coord = label_hex(data, coords)
+        x, y = centre(coord)
+        yield (
+            f'<text class="kingdom-name" data-hex="{coord[0]},{coord[1]}" x="{x:.1f}" '
+            f'y="{y - 0.3 * SIZE:.1f}">{text(kingdom)}</text>'
+        )
 
 
-def _coordinates(cols: int, rows: int, width: float, height: float) -> Iterator[str]:
+def _coordinates(data: DRData, width: float, bottom: float) -> Iterator[str]:
     """Column numbers above and below the map, row numbers left and right of it."""
+    cols = 1 + max(h.col for h in data.map.hexes)
+    rows = 1 + max(h.row for h in data.map.hexes)
     for col in range(cols):
         x = MARGIN + WIDTH * col
-        for y in (MARGIN * 0.45, height - MARGIN * 0.25):
+        for y in (MARGIN * 0.35, bottom - MARGIN * 0.2):
             yield f'<text class="coord" x="{x:.1f}" y="{y:.1f}">{col}</text>'
     for row in range(rows):
         y = MARGIN + 1.5 * SIZE * row + 3
-        for x in (MARGIN * 0.4, width - MARGIN * 0.4):
+        for x in (MARGIN * 0.35, width - MARGIN * 0.35):
             yield f'<text class="coord" x="{x:.1f}" y="{y:.1f}">{row}</text>'
 
 
 def _castles(data: DRData) -> Iterator[str]:
-    """Each castle of the basic game, with its defence value and its name."""
+    """Each castle of the basic game: its defence in a square at the upper left of its
+    hex, its name beside it."""
     for castle in sorted(data.castles.values(), key=lambda c: c.hex):
         if not castle.basic:
             continue
-        x, y = centre(castle.hex)
+        x, y, edge, _ = castle_box(castle.hex)
         kind = "castle-port" if castle.port else "castle"
         yield (
             f'<g class="castle" data-hex="{castle.hex[0]},{castle.hex[1]}" '
             f'data-defence="{castle.defence}"><title>{text(castle.name)} ({kind}, defence '
             f"{castle.defence})</title>"
-            f'<rect x="{x - 11:.1f}" y="{y - 12:.1f}" width="8" height="9"/>'
-            f'<text x="{x - 7:.1f}" y="{y - 4.5:.1f}">{castle.defence}</text></g>'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{edge:.1f}" height="{edge:.1f}"/>'
+            f'<text x="{x + edge / 2:.1f}" y="{y + edge * 0.78:.1f}">{castle.defence}</text>'
+            f'<text class="castle-name" x="{x + edge * 1.32:.1f}" y="{y + edge * 0.72:.1f}">'
+            f"{text(castle.name)}</text></g>"
         )
-
-
-def _plundered(data: DRData, state: State) -> Iterator[str]:
-    """A cross over each castle plundered (Victory: it ceases to exist)."""
-    for name in sorted(state.plundered):
-        x, y = centre(data.castles[name].hex)
-        yield (
-            f'<path class="plundered" d="M{x - 12:.1f},{y - 13:.1f}l10,11m0,-11l-10,11">'
-            f"<title>{text(name)} plundered</title></path>"
-        )
-
-
-def _sieges(state: State) -> Iterator[str]:
-    for siege in state.sieges:
-        x, y = centre(siege.hex)
-        yield (
-            f'<circle class="siege" data-hex="{siege.hex[0]},{siege.hex[1]}" cx="{x:.2f}" '
-            f'cy="{y:.2f}" r="{SIZE * 0.8:.1f}"><title>siege of {text(siege.castle)} by '
-            f"{text(siege.besieger)}</title></circle>"
-        )
-
-
-def _where(unit: Unit) -> str:
-    return "inside" if unit.inside else "aboard" if unit.aboard else "field"
-
-
-def _groups(units: Iterable[Unit]) -> list[tuple[tuple[str, str], list[Unit]]]:
-    """The units of a space by kingdom and by where they are (in the field, inside the
-    walls, aboard a fleet)."""
-    out: dict[tuple[str, str], list[Unit]] = {}
-    for unit in sorted(units, key=lambda u: u.id):
-        out.setdefault((unit.kingdom, _where(unit)), []).append(unit)
-    return sorted(out.items())
-
-
-def _counters(data: DRData, state: State) -> Iterator[str]:
-    by_hex: dict[Hex, list[Unit]] = {}
-    for unit in state.units.values():
-        by_hex.setdefault(unit.hex, []).append(unit)
-    for coord, units in sorted(by_hex.items()):
-        x, y = centre(coord)
-        for i, ((kingdom, where), group) in enumerate(_groups(units)):
-            yield _counter(
-                data, state, coord, (x - 4 + 4 * i, y - 2 + 4 * i), kingdom, where, group
-            )
-
-
-def _counter(
-    data: DRData,
-    state: State,
-    coord: Hex,
-    at: tuple[float, float],
-    kingdom: str,
-    where: str,
-    units: list[Unit],
-) -> str:
-    x, y = at
-    heroes = [u for u in units if is_hero(u)]
-    combat = len(units) - len(heroes)
-    marks = "".join(
-        "\u265a" if u.id.endswith("-monarch") else "\u2605" for u in heroes
-    )  # ♚ monarch, ★ hero
-    fleets = sum(1 for u in units if is_fleet(u))
-    label = f"{combat or ''}{marks}"
-    who = ", ".join(f"{u.id} ({state.controller(u) or '-'})" for u in units)
-    name = "mercenaries" if kingdom == MERCENARY else kingdom
-    return (
-        f'<g class="counter {where}" data-hex="{coord[0]},{coord[1]}" data-kingdom="{text(name)}" '
-        f'data-count="{combat}" data-units="{text(" ".join(u.id for u in units))}">'
-        f"<title>{text(name)} {where}{f', {fleets} fleet(s)' if fleets else ''}: "
-        f"{text(who)}</title>"
-        f'<rect x="{x - 7:.1f}" y="{y - 6:.1f}" width="14" height="11" rx="1.5" '
-        f'fill="{kingdom_colour(data, kingdom)}"/>'
-        f'<text x="{x:.1f}" y="{y + 2.5:.1f}">{text(label)}</text></g>'
-    )
