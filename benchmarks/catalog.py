@@ -26,11 +26,9 @@ Run: python benchmarks/catalog.py [--runs 5] [--games 1000] [--sqlite-only]
 from __future__ import annotations
 
 import argparse
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
-from common import HOUSE_ROLL, alternated, machine, new_game, pg_pair, report
+from common import HOUSE_ROLL, alternated, new_game, report, started, store_pairs
 
 from warscribe.cli.main import GAMES_SHOWN
 from warscribe.engine.events import Command
@@ -119,20 +117,12 @@ def open_head(store: str, runs: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--games", type=int, default=1_000)
-    parser.add_argument("--sqlite-only", action="store_true")
-    args = parser.parse_args()
-    print(machine(), flush=True)
-    folder = Path(tempfile.mkdtemp(prefix="warscribe-catalog-"))
-    bench(str(folder / "few.db"), str(folder / "many.db"), "sqlite", args)
-    if args.sqlite_only:
-        return
-    with pg_pair("few", "many") as stores:
-        if stores is not None:
-            bench(*stores, "postgresql", args)
-            open_head(stores[0], args.runs)
+    counts = {"runs": 5, "games": 1_000}
+    args, folder = started(__doc__, "catalog", counts, ("sqlite-only",))
+    for few, many, label in store_pairs(folder, ("few", "many"), args.sqlite_only):
+        bench(few, many, label, args)
+        if label == "postgresql":
+            open_head(few, args.runs)
 
 
 if __name__ == "__main__":

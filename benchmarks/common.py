@@ -24,6 +24,7 @@ game, and the stores it runs on.
 
 from __future__ import annotations
 
+import argparse
 import atexit
 import contextlib
 import datetime
@@ -44,6 +45,22 @@ ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("WARSCRIBE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 RUNS = 5
 PROBES = 10_000  # calls per timing of a machine probe (`machine`)
+
+
+def started(
+    doc: str, prefix: str, counts: dict[str, int], flags: tuple[str, ...] = ()
+) -> tuple[argparse.Namespace, Path]:
+    """A benchmark's start: its command line parsed (an integer `--NAME` per `counts`,
+    defaulting to its value, then a switch per `flags`), the machine line printed, and a
+    fresh temporary folder `warscribe-PREFIX-...` for its files."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for name, default in counts.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
+    for flag in flags:
+        parser.add_argument(f"--{flag}", action="store_true")
+    args = parser.parse_args()
+    print(machine(), flush=True)
+    return args, Path(tempfile.mkdtemp(prefix=f"warscribe-{prefix}-"))
 
 
 def report(name: str, ratio: float, target: float | None) -> bool:
@@ -226,6 +243,20 @@ def pg_pair(first: str, second: str) -> Iterator[tuple[str, str] | None]:
         for store in stores:
             if store is not None:
                 drop_pg(store)
+
+
+def store_pairs(
+    folder: Path, names: tuple[str, str], sqlite_only: bool
+) -> Iterator[tuple[str, str, str]]:
+    """The two stores a benchmark runs on, each time with its label: two SQLite files
+    `NAME.db` in `folder`, then (unless `sqlite_only`, and when a server answers) two fresh
+    PostgreSQL stores of those names, dropped afterwards."""
+    yield str(folder / f"{names[0]}.db"), str(folder / f"{names[1]}.db"), "sqlite"
+    if sqlite_only:
+        return
+    with pg_pair(*names) as stores:
+        if stores is not None:
+            yield (*stores, "postgresql")
 
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin")

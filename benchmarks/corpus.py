@@ -30,17 +30,15 @@ Run: python benchmarks/corpus.py [--games 10000] [--entries 400] [--probes 200]
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from uuid import UUID
 
-from common import HOUSE_ROLL, PG_URL, drop_pg, machine, new_game, pg_store, play, report
+from common import HOUSE_ROLL, PG_URL, drop_pg, new_game, pg_store, play, report, started
 
 from warscribe.engine.events import Command
 from warscribe.store.app import Warscribe
@@ -130,16 +128,8 @@ def size(store: str, games: int, entries: int, secrets: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--entries", type=int, default=400)
-    parser.add_argument("--probes", type=int, default=200)
-    parser.add_argument("--batch", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--keep", action="store_true")
-    args = parser.parse_args()
-    print(machine(), flush=True)
-    secrets = Path(tempfile.mkdtemp(prefix="warscribe-corpus-"))
+    counts = {"games": 10_000, "entries": 400, "probes": 200, "batch": 100, "seed": 1}
+    args, secrets = started(__doc__, "corpus", counts, ("keep",))
     os.environ["XDG_DATA_HOME"] = str(secrets)
     store = pg_store("corpus")
     if store is None:

@@ -27,12 +27,10 @@ Run: python benchmarks/mail.py [--runs 5] [--small 1000] [--large 30000] [--sqli
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
-from pathlib import Path
 from uuid import UUID
 
-from common import HOUSE_ROLL, machine, new_game, pg_pair, play, play_turn, report
+from common import HOUSE_ROLL, new_game, play, play_turn, report, started, store_pairs
 
 from warscribe.engine.events import Command
 from warscribe.store import logfile
@@ -104,20 +102,10 @@ def bench(host_store: str, player_store: str, label: str, args: argparse.Namespa
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--small", type=int, default=1_000)
-    parser.add_argument("--large", type=int, default=30_000)
-    parser.add_argument("--sqlite-only", action="store_true")
-    args = parser.parse_args()
-    print(machine(), flush=True)
-    folder = Path(tempfile.mkdtemp(prefix="warscribe-mail-"))
-    bench(str(folder / "host.db"), str(folder / "alice.db"), "sqlite", args)
-    if args.sqlite_only:
-        return
-    with pg_pair("mail_host", "mail_alice") as stores:
-        if stores is not None:
-            bench(*stores, "postgresql", args)
+    counts = {"runs": 5, "small": 1_000, "large": 30_000}
+    args, folder = started(__doc__, "mail", counts, ("sqlite-only",))
+    for host, player, label in store_pairs(folder, ("mail_host", "mail_alice"), args.sqlite_only):
+        bench(host, player, label, args)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from typing import Any
 import click
 from eventsourcing.domain import Aggregate
 
-from warscribe.engine import rulesets
+from warscribe.engine import codec, rulesets
 from warscribe.engine.anchor import fingerprint
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import WarscribeError
@@ -323,14 +323,8 @@ class _Run:
                 told = dict.fromkeys((*(m for r in earlier for m in r.mails), *theirs))
                 owed[mb.outbox_key(player)] = mb.Owed(player, since, head.seq, tuple(told))
         for key, each in owed.items():
-            self.room.trigger_event(
-                mb.Mailroom.Replying,
-                key=key,
-                player=each.player,
-                since=each.since,
-                seq=each.seq,
-                mails=each.mails,
-            )
+            # Replying carries the reply's fields (Owed's) under its outbox key.
+            self.room.trigger_event(mb.Mailroom.Replying, key=key, **codec.field_values(each))
         if owed:
             self.app._save(self.room, what="`referee`")
         return self.post(owed)

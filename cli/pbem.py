@@ -205,11 +205,24 @@ def orders(
         'diplomacy activate Neuth --card bribe+1#1' end-phase \\
         'move Hothior-A1 --path 10,16,11,15' 'answer losses=cheapest retreat=stand'
     """
+    lines = _order_lines(commands, command_file)
+    player, key_path = _signer(ctx, player, key_path)
+    written, text, plan = _sign_and_write(ctx, player, lines, key_path, unchecked)
+    _deliver(written, text, plan, output, ctx, force)
+
+
+def _order_lines(commands: tuple[str, ...], command_file: Any) -> list[str]:
+    """The orders' lines: the commands given as arguments, then the file's (no comments)."""
     lines = list(commands)
     if command_file is not None:
         lines += [ln.strip() for ln in command_file if ln.strip() and not ln.startswith("#")]
     if not lines:
         raise click.UsageError("give at least one command (as arguments or with --file)")
+    return lines
+
+
+def _signer(ctx: Context, player: str | None, key_path: str | None) -> tuple[str, str]:
+    """Who gives the orders and their private key file (by default, the store's owner's)."""
     owner = ctx.owner()
     player = player or (owner.player if owner else None)
     if player is None:
@@ -220,21 +233,7 @@ def orders(
         raise click.UsageError("give the private key with --key (or once, with `init --key`)")
     if not Path(key_path).is_file():
         raise WarscribeError(f"the private key file {key_path} is missing (see `init --key`)")
-    private = orders_file.read_key(read_bytes(key_path), "private")
-    written, plan = checked_orders(ctx, player, lines, checked=not unchecked)
-    text = orders_file.write_orders(written, private)
-    if output is not None:
-        write_file(Output(output, text.encode()), force=force, store=ctx.store)
-    for said in plan:
-        click.echo(said, err=True)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    click.echo(
-        f"{len(lines)} orders of {player} at #{written.seq} ({written.position}) "
-        f"signed into {output}",
-        err=True,
-    )
+    return player, key_path
 
 
 def checked_orders(
@@ -244,6 +243,13 @@ def checked_orders(
     line read (a line that does not read is refused naming it), the standing answers
     checked and, when `checked`, the dry run (`_dry_run`: a line the rules refuse is
     refused naming it); with what the dry run says they would do."""
+    head, written = _written_orders(ctx, player, lines)
+    orders_file.check_answers(head.ruleset, written)
+    return written, _dry_run(ctx, head, written, lines) if checked else []
+
+
+def _written_orders(ctx: Context, player: str, lines: list[str]) -> tuple[Head, Orders]:
+    """The game's head and `player`'s orders of `lines` against it (not yet signed)."""
     listing = ctx.game()
     if player not in listing.players:
         raise InvalidCommand(f"{player!r} is not a player of {listing.name}", "orders")
@@ -257,8 +263,36 @@ def checked_orders(
         commands=parse_lines(ctx, head.ruleset, player, lines),
         lines=tuple(lines),
     )
-    orders_file.check_answers(head.ruleset, written)
-    return written, _dry_run(ctx, head, written, lines) if checked else []
+    return head, written
+
+
+def _sign_and_write(
+    ctx: Context, player: str, lines: list[str], key_path: str, unchecked: bool
+) -> tuple[Orders, str, list[str]]:
+    """The orders checked (the dry run, unless unchecked) and signed: the orders, their
+    armored text and what the dry run says they would do."""
+    private = orders_file.read_key(read_bytes(key_path), "private")
+    written, plan = checked_orders(ctx, player, lines, checked=not unchecked)
+    return written, orders_file.write_orders(written, private), plan
+
+
+def _deliver(
+    written: Orders, text: str, plan: list[str], output: str | None, ctx: Context, force: bool
+) -> None:
+    """Write the signed orders to `output` (standard output: None; an existing file only
+    when forced), saying what would run."""
+    if output is not None:
+        write_file(Output(output, text.encode()), force=force, store=ctx.store)
+    for said in plan:
+        click.echo(said, err=True)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    click.echo(
+        f"{len(written.lines)} orders of {written.player} at #{written.seq} "
+        f"({written.position}) signed into {output}",
+        err=True,
+    )
 
 
 def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> list[str]:
@@ -611,8 +645,16 @@ def note(
     """
     if impose and not ruling:
         raise click.UsageError("--impose belongs to a --ruling")
-    game_id = ctx.game_id()
-    first, last = resolve_span(ctx.app, game_id, position)
+    args = _note_args(ctx, text, position, impose if ruling else None)
+    ctx.issue("ruling" if ruling else "note", args, author, host_act=host_act)
+
+
+def _note_args(
+    ctx: Context, text: str, position: str, impose: tuple[str, ...] | None
+) -> tuple[tuple[str, Any], ...]:
+    """A note's arguments: its text, the entries `position` spans, the position when it
+    is one (not #SEQ), and, for a ruling (`impose` not None), the events it imposes."""
+    first, last = resolve_span(ctx.app, ctx.game_id(), position)
     label = position if not position.startswith("#") else None
     args: list[tuple[str, Any]] = [
         ("text", text),
@@ -620,9 +662,9 @@ def note(
         ("last", last),
         ("position", label),
     ]
-    if ruling:
+    if impose is not None:
         args.append(("impose", tuple(_imposed(spec) for spec in impose)))
-    ctx.issue("ruling" if ruling else "note", tuple(args), author, host_act=host_act)
+    return tuple(args)
 
 
 def _imposed(spec: str) -> Any:

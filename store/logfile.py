@@ -125,6 +125,19 @@ def write_to(
     held whole); `span` is (first, last) sequence number of the entries, which the header
     gives before them ((0, 0): none). The last entry written (None: none); LogError if
     the entries are not the span promised."""
+    out.write(codec.encode(_header(game_id, name, ruleset, players, span, checkpoint)))
+    return _write_entries(out, entries, span)
+
+
+def _header(
+    game_id: UUID,
+    name: str,
+    ruleset: str,
+    players: Sequence[str],
+    span: tuple[int, int],
+    checkpoint: Checkpoint | None,
+) -> dict[str, Any]:
+    """The log file's header: the game, its players and the span of entries it holds."""
     from_seq, to_seq = span
     header: dict[str, Any] = {
         "format": FORMAT,
@@ -142,7 +155,13 @@ def write_to(
             "chain": checkpoint.chain,
             "signature": checkpoint.signature,
         }
-    out.write(codec.encode(header))
+    return header
+
+
+def _write_entries(out: BinaryIO, entries: Iterable[Entry], span: tuple[int, int]) -> Entry | None:
+    """Write `entries` after the header; the last (None: none). LogError if they are not
+    the span the header promised."""
+    from_seq, to_seq = span
     last: Entry | None = None
     expected = from_seq
     for entry in entries:
@@ -200,6 +219,24 @@ def _read(data: bytes, heads: Heads) -> LogFile:
         raise LogError(f"not a warscribe log file (no header): {exc}") from None
     game_id, from_seq, to_seq = _check_header(header)
     checkpoint = _checkpoint(header.get("checkpoint"))
+    entries = _entries_after_header(unpacker, len(data), from_seq)
+    _check_span(entries, game_id, from_seq, to_seq)
+    return LogFile(
+        game_id=game_id,
+        name=header["name"],
+        ruleset=header["ruleset"],
+        players=header["players"],
+        from_seq=from_seq,
+        to_seq=to_seq,
+        entries=tuple(entries),
+        checkpoint=checkpoint,
+        heads=heads,
+    )
+
+
+def _entries_after_header(unpacker: msgpack.Unpacker, size: int, from_seq: int) -> list[Entry]:
+    """The entries after the header (of a file of `size` bytes), numbered from
+    `from_seq`; LogError if one cannot be read or the file ends in part of one."""
     end = unpacker.tell()
     entries: list[Entry] = []
     expected = from_seq
@@ -215,12 +252,17 @@ def _read(data: bytes, heads: Heads) -> LogFile:
         entries.append(_entry(item, expected))
         end = unpacker.tell()
         expected += 1
-    if end != len(data):
+    if end != size:
         raise LogError(
-            f"{len(data) - end} bytes after the last entry are not a whole entry "
-            "(damaged, or appended)",
+            f"{size - end} bytes after the last entry are not a whole entry (damaged, or appended)",
             expected,
         )
+    return entries
+
+
+def _check_span(entries: Sequence[Entry], game_id: UUID, from_seq: int, to_seq: int) -> None:
+    """LogError unless `entries` are the span the header promised, of the game it names."""
+    expected = from_seq + len(entries)
     if to_seq and expected <= to_seq:
         raise LogError(
             f"the file is truncated: the header promises entries up to #{to_seq}", expected
@@ -229,17 +271,6 @@ def _read(data: bytes, heads: Heads) -> LogFile:
         raise LogError(f"the header says the file ends at #{to_seq}", entries[-1].seq)
     if from_seq == 1 and entries and _named_game(entries) != game_id:
         raise LogError("entry #1 is not the GameCreated of the game the header names", 1)
-    return LogFile(
-        game_id=game_id,
-        name=header["name"],
-        ruleset=header["ruleset"],
-        players=header["players"],
-        from_seq=from_seq,
-        to_seq=to_seq,
-        entries=tuple(entries),
-        checkpoint=checkpoint,
-        heads=heads,
-    )
 
 
 def _named_game(entries: Sequence[Entry]) -> UUID | None:

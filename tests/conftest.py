@@ -7,6 +7,7 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,16 @@ from warscribe.store.app import Warscribe
 CACHE = os.environ["WARSCRIBE_CACHE"] = tempfile.mkdtemp(prefix="warscribe-test-cache-")
 
 PG_URL = os.environ.get("WARSCRIBE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def cli_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`tmp_path` as the working folder of the CLI run in-process, with no WARSCRIBE_STORE
+    or WARSCRIBE_GAME of the environment choosing its store or game."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WARSCRIBE_STORE", raising=False)
+    monkeypatch.delenv("WARSCRIBE_GAME", raising=False)
+    return tmp_path
 
 
 def _postgres_reachable() -> str | None:

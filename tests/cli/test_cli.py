@@ -14,10 +14,7 @@ PLAYERS = ["--player", "a", "--player", "b", "--player", "c"]
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("WARSCRIBE_STORE", raising=False)
-    monkeypatch.delenv("WARSCRIBE_GAME", raising=False)
+def run(cli_folder: Path):  # type: ignore[no-untyped-def]
     runner = CliRunner()
 
     def invoke(*args: str, store: str | None = "game.db") -> Result:

@@ -26,6 +26,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.engine.eu_pop.table import treasury_row
 from warscribe.cli.generated import add_face
 from warscribe.cli.main import cli, face
 from warscribe.engine.rulesets.eu_pop import COMMANDS, RULESET
@@ -36,14 +37,11 @@ PLAYERS = ("--player", "alice=France", "--player", "bob=Austria")
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("WARSCRIBE_STORE", raising=False)
-    monkeypatch.delenv("WARSCRIBE_GAME", raising=False)
+def run(cli_folder: Path) -> Run:
     runner = CliRunner()
 
     def invoke(*args: str) -> Result:
-        return runner.invoke(cli, ["--store", str(tmp_path / "game.db"), *args])
+        return runner.invoke(cli, ["--store", str(cli_folder / "game.db"), *args])
 
     return invoke
 
@@ -93,15 +91,7 @@ def test_new_eu_pop_records_the_realms_of_the_start_file(run: Run, start: Path) 
     assert (created["ruleset"], created["name"], created["position"]) == ("eu-pop", "ex", "1.draw")
     treasury = data(run("treasury", "--json"))
     assert treasury["position"] == "1.draw"
-    assert treasury["realms"]["France"] == {
-        "player": "alice",
-        "ducats": 12,
-        "interest_tokens": 0,
-        "monarch_power": {"adm": 3, "dip": 2, "mil": 3},
-        "manpower": {"available": 6, "exhausted": 3},
-        "stability": 1,
-        "prestige": 0,
-    }
+    assert treasury["realms"]["France"] == treasury_row("alice", 12, 0, (3, 2, 3), (6, 3), 1, 0)
     assert treasury["realms"]["Austria"]["player"] == "bob"
 
 
@@ -354,24 +344,8 @@ def test_a_round_through_phase_4(game: Run) -> None:
     assert treasury == {
         "position": "2.draw",
         "realms": {
-            "France": {
-                "player": "alice",
-                "ducats": 14.5,
-                "interest_tokens": 1,
-                "monarch_power": {"adm": 6, "dip": 4, "mil": 7},
-                "manpower": {"available": 6, "exhausted": 3},
-                "stability": 1,
-                "prestige": 2,
-            },
-            "Austria": {
-                "player": "bob",
-                "ducats": 17,
-                "interest_tokens": 0,
-                "monarch_power": {"adm": 3, "dip": 6, "mil": 2},
-                "manpower": {"available": 8, "exhausted": 0},
-                "stability": 0,
-                "prestige": 2,
-            },
+            "France": treasury_row("alice", 14.5, 1, (6, 4, 7), (6, 3), 1, 2),
+            "Austria": treasury_row("bob", 17, 0, (3, 6, 2), (8, 0), 0, 2),
         },
     }
     prestige = data(game("prestige", "--json"))

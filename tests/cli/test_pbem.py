@@ -113,14 +113,11 @@ def quiet_game() -> tuple[str, Plan]:
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("WARSCRIBE_STORE", raising=False)
-    monkeypatch.delenv("WARSCRIBE_GAME", raising=False)
+def run(cli_folder: Path) -> Callable[..., Result]:
     for name, private in PRIVATE.items():
-        (tmp_path / f"{name}.key").write_text(write_key(KeyFile("private", name, private)))
+        (cli_folder / f"{name}.key").write_text(write_key(KeyFile("private", name, private)))
         public = KeyFile("public", name, public_key_of(private))
-        (tmp_path / f"{name}.pub").write_text(write_key(public))
+        (cli_folder / f"{name}.pub").write_text(write_key(public))
     runner = CliRunner()
 
     def invoke(*args: str, store: str = "referee.db", ok: bool = True) -> Result:

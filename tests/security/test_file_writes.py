@@ -22,11 +22,8 @@ PLAYERS = ("--player", "alice", "--player", "bob", "--player", "carol")
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+def run(cli_folder: Path) -> Run:
     """A club folder holding `warscribe.db` (one seeded game) and alice's key pair."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("WARSCRIBE_STORE", raising=False)
-    monkeypatch.delenv("WARSCRIBE_GAME", raising=False)
     runner = CliRunner()
 
     def invoke(*args: str) -> Result:

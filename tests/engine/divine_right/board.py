@@ -22,6 +22,19 @@ from warscribe.engine.rulesets.divine_right.state import MERCENARY, Hex, Siege, 
 from .play import Table
 
 DATA = load_builtin()
+SEA = (8, 25)  # an open-sea hex
+EVENT_ROLLS = {  # the Random Events Table roll giving each event
+    "Untimely Death": (1, 1),
+    "Storms": (1, 2),
+    "Mutiny": (1, 3),
+    "Bad Omens": (2, 3),
+    "Replacements": (3, 3),
+    "Reinforcements": (4, 4),
+    "Epidemic": (4, 5),
+    "Replacements / Reinforcements": (5, 5),
+    "Desertion": (5, 6),
+    "Help from Afar": (6, 6),
+}
 
 
 def deciding(state: State, dice: Dice | None = None) -> Decision:

@@ -20,16 +20,8 @@ from warscribe.engine.rulesets.divine_right.events import (
 )
 from warscribe.engine.rulesets.divine_right.random_events import MercenaryEntered, UnitsLost
 
-from .board import ally, hex_of, hire, put, where
+from .board import EVENT_ROLLS, SEA, ally, hex_of, hire, put, where
 from .play import Table, of
-
-SEA = (8, 25)  # an open-sea hex
-EVENT_ROLLS = {
-    "Mutiny": (1, 3),
-    "Epidemic": (4, 5),
-    "Desertion": (5, 6),
-    "Reinforcements": (4, 4),
-}
 
 
 def test_fleets_retreating_before_combat_take_their_cargo_along() -> None:

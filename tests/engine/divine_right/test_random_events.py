@@ -45,24 +45,11 @@ from warscribe.engine.rulesets.divine_right.random_events import (
 from warscribe.engine.rulesets.divine_right.state import MERCENARY, Pending, Unit
 
 from . import board
-from .board import besiege, deciding, eliminate, hex_of, hire, put
+from .board import EVENT_ROLLS, SEA, besiege, deciding, eliminate, hex_of, hire, put
 from .play import Table, of
 
 ME = "carol"
 DATA = load_builtin()
-SEA = (8, 25)  # an open-sea hex
-ROLLS = {
-    "Untimely Death": (1, 1),
-    "Storms": (1, 2),
-    "Mutiny": (1, 3),
-    "Bad Omens": (2, 3),
-    "Replacements": (3, 3),
-    "Reinforcements": (4, 4),
-    "Epidemic": (4, 5),
-    "Replacements / Reinforcements": (5, 5),
-    "Desertion": (5, 6),
-    "Help from Afar": (6, 6),
-}
 
 
 @pytest.fixture
@@ -81,7 +68,7 @@ def ally(table: Table, kingdom: str, player: str = ME) -> None:
 
 
 def roll(table: Table, event: str, *more: int) -> list[Event]:
-    events = table.do("events-roll", *ROLLS[event], *more)
+    events = table.do("events-roll", *EVENT_ROLLS[event], *more)
     assert of(events, random_events.RandomEventRolled)[0].event == event
     return events
 

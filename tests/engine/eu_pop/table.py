@@ -36,6 +36,30 @@ def realm(**changes: Any) -> dict[str, Any]:
     return {**base, **changes}
 
 
+def treasury_row(
+    player: str,
+    ducats: float,
+    interest_tokens: int,
+    power: tuple[int, int, int],
+    manpower: tuple[int, int],
+    stability: int,
+    prestige: int,
+) -> dict[str, Any]:
+    """A realm's row of the `treasury` view: monarch power as (adm, dip, mil), manpower
+    as (available, exhausted)."""
+    adm, dip, mil = power
+    available, exhausted = manpower
+    return {
+        "player": player,
+        "ducats": ducats,
+        "interest_tokens": interest_tokens,
+        "monarch_power": {"adm": adm, "dip": dip, "mil": mil},
+        "manpower": {"available": available, "exhausted": exhausted},
+        "stability": stability,
+        "prestige": prestige,
+    }
+
+
 def position(
     france: dict[str, Any] | None = None, austria: dict[str, Any] | None = None, **top: Any
 ) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tests.engine.eu_pop.table import Table
+from tests.engine.eu_pop.table import Table, treasury_row
 from warscribe.engine import codec
 from warscribe.engine.record import fold, verify
 from warscribe.engine.rulesets.eu_pop.events import LoanTaken
@@ -205,24 +205,8 @@ def test_two_realms_through_three_rounds() -> None:
     round_3(table)
     assert table.state.label == "4.draw"
     assert table.project("treasury")["realms"] == {
-        "France": {
-            "player": "alice",
-            "ducats": 61.5,
-            "interest_tokens": 1,
-            "monarch_power": {"adm": 11, "dip": 8, "mil": 14},
-            "manpower": {"available": 6, "exhausted": 5},
-            "stability": 1,
-            "prestige": 6,
-        },
-        "Austria": {
-            "player": "bob",
-            "ducats": 1,
-            "interest_tokens": 1,
-            "monarch_power": {"adm": 5, "dip": 13, "mil": 7},
-            "manpower": {"available": 7, "exhausted": 0},
-            "stability": 3,
-            "prestige": 5,
-        },
+        "France": treasury_row("alice", 61.5, 1, (11, 8, 14), (6, 5), 1, 6),
+        "Austria": treasury_row("bob", 1, 1, (5, 13, 7), (7, 0), 3, 5),
     }
     statements = table.project("income-statement")
     assert [(s["France"]["total"], s["Austria"]["total"]) for s in statements.values()] == [
