@@ -97,6 +97,18 @@ def test_the_page_opens_without_errors_and_its_chain_is_intact(browser: Any, pag
     assert opened.page.locator("#log div").count() == len(opened.page.evaluate("D.entries"))
 
 
+def test_an_address_ending_frame_n_opens_the_page_at_that_position(
+    browser: Any, pages: Path
+) -> None:
+    """docs/using.md: `game.html#frame=N` opens at position N counted from 0 (the page
+    says N+1 of ...), so a link can send a player straight to a battle."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto((pages / "game.html").as_uri() + "#frame=2")
+    page.wait_for_selector("#verdict:not([data-state=checking])", timeout=15000)
+    assert int(page.evaluate("document.body.dataset.frame")) == 2
+    assert "; 3 of " in (page.text_content("#position") or "")
+
+
 def test_the_board_takes_the_width_and_zooms(browser: Any, pages: Path) -> None:
     """The board spans the page's width; + and the wheel zoom in (the picture grows
     within its scrolling box), fit shows the whole board again."""
