@@ -72,6 +72,15 @@ def report(name: str, ratio: float, target: float | None) -> bool:
     return ok
 
 
+def report_time(name: str, p95: float, median: float, target: float) -> bool:
+    """Print `NAME p95=Xms target=Yms` (a time against an absolute target, with the median
+    beside it, and whether the target is met); True when it is."""
+    ok = p95 <= target
+    shown = f"p95={p95 * 1000:.1f}ms median={median * 1000:.1f}ms target={target * 1000:.0f}ms"
+    print(f"{name} {shown}{'' if ok else '  MISSED'}", flush=True)
+    return ok
+
+
 def machine() -> str:
     """A line saying how fast this machine runs Python beside C, printed before the
     figures: a ratio of our work (Python) to its floor (sqlite3 and msgpack, C) moves with
@@ -179,7 +188,7 @@ def source_digest() -> str:
     """A digest of this checkout's sources (the package and its build settings)."""
     digest = hashlib.sha256()
     for path in sorted(ROOT.glob("*/**/*")):
-        if path.is_file() and path.parts[len(ROOT.parts)] in ("engine", "store", "cli"):
+        if path.is_file() and path.parts[len(ROOT.parts)] in ("engine", "store", "cli", "web"):
             digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
     for build in ("pyproject.toml", "setup.py"):
         digest.update((ROOT / build).read_bytes())
@@ -482,7 +491,7 @@ def record_results() -> None:
 
 def write_results(script: str, command: str, printed: str) -> None:
     """`printed` as the section of `script` in RESULTS.md (the sections kept in name order)."""
-    if " ratio=" not in printed:
+    if " ratio=" not in printed and " p95=" not in printed:
         return  # no figure printed: the last run's stay
     sections: dict[str, str] = {}
     if RESULTS.exists():
