@@ -8,9 +8,12 @@ Nothing here names a game: the board and the panels are the game's presenter's
 from __future__ import annotations
 
 import shlex
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import Any
+from typing import Any, TypeVar
+from uuid import UUID
 
 from warscribe.cli.context import Context
 from warscribe.engine import rulesets
@@ -25,6 +28,9 @@ STORY_LINES = 80
 """The newest lines of the story shown beside the board."""
 REACH = "reach"
 """The query that lists the spaces a stack reaches (a game without it has no clicks)."""
+KEPT = 64
+"""The most results a turn keeps of one head of the game (`Turn.kept`)."""
+T = TypeVar("T")
 
 
 class Refused(Exception):
@@ -41,19 +47,48 @@ class Turn:
         self.lines: list[str] = []
         self.plan: list[str] = []
         self.signed: str | None = None
+        self._at: tuple[UUID, int, bytes] | None = None
+        self._kept: OrderedDict[Hashable, Any] = OrderedDict()
+        self._reach: tuple[Hashable, list[dict[str, Any]]] | None = None
+        """The last stack clicked and its reach: a space of it clicked next adds a line."""
 
     def head(self) -> Head:
-        return self.ctx.app.head(self.ctx.game_id())
+        """The game's head, read from the store on every call (another process may have
+        recorded since): what the turn kept of another head is dropped (`kept`)."""
+        head = self.ctx.app.head(self.ctx.game_id())
+        at = (head.game_id, head.seq, head.chain)
+        if at != self._at:
+            self._at = at
+            self._kept.clear()
+        return head
 
-    def ahead(self) -> Head:
-        """The head the lines so far lead to (under the first outcome of dice this copy
-        cannot roll): where the next line is offered and the reach found."""
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, worked out once while the store's head stays where `head()` last read
+        it (a request reads it first): the story, the panels, the plans and heads the
+        lines lead to, the offers there; the `KEPT` newest."""
+        if key in self._kept:
+            self._kept.move_to_end(key)
+        else:
+            self._kept[key] = make()
+            if len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        made: T = self._kept[key]
+        return made
+
+    def ahead(self, head: Head | None = None) -> Head:
+        """The head the lines so far lead to from `head` (read when not given; under the
+        first outcome of dice this copy cannot roll): where the next line is offered and
+        the reach found."""
+        head = head or self.head()
+        if not self.lines or self.player is None:
+            return head
+        return self.kept(("ahead", *self.lines), lambda: self._outcome(head))
+
+    def _outcome(self, head: Head) -> Head:
         from warscribe.cli.pbem import checked_orders
         from warscribe.engine.dryrun import outcome
 
-        head = self.head()
-        if not self.lines or self.player is None:
-            return head
+        assert self.player is not None
         written, _ = checked_orders(self.ctx, self.player, self.lines, checked=False)
         return outcome(head, written, self.ctx.app.secret(head.game_id))
 
@@ -64,15 +99,28 @@ class Turn:
         found = rulesets.get(head.ruleset).legal(head.state)
         return [o for o in found if o.actor == self.player and _listable(o)]
 
+    def offers_ahead(self, head: Head | None = None) -> tuple[Head, list[LegalCommand]]:
+        """The head the lines lead to and the offers there (`offers`)."""
+        ahead = self.ahead(head)
+        return ahead, self.kept(("offers", *self.lines), lambda: self.offers(ahead))
+
+    def checked(self, lines: list[str]) -> list[str]:
+        """What the dry run says of `lines` (`cli.pbem.checked_orders`: a line it refuses
+        raises), kept while the head stays: a line taken back finds its plan again."""
+        from warscribe.cli.pbem import checked_orders
+
+        player = self.player
+        assert player is not None
+        self.head()
+        return self.kept(("plan", *lines), lambda: checked_orders(self.ctx, player, lines)[1])
+
     def add(self, line: str) -> None:
         """Add `line` once the dry run of every line so far with it passes (else
         `Refused`, nothing added)."""
-        from warscribe.cli.pbem import checked_orders
-
         if self.player is None:
             raise Refused("the referee's page writes no orders")
         try:
-            _, plan = checked_orders(self.ctx, self.player, [*self.lines, line])
+            plan = self.checked([*self.lines, line])
         except (WarscribeError, _usage()) as exc:
             raise Refused(_said(exc)) from None
         self.lines.append(line)
@@ -84,8 +132,7 @@ class Turn:
         chosen by its index (`Refused` when they are not offered)."""
         from warscribe.cli.generated import command_line
 
-        head = self.ahead()
-        offers = self.offers(head)
+        head, offers = self.offers_ahead()
         if not 0 <= index < len(offers):
             raise Refused("that offer is no longer made: reload the page")
         offer = offers[index]
@@ -96,27 +143,19 @@ class Turn:
         return command_line(head.ruleset, offer.command(**values))
 
     def reached(self, units: list[str]) -> list[dict[str, Any]]:
-        """Each space the stack of `units` reaches at the lines' head (the `reach` query)."""
-        from warscribe.cli.generated import command_line
-
+        """Each space the stack of `units` reaches at the lines' head (the `reach` query;
+        the last stack's kept)."""
         head = self.ahead()
-        query = presenter_of(rulesets.get(head.ruleset)).queries.get(REACH)
-        if query is None or query.data is None:
-            return []
-        asked = Asked({"units": tuple(units)}, lambda c: command_line(head.ruleset, c))
-        try:
-            found: list[dict[str, Any]] = query.data(head.state, asked)
-        except WarscribeError as exc:
-            raise Refused(_said(exc)) from None
-        return printable(jsonable(found))  # type: ignore[no-any-return]
+        asked = (self._at, tuple(self.lines), tuple(units))
+        if self._reach is None or self._reach[0] != asked:
+            self._reach = (asked, _reach(head, units))
+        return self._reach[1]
 
     def undo(self) -> None:
         """Take back the last line; the others are checked again without it."""
-        from warscribe.cli.pbem import checked_orders
-
         if self.lines and self.player is not None:
             self.lines.pop()
-            self.plan = checked_orders(self.ctx, self.player, self.lines)[1] if self.lines else []
+            self.plan = self.checked(self.lines) if self.lines else []
             self.signed = None
 
     def sign(self) -> str:
@@ -160,24 +199,47 @@ def view(turn: Turn) -> dict[str, Any]:
     the lines with what the dry run says of them, and the offers at their head."""
     head = turn.head()
     ruleset = rulesets.get(head.ruleset)
-    presenter = presenter_of(ruleset)
-    board = presenter.board
-    ahead = turn.ahead()
-    entries = list(turn.ctx.reads().entries(head.game_id))
+    ahead, offers = turn.offers_ahead(head)
     return {
         "player": turn.player,
+        **turn.kept("view", lambda: _at_head(turn, head)),
+        "lines": turn.lines,
+        "plan": turn.plan,
+        "ahead": ruleset.position(ahead.state),
+        "offers": turn.kept(("shown", *turn.lines), lambda: [_offer(ahead, o) for o in offers]),
+        "reach": REACH in presenter_of(ruleset).queries,
+        "signed": turn.signed,
+    }
+
+
+def _at_head(turn: Turn, head: Head) -> dict[str, Any]:
+    """What the page shows of the game's head (whatever the lines): the position, the
+    board's overlay, the panels and the story."""
+    ruleset = rulesets.get(head.ruleset)
+    board = presenter_of(ruleset).board
+    entries = turn.ctx.reads().entries(head.game_id, 1, head.seq)
+    return {
         "position": ruleset.position(head.state),
         "whose_turn": ruleset.whose_turn(head.state),
         "overlay": board.overlay(head.state, None) if board is not None else None,
         "panels": panels(turn, head),
         "story": list(story.story(entries))[-STORY_LINES:],
-        "lines": turn.lines,
-        "plan": turn.plan,
-        "ahead": ruleset.position(ahead.state),
-        "offers": [_offer(turn, ahead, o) for o in turn.offers(ahead)],
-        "reach": REACH in presenter.queries,
-        "signed": turn.signed,
     }
+
+
+def _reach(head: Head, units: list[str]) -> list[dict[str, Any]]:
+    """Each space the stack of `units` reaches at `head` (the `reach` query)."""
+    from warscribe.cli.generated import command_line
+
+    query = presenter_of(rulesets.get(head.ruleset)).queries.get(REACH)
+    if query is None or query.data is None:
+        return []
+    asked = Asked({"units": tuple(units)}, lambda c: command_line(head.ruleset, c))
+    try:
+        found: list[dict[str, Any]] = query.data(head.state, asked)
+    except WarscribeError as exc:
+        raise Refused(_said(exc)) from None
+    return printable(jsonable(found))  # type: ignore[no-any-return]
 
 
 def panels(turn: Turn, head: Head) -> list[dict[str, str]]:
@@ -209,7 +271,7 @@ def _projection(ruleset: Any, name: str) -> Any:
     return lambda state, asked: projection(state)
 
 
-def _offer(turn: Turn, head: Head, offer: LegalCommand) -> dict[str, Any]:
+def _offer(head: Head, offer: LegalCommand) -> dict[str, Any]:
     """An offer as the page lists it: its line (its choices as placeholders) and the
     values of each choice, as typed."""
     from warscribe.cli.generated import hints
