@@ -158,3 +158,55 @@ def test_serve_says_where_it_listens_and_what_it_exposes(
     assert served == [("127.0.0.1", 8123), ("0.0.0.0", 8765)]
     far = run("serve", "--port", "65536", store=f"{player}.db", ok=False)
     assert far.exit_code == 2 and "65536 is out of range: a port is 0 to 65535" in far.output
+
+
+def test_what_the_store_records_between_two_requests_is_shown(
+    client: tuple[Any, str], stores: tuple[Callable[..., Result], str]
+) -> None:
+    """The page keeps what a head of the game gives (the story, the offers, the reach)
+    only while the store's head stays: an entry recorded by another process shows."""
+    run, player = stores
+    before = client[0].get("/api/state").get_json()
+    assert before["offers"] == [{"text": "events roll", "choices": []}]
+    run("events", "roll", store=f"{player}.db")  # another process, on the same store
+    after = client[0].get("/api/state").get_json()
+    assert "alice rolled 7 for the random event: No Event" in after["story"][-1]
+    assert after["offers"][0] == {"text": "end-phase", "choices": []}
+    added = post(client, "/api/line", {"offer": 0, "chosen": {}})  # offered at the new head
+    assert added.status_code == 200 and added.get_json()["lines"] == ["end-phase"]
+
+
+def test_a_line_taken_back_leaves_the_plan_and_head_a_fresh_dry_run_gives(
+    client: tuple[Any, str], stores: tuple[Callable[..., Result], str]
+) -> None:
+    from warscribe.cli.pbem import checked_orders
+    from warscribe.web.turn import Turn, view
+
+    _, player = stores
+    for line in TURN_START:
+        offer(client, line)
+    for _ in range(2):
+        state = post(client, "/api/undo").get_json()
+    assert state["lines"] == list(TURN_START[:-2])
+    fresh = Context(f"{player}.db", None)
+    turn = Turn(fresh, player)
+    turn.lines = state["lines"]
+    turn.plan = checked_orders(fresh, player, state["lines"])[1]
+    again = view(turn)
+    assert state["plan"] == turn.plan and state["plan"][-2] == "  line 4: diplomacy pass"
+    assert state["ahead"] == again["ahead"] and state["offers"] == again["offers"]
+    fresh.close()
+
+
+def test_a_stack_clicked_again_after_its_move_reaches_from_where_it_went(
+    client: tuple[Any, str],
+) -> None:
+    for line in TURN_START:
+        offer(client, line)
+    reach = client[0].get(f"/api/reach?stack={STACK}").get_json()["reach"]
+    space = ",".join(map(str, reach[-1]["space"]))
+    assert post(client, "/api/line", {"stack": STACK, "space": space}).status_code == 200
+    again = client[0].get(f"/api/reach?stack={STACK}").get_json()
+    assert again != {"reach": reach}, again
+    post(client, "/api/undo")
+    assert client[0].get(f"/api/reach?stack={STACK}").get_json() == {"reach": reach}
