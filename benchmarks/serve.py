@@ -14,9 +14,12 @@ turns, --samples times each:
 * serve-click: a click on one of the player's stacks (`GET /api/reach`), each of those
   that reach a space in turn (the page keeps the last stack's reach: a click on another
   works it out);
-* serve-add-line: the stack moved to the first space lit (`POST /api/line`, which
-  answers with the page's whole state: the page shows it as it comes);
-* serve-undo: the line taken back (`POST /api/undo`, answered with the state too).
+* serve-add-line: the stack moved to a space lit (`POST /api/line`, which answers with
+  the page's whole state: the page shows it as it comes), another space each time the
+  stack comes round again (the page keeps the plan of every line it added at a position:
+  a line added again would not be dry-run again);
+* serve-undo: the line taken back (`POST /api/undo`, answered with the state too: the
+  plan of the lines before it is the one kept since they were added).
 
 Each prints its 95th percentile and its median of wall time against an absolute target
 (`serve-click p95=XXms target=150ms`), not a ratio: the issue asks an answer a player does
@@ -28,6 +31,7 @@ Run: python benchmarks/serve.py [--samples 60] [--turns 18] [--seed 1]
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 import time
@@ -95,16 +99,17 @@ def to_movement(page: Page) -> dict[str, Any]:
     return state
 
 
-def stacks(page: Page, state: dict[str, Any]) -> list[tuple[str, str]]:
-    """The player's stacks that reach a space, each with the first it reaches."""
-    found = []
+def moves(page: Page, state: dict[str, Any]) -> list[tuple[str, str]]:
+    """Moves of the player's stacks that reach a space, (units, space), each stack's in turn
+    (the first space of each, then the second...): no line added twice at one position."""
+    reached = []
     for units in dict.fromkeys(UNITS.findall(state["overlay"])):
         answer = page.browser.get(f"/api/reach?stack={units}")
         reach = answer.get_json().get("reach") if answer.status_code == 200 else None
         if reach:
-            found.append((units, ",".join(map(str, reach[0]["space"]))))
-    assert found, "no stack of the player's reaches a space"
-    return found
+            reached.append([(units, ",".join(map(str, found["space"]))) for found in reach])
+    assert reached, "no stack of the player's reaches a space"
+    return [move for row in itertools.zip_longest(*reached) for move in row if move]
 
 
 def timed(samples: dict[str, list[float]], name: str, call: Callable[[], object]) -> None:
@@ -134,14 +139,14 @@ def main() -> None:
     assert entries >= 3000, f"the game holds {entries} entries: give more --turns"
     page = Page(store)
     state = to_movement(page)
-    moves = stacks(page, state)
+    made = moves(page, state)
     print(
         f"# sqlite: {entries} entries, {player}'s page, {len(state['lines'])} lines written, "
-        f"{len(moves)} stacks clicked in turn"
+        f"{len({units for units, _ in made})} stacks clicked in turn"
     )
     samples: dict[str, list[float]] = {"serve-click": [], "serve-add-line": [], "serve-undo": []}
     for sample in range(max(args.samples, 50)):
-        units, space = moves[sample % len(moves)]
+        units, space = made[sample % len(made)]
         interact(page, samples, units, space)
     page.ctx.close()
     for name, times in samples.items():
