@@ -91,7 +91,7 @@ def player_store(folder: Path, seed: int, turns: int) -> tuple[str, str, int]:
 def to_movement(page: Page) -> dict[str, Any]:
     """Write the turn up to its Movement Phase, the first offer taken each time (its
     choices' first values); the state then."""
-    state = page.get("/api/state")
+    state: dict[str, Any] = page.get("/api/state")
     while not str(state["ahead"]).endswith("movement"):
         offer = state["offers"][0]
         chosen = {choice["key"]: 0 for choice in offer["choices"]}
