@@ -241,11 +241,11 @@ def checked_orders(
 ) -> tuple[Orders, list[str]]:
     """The orders `lines` give for `player` against the head of the store's copy: every
     line read (a line that does not read is refused naming it), the standing answers
-    checked and, when `checked`, the dry run (`_dry_run`: a line the rules refuse is
+    checked and, when `checked`, the dry run (`dry_run_plan`: a line the rules refuse is
     refused naming it); with what the dry run says they would do."""
     head, written = _written_orders(ctx, player, lines)
     orders_file.check_answers(head.ruleset, written)
-    return written, _dry_run(ctx, head, written, lines) if checked else []
+    return written, dry_run_plan(ctx, head, written, lines) if checked else []
 
 
 def _written_orders(ctx: Context, player: str, lines: list[str]) -> tuple[Head, Orders]:
@@ -295,10 +295,11 @@ def _deliver(
     )
 
 
-def _dry_run(ctx: Context, head: Head, written: Orders, lines: list[str]) -> list[str]:
-    """Run the orders against the player's copy before they are signed: refuse (naming the
-    line) what the rules refuse there whatever the dice give; otherwise what would run,
-    and where it would stop (under which outcomes of dice only the referee can roll)."""
+def dry_run_plan(ctx: Context, head: Head, written: Orders, lines: list[str]) -> list[str]:
+    """Run the orders (`written` of `lines` at `head`) against the player's copy before they
+    are signed: refuse (naming the line) what the rules refuse there whatever the dice
+    give; otherwise what would run, and where it would stop (under which outcomes of dice
+    only the referee can roll)."""
     run = dry_run(head, written, ctx.app.secret(written.game_id))
     refused = run.refusal()
     if refused is not None:

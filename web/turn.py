@@ -18,6 +18,7 @@ from uuid import UUID
 from warscribe.cli.context import Context
 from warscribe.engine import rulesets
 from warscribe.engine.errors import WarscribeError
+from warscribe.engine.orders import Orders
 from warscribe.engine.presenter import FLAG, READER, Asked, presenter_of
 from warscribe.engine.record import Head
 from warscribe.engine.ruleset import LegalCommand
@@ -85,12 +86,9 @@ class Turn:
         return self.kept(("ahead", *self.lines), lambda: self._outcome(head))
 
     def _outcome(self, head: Head) -> Head:
-        from warscribe.cli.pbem import checked_orders
         from warscribe.engine.dryrun import outcome
 
-        assert self.player is not None
-        written, _ = checked_orders(self.ctx, self.player, self.lines, checked=False)
-        return outcome(head, written, self.ctx.app.secret(head.game_id))
+        return outcome(head, self.written(self.lines), self.ctx.app.secret(head.game_id))
 
     def offers(self, head: Head) -> list[LegalCommand]:
         """What `legal` offers the player at `head` whose choices the page can list."""
@@ -104,15 +102,25 @@ class Turn:
         ahead = self.ahead(head)
         return ahead, self.kept(("offers", *self.lines), lambda: self.offers(ahead))
 
-    def checked(self, lines: list[str]) -> list[str]:
-        """What the dry run says of `lines` (`cli.pbem.checked_orders`: a line it refuses
-        raises), kept while the head stays: a line taken back finds its plan again."""
+    def written(self, lines: list[str]) -> Orders:
+        """The player's orders of `lines` at the head (each line read, the standing answers
+        checked; not dry-run), kept while the head stays."""
         from warscribe.cli.pbem import checked_orders
 
         player = self.player
         assert player is not None
-        self.head()
-        return self.kept(("plan", *lines), lambda: checked_orders(self.ctx, player, lines)[1])
+        return self.kept(
+            ("written", *lines), lambda: checked_orders(self.ctx, player, lines, False)[0]
+        )
+
+    def checked(self, lines: list[str]) -> list[str]:
+        """What the dry run says of `lines` (`cli.pbem.dry_run_plan`: a line it refuses
+        raises), kept while the head stays: a line taken back finds its plan again."""
+        from warscribe.cli.pbem import dry_run_plan
+
+        head = self.head()
+        written = self.written(lines)
+        return self.kept(("plan", *lines), lambda: dry_run_plan(self.ctx, head, written, lines))
 
     def add(self, line: str) -> None:
         """Add `line` once the dry run of every line so far with it passes (else
