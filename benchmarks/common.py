@@ -273,31 +273,39 @@ AMBASSADORS = ("Neuth", "Ghem", "Zorn", "Pon", "Hothior", "Mivior", "Muetar", "R
 
 
 def new_game(
-    app: Any, name: str, dice: str = "seeded:1", players: tuple[str, ...] = PLAYERS
+    app: Any,
+    name: str,
+    dice: str = "seeded:1",
+    players: tuple[str, ...] = PLAYERS,
+    host_secret: bytes | None = None,
 ) -> Any:
-    """A Divine Right game for `players` (5 by default); its head."""
+    """A Divine Right game for `players` (5 by default); its head. `host_secret` fixes the
+    dice of a game of host dice (the same game played again rolls the same)."""
     from warscribe.engine.ruleset import GameSpec, PlayerSpec
 
     spec = GameSpec(name=name, players=tuple(PlayerSpec(p) for p in players))
-    return app.create("divine-right", spec, dice)
+    return app.create("divine-right", spec, dice, host_secret=host_secret)
 
 
-def random_game(app: Any, seed: int = 1, turns: int = 20) -> uuid.UUID:
+def random_game(app: Any, seed: int = 1, turns: int = 20, dice: str = "seeded") -> uuid.UUID:
     """A seeded random-play game of Divine Right for five players, imported into `app`; its
     id. Each command is drawn at random among those the rules' `legal` offers (the rule
     set's own random play: moves, sieges, battles, diplomacy, every question answered)
     until turn `turns` is over. Playing takes tens of seconds, so the game is kept as a
     log file under the temporary folder, one per seed; every run imports it (verified and
-    re-decided, as any import), and plays it again when the rules now refuse it."""
+    re-decided, as any import), and plays it again when the rules now refuse it. Its dice
+    are seeded by `seed`; with `dice="host"`, the host's (fixed by `seed`, and whose key
+    the store importing it lacks, as a player's copy: it cannot roll them)."""
     from warscribe.engine.errors import WarscribeError
     from warscribe.store import logfile
 
-    cached = Path(tempfile.gettempdir()) / f"warscribe-bench-game-{seed}-{turns}.log"
+    suffix = "" if dice == "seeded" else f"-{dice}"
+    cached = Path(tempfile.gettempdir()) / f"warscribe-bench-game-{seed}-{turns}{suffix}.log"
     for attempt in (1, 2):
         if attempt == 2 or not cached.exists():
             print(f"# playing random game {seed} ({turns} turns) into {cached}", file=sys.stderr)
             partial = cached.with_suffix(".partial")
-            partial.write_bytes(_random_play(seed, turns))
+            partial.write_bytes(_random_play(seed, turns, dice))
             partial.replace(cached)
         log = logfile.read(cached.read_bytes())
         try:
@@ -312,7 +320,7 @@ def random_game(app: Any, seed: int = 1, turns: int = 20) -> uuid.UUID:
     return game_id
 
 
-def _random_play(seed: int, turns: int) -> bytes:
+def _random_play(seed: int, turns: int, dice: str) -> bytes:
     """The log file of the game `random_game` plays."""
     from warscribe.engine import rulesets
     from warscribe.engine.errors import RuleError
@@ -324,7 +332,11 @@ def _random_play(seed: int, turns: int) -> bytes:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="warscribe-bench-play-") as folder:
         app = Warscribe(str(Path(folder) / "play.db"))
-        game_id = new_game(app, "bench", dice=f"seeded:{seed}").game_id
+        if dice == "seeded":
+            game_id = new_game(app, "bench", dice=f"seeded:{seed}").game_id
+        else:
+            fixed = hashlib.sha256(f"benchmark host {seed}".encode()).digest()
+            game_id = new_game(app, "bench", dice=dice, host_secret=fixed).game_id
         head = app.head(game_id)
         while head.state.number <= turns and not rs.summary(head.state)["game_over"]:
             command = draw(rs.legal(head.state), rng)
@@ -334,7 +346,9 @@ def _random_play(seed: int, turns: int) -> bytes:
                 app.issue(game_id, command)
             head = app.head(game_id)
         entries = list(app.entries(game_id))
-        data: bytes = logfile.write(game_id, "bench", "divine-right", head.players, entries)
+        signed = app.checkpoint(game_id, head.seq, head.chain)  # the host's (host dice)
+        players = head.players
+        data: bytes = logfile.write(game_id, "bench", "divine-right", players, entries, signed)
         app.close()
     return data
 

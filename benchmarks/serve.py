@@ -1,15 +1,17 @@
 """`warscribe serve`'s answers on a long game: a click on a stack and a line added, each
 within 150 ms at the 95th percentile on a game of over 3,000 entries (issue 33).
 
-The game: the seeded random-play game of Divine Right of replay.py (common.random_game:
-five players, every command drawn from what the rules' `legal` offers), played up to the
-start of turn 19 (over 3,000 entries; alice acts then, with several stacks that move) and
+The games: random-play games of Divine Right as replay.py's (common.random_game: five
+players, every command drawn from what the rules' `legal` offers), each played up to the
+start of a turn (over 3,000 entries, a player with several stacks that move to act), and
 imported into a SQLite store owned by the player to act (`init --as`: the page opens as
-them). Their turn is written on the page
-up to its Movement Phase (the first offer taken each time: the random event, the
-diplomacy, the phases ended), then the app is driven through Flask's test client (in
-process: no browser, no socket) as the page drives it, the three interactions taken in
-turns, --samples times each:
+them). Two games (`GAMES`): one of seeded dice (the copy rolls them: a dry run decides one
+way), one of the host's dice (a player's copy of a host game: it cannot roll them, and a
+dry run past a roll decides every outcome, `engine/dryrun.py`; figures `serve-*-host`). Their
+turn is written on the page up to its Movement Phase (the first offer taken each time:
+the random event, the diplomacy, the phases ended), then the app is driven through
+Flask's test client (in process: no browser, no socket) as the page drives it, the three
+interactions taken in turns, --samples times each:
 
 * serve-click: a click on one of the player's stacks (`GET /api/reach`), each of those
   that reach a space in turn (the page keeps the last stack's reach: a click on another
@@ -26,7 +28,7 @@ Each prints its 95th percentile and its median of wall time against an absolute 
 not wait for, whatever the floor. Under an INSTALLED warscribe, as every benchmark
 (common.py).
 
-Run: python benchmarks/serve.py [--samples 60] [--turns 18] [--seed 1]
+Run: python benchmarks/serve.py [--samples 60]
 """
 
 from __future__ import annotations
@@ -75,11 +77,11 @@ class Page:
         return answer.get_json()
 
 
-def player_store(folder: Path, seed: int, turns: int) -> tuple[str, str, int]:
+def player_store(folder: Path, seed: int, turns: int, dice: str) -> tuple[str, str, int]:
     """The game in a SQLite store owned by the player to act: (store, player, entries)."""
-    store = str(folder / "player.db")
+    store = str(folder / f"player-{dice}.db")
     app = Warscribe(store)
-    game_id = random_game(app, seed, turns)
+    game_id = random_game(app, seed, turns, dice)
     head = app.head(game_id)
     player = rulesets.get(head.ruleset).whose_turn(head.state)
     assert player is not None, "the game does not end at a player's turn: try other --turns"
@@ -120,11 +122,9 @@ def timed(samples: dict[str, list[float]], name: str, call: Callable[[], object]
 
 def interact(page: Page, samples: dict[str, list[float]], units: str, space: str) -> None:
     """A click on the stack of `units`, a line moving it to `space`, the line taken back."""
-    timed(samples, "serve-click", lambda: page.get(f"/api/reach?stack={units}"))
-    timed(
-        samples, "serve-add-line", lambda: page.post("/api/line", {"stack": units, "space": space})
-    )
-    timed(samples, "serve-undo", lambda: page.post("/api/undo"))
+    timed(samples, "click", lambda: page.get(f"/api/reach?stack={units}"))
+    timed(samples, "add-line", lambda: page.post("/api/line", {"stack": units, "space": space}))
+    timed(samples, "undo", lambda: page.post("/api/undo"))
 
 
 def p95(times: list[float]) -> float:
@@ -133,24 +133,36 @@ def p95(times: list[float]) -> float:
     return ordered[min(len(ordered) - 1, -(-len(ordered) * 95 // 100) - 1)]
 
 
-def main() -> None:
-    args, folder = started(__doc__, "serve", {"samples": 60, "turns": 18, "seed": 1})
-    store, player, entries = player_store(folder, args.seed, args.turns)
+def bench(folder: Path, seed: int, turns: int, dice: str, count: int) -> None:
+    """Drive the page on the game of `dice` (`player_store`) and print its figures."""
+    store, player, entries = player_store(folder, seed, turns, dice)
     assert entries >= 3000, f"the game holds {entries} entries: give more --turns"
     page = Page(store)
     state = to_movement(page)
     made = moves(page, state)
     print(
-        f"# sqlite: {entries} entries, {player}'s page, {len(state['lines'])} lines written, "
-        f"{len({units for units, _ in made})} stacks clicked in turn"
+        f"# {dice} dice: {entries} entries, {player}'s page, {len(state['lines'])} lines "
+        f"written, {len({units for units, _ in made})} stacks clicked in turn"
     )
-    samples: dict[str, list[float]] = {"serve-click": [], "serve-add-line": [], "serve-undo": []}
-    for sample in range(max(args.samples, 50)):
+    samples: dict[str, list[float]] = {"click": [], "add-line": [], "undo": []}
+    for sample in range(max(count, 50)):
         units, space = made[sample % len(made)]
         interact(page, samples, units, space)
     page.ctx.close()
+    label = "" if dice == "seeded" else f"-{dice}"
     for name, times in samples.items():
-        report_time(name, p95(times), statistics.median(times), TARGET)
+        report_time(f"serve-{name}{label}", p95(times), statistics.median(times), TARGET)
+
+
+GAMES = (("seeded", 1, 18), ("host", 3, 19))
+"""The games (dice, seed, turns played): the first seeds and turns whose game holds over
+3,000 entries and stops where the player to act has stacks to move."""
+
+
+def main() -> None:
+    args, folder = started(__doc__, "serve", {"samples": 60})
+    for dice, seed, turns in GAMES:
+        bench(folder, seed, turns, dice, args.samples)
 
 
 if __name__ == "__main__":
