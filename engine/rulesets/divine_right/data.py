@@ -546,7 +546,18 @@ class DRData:
         """The hexes of the unit's start area (empty for a unit with a start hex); the
         area's `placement` says how units share them."""
         area = self.start_area(unit)
-        return _area_hexes(self.map, area) if area else ()
+        if area is None:
+            return ()
+        found = self._spread.get(area)
+        if found is None:
+            found = self._spread[area] = _area_hexes(self.map, area)
+        return found
+
+    @cached_property
+    def _spread(self) -> dict[StartArea, tuple[Coord, ...]]:
+        """The hexes of each start area asked about so far (`spread_hexes`: a random
+        event's replacements ask them for every unit, in every branch of a dry run)."""
+        return {}
 
     def _kingdom(self, kingdom: str | Kingdom) -> Kingdom:
         return self.kingdom(kingdom) if isinstance(kingdom, str) else kingdom

@@ -61,8 +61,8 @@ def spread_spaces(
     """The spaces of the unit's start area it may be deployed in: none where a unit of its
     kingdom stands (`kin`: their spaces) or next to one, none `barred` (held by enemies,
     besieged), and each leaving room for `to_come` more units deployed after it."""
-    near = set(kin).union(*(data.map.neighbours(*h) for h in kin))
-    free = [h for h in data.spread_hexes(unit) if h not in near.union(barred)]
+    blocked = set(kin).union(barred, *(data.map.neighbours(*h) for h in kin))
+    free = [h for h in data.spread_hexes(unit) if h not in blocked]
     room = Room(data.map)
     return [h for h in free if room.fits(room.without(free, h), to_come)]
 
