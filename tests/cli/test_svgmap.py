@@ -250,3 +250,32 @@ def test_the_navigable_river_runs_along_hexsides() -> None:
     assert len(drawn_lines) == len(DATA.map.river_sides)
     for ends in drawn_lines:
         assert all(min(abs(e[0] - p[0]) + abs(e[1] - p[1]) for p in corners_) < 0.05 for e in ends)
+
+
+def test_a_tint_on_a_castle_space_leaves_its_square_bare() -> None:
+    """Issue 33: the "moved here" tint (and the "fought here" one) covered a castle's
+    defence square. Each tint is masked by `bare-castles`, which cuts out every castle's
+    square: carol's armies moved into Tadafat, its square shows as printed."""
+    before = Table()
+    after = Table()
+    after.set_state(before.state)
+    put(after, "Muetar-A1", "Tadafat")
+    root = drawn(after, before)
+    tadafat = "{},{}".format(*hex_of("Tadafat"))
+    assert [p.get("data-hex") for p in root.iter(SVG + "polygon") if p.get("class") == "moved"] == [
+        tadafat
+    ]
+    style = root.findtext(SVG + "style") or ""
+    for tint in ("moved", "fought"):
+        rule = style.split(f".{tint}{{", 1)[1].split("}", 1)[0]
+        assert "mask:url(#bare-castles)" in rule, rule
+    (mask,) = [m for m in root.iter(SVG + "mask") if m.get("id") == "bare-castles"]
+    everything, *holes = mask.findall(SVG + "rect")
+    assert everything.get("fill") == "#fff" and everything.get("width") == root.get("width")
+    (square,) = [
+        box_of(g.find(SVG + "rect"))  # type: ignore[arg-type]
+        for g in root.iter(SVG + "g")
+        if g.get("class") == "castle" and g.get("data-hex") == tadafat
+    ]
+    assert square in [box_of(hole) for hole in holes]
+    assert all(hole.get("fill") is None for hole in holes)  # black: masked out
