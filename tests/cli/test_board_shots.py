@@ -37,9 +37,9 @@ def test_the_readme_pictures_of_a_battle_and_a_siege_are_made_by_the_example(
     assert shots.main([str(tmp_path)]) == 0
     battle, siege = drawn
     # who fought, how many, what each lost; who besieges what, its ring round the castle
-    said = "battle: carol 4 against alice 2, carol lost 0, alice lost 1"
-    assert f">{said}</text>" in battle
-    assert ">siege: carol besieges Castle Lapspell</text>" in siege
+    assert ">battle: carol 4 against alice 2</tspan>" in battle
+    assert ">lost: carol 0, alice 1</tspan>" in battle
+    assert ">siege: carol besieges Castle Lapspell</tspan>" in siege
     assert re.search(r'<circle class="siege" data-hex="13,18"', siege)
     assert re.search(r'<g class="counter field" data-hex="13,18"[^>]* data-count="4"', siege)
     for name in ("battle.png", "siege.png"):
