@@ -22,7 +22,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from click.testing import CliRunner
 
@@ -67,19 +67,31 @@ class Store:
     def json(self, *args: str) -> Any:
         return json.loads(self.ok(*args, "--json"))
 
-    def to_phase(self, turn: int, players: Sequence[str], phase: str) -> str:
-        """End quiet phases until the first of `players` comes to `phase` of `turn`."""
-        while True:
-            status = self.json("status")
-            if (status["turn"], status["phase"]) == (turn, phase) and status["player"] in players:
-                return str(status["player"])
-            if "events roll" in status["commands"]:
-                self.ok("events", "roll", *QUIET)
-            elif "diplomacy draw" in status["commands"]:
-                self.ok("diplomacy", "draw")
-                while len(self.json("hand")["cards"]) > 4:
-                    self.ok("discard", self.json("hand")["cards"][0])
-            self.ok("end-phase")
+
+class Commands(Protocol):
+    """What runs `warscribe` commands on a store (`Store`, or the tests' `Club`)."""
+
+    def ok(self, *args: str) -> str: ...
+
+    def json(self, *args: str) -> Any: ...
+
+
+def to_phase(game: Commands, turn: int, player: str | tuple[str, ...], phase: str) -> str:
+    """Play quiet phases (random events rolled 7: no event; a diplomacy card drawn, the
+    hand kept to four) until `player`'s `phase` of game turn `turn` (or that of the first
+    of several players to come to it, whom it returns)."""
+    players = (player,) if isinstance(player, str) else player
+    while True:
+        status = game.json("status")
+        if (status["turn"], status["phase"]) == (turn, phase) and status["player"] in players:
+            return str(status["player"])
+        if "events roll" in status["commands"]:
+            game.ok("events", "roll", *QUIET)
+        elif "diplomacy draw" in status["commands"]:
+            game.ok("diplomacy", "draw")
+            while len(game.json("hand")["cards"]) > 4:
+                game.ok("discard", game.json("hand")["cards"][0])
+        game.ok("end-phase")
 
 
 def play(game: Store) -> list[str]:
@@ -98,7 +110,7 @@ def play(game: Store) -> list[str]:
     for turn, moves in MARCH.items():
         left = dict(moves)
         while left:
-            for move in left.pop(game.to_phase(turn, tuple(left), "Movement Phase")):
+            for move in left.pop(to_phase(game, turn, tuple(left), "Movement Phase")):
                 game.ok("move", *move)
         game.ok("end-phase")
         if turn == 3:
