@@ -134,13 +134,15 @@ def cut(picture: str, words: str) -> str:
     outer = f'viewBox="0 0 {width * SCALE:.0f} {height * SCALE:.0f}"'
     inner = f'width="{width * SCALE:.0f}" height="{height * SCALE:.0f}" {window}'
     head = f'<svg xmlns="http://www.w3.org/2000/svg" {outer}><svg {inner}'
-    body = re.sub(
+    body, made = re.subn(
         r'^<svg xmlns="http://www.w3.org/2000/svg"([^>]*?) viewBox="[^"]*"'
         r' width="\d+" height="\d+"',
         lambda m: head + m[1],
         picture,
         count=1,
     )
+    if not made:
+        raise SystemExit("the board's SVG no longer opens with its size: cut it anew")
     return body + "</svg>\n"
 
 
