@@ -124,30 +124,44 @@ def parse_answer(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     return words[0], tuple(args)
 
 
+Parsed = dict[str, tuple[str, tuple[tuple[str, Any], ...]]]
+"""Lines already read at one head of the game, each with the command it gives."""
+
+
 def parse_lines(
-    ctx: Context, ruleset: str, player: str, lines: list[str]
+    ctx: Context, ruleset: str, player: str, lines: list[str], parsed: Parsed | None = None
 ) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
     """Each line of orders as the command it gives: written as after `warscribe` on the
     command line and read by the CLI's own commands, or a standing answer. A line that
-    does not read is refused naming it (a usage error, exit 2; one the data refuses, 1)."""
-    from .generated import parse_line
-
+    does not read is refused naming it (a usage error, exit 2; one the data refuses, 1).
+    `parsed`: the lines read before at the same head (a line read is added to it)."""
+    known: Parsed = {} if parsed is None else parsed
     found = []
     for number, text in enumerate(lines, 1):
-        try:
-            if text.split(maxsplit=1)[:1] == [ANSWER]:
-                found.append(parse_answer(text))
-                continue
-            command = parse_line(ctx, ruleset, text, player)
-        except click.UsageError as exc:
-            raise click.UsageError(
-                f"line {number} (`{text}`) of the orders: {exc.format_message()}"
-            ) from None
-        except WarscribeError as exc:
-            kind = type(exc) if isinstance(exc, RuleError) else WarscribeError
-            raise kind(f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule) from None
-        found.append((command.name, command.args))
+        if text not in known:
+            known[text] = _parse_line(ctx, ruleset, player, number, text)
+        found.append(known[text])
     return tuple(found)
+
+
+def _parse_line(
+    ctx: Context, ruleset: str, player: str, number: int, text: str
+) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """The command line `number` of the orders gives (see `parse_lines`)."""
+    from .generated import parse_line
+
+    try:
+        if text.split(maxsplit=1)[:1] == [ANSWER]:
+            return parse_answer(text)
+        command = parse_line(ctx, ruleset, text, player)
+    except click.UsageError as exc:
+        raise click.UsageError(
+            f"line {number} (`{text}`) of the orders: {exc.format_message()}"
+        ) from None
+    except WarscribeError as exc:
+        kind = type(exc) if isinstance(exc, RuleError) else WarscribeError
+        raise kind(f"line {number} (`{text}`) of the orders: {exc.message}", exc.rule) from None
+    return command.name, command.args
 
 
 @click.command()
@@ -237,18 +251,21 @@ def _signer(ctx: Context, player: str | None, key_path: str | None) -> tuple[str
 
 
 def checked_orders(
-    ctx: Context, player: str, lines: list[str], checked: bool = True
+    ctx: Context, player: str, lines: list[str], checked: bool = True, parsed: Parsed | None = None
 ) -> tuple[Orders, list[str]]:
     """The orders `lines` give for `player` against the head of the store's copy: every
-    line read (a line that does not read is refused naming it), the standing answers
-    checked and, when `checked`, the dry run (`dry_run_plan`: a line the rules refuse is
-    refused naming it); with what the dry run says they would do."""
-    head, written = _written_orders(ctx, player, lines)
+    line read (a line that does not read is refused naming it; `parsed`: those read
+    before at this head), the standing answers checked and, when `checked`, the dry run
+    (`dry_run_plan`: a line the rules refuse is refused naming it); with what the dry run
+    says they would do."""
+    head, written = _written_orders(ctx, player, lines, parsed)
     orders_file.check_answers(head.ruleset, written)
     return written, dry_run_plan(ctx, head, written, lines) if checked else []
 
 
-def _written_orders(ctx: Context, player: str, lines: list[str]) -> tuple[Head, Orders]:
+def _written_orders(
+    ctx: Context, player: str, lines: list[str], parsed: Parsed | None = None
+) -> tuple[Head, Orders]:
     """The game's head and `player`'s orders of `lines` against it (not yet signed)."""
     listing = ctx.game()
     if player not in listing.players:
@@ -260,7 +277,7 @@ def _written_orders(ctx: Context, player: str, lines: list[str]) -> tuple[Head, 
         position=rulesets.get(head.ruleset).position(head.state),
         seq=head.seq,
         chain=head.chain,
-        commands=parse_lines(ctx, head.ruleset, player, lines),
+        commands=parse_lines(ctx, head.ruleset, player, lines, parsed),
         lines=tuple(lines),
     )
     return head, written

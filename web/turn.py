@@ -104,13 +104,14 @@ class Turn:
 
     def written(self, lines: list[str]) -> Orders:
         """The player's orders of `lines` at the head (each line read, the standing answers
-        checked; not dry-run), kept while the head stays."""
-        from warscribe.cli.pbem import checked_orders
+        checked; not dry-run), kept while the head stays, as each line read."""
+        from warscribe.cli.pbem import Parsed, checked_orders
 
         player = self.player
         assert player is not None
+        parsed: Parsed = self.kept("parsed", dict)
         return self.kept(
-            ("written", *lines), lambda: checked_orders(self.ctx, player, lines, False)[0]
+            ("written", *lines), lambda: checked_orders(self.ctx, player, lines, False, parsed)[0]
         )
 
     def checked(self, lines: list[str]) -> list[str]:
