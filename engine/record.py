@@ -8,6 +8,7 @@ to them stands in (see `hidden`: leaf commitments, so parts can be published lat
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -384,14 +385,21 @@ def _standing(
 ) -> tuple[tuple[str, int, Answers], ...]:
     """The standing answers once `event` (OrdersReceived at `seq`) is folded: the sender's
     are those of these orders, whatever they held before."""
+    answers = _answers(event.orders)
+    kept = tuple(s for s in standing if s[0] != event.player)
+    return (*kept, (event.player, seq, answers)) if answers else kept
+
+
+@functools.lru_cache(maxsize=16)
+def _answers(signed: bytes) -> Answers:
+    """The standing answers of the orders of these signed bytes (none if they do not
+    decode). Kept for the last few orders: a dry run folds the same orders once a branch."""
     from .orders import Orders, OrdersError  # here: a fold that meets no orders skips it
 
     try:
-        answers = Orders.decode(event.orders).answers()
+        return Orders.decode(signed).answers()
     except OrdersError:  # verify refuses such an entry; the fold never validates
-        answers = ()
-    kept = tuple(s for s in standing if s[0] != event.player)
-    return (*kept, (event.player, seq, answers)) if answers else kept
+        return ()
 
 
 def standing_of(head: Head, player: str) -> tuple[int, Answers] | None:
