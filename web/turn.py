@@ -215,7 +215,9 @@ def view(turn: Turn) -> dict[str, Any]:
         "lines": turn.lines,
         "plan": turn.plan,
         "ahead": ruleset.position(ahead.state),
-        "offers": turn.kept(("shown", *turn.lines), lambda: [_offer(ahead, o) for o in offers]),
+        "offers": turn.kept(
+            ("shown", *turn.lines), lambda: [_offer(turn, ahead, o) for o in offers]
+        ),
         "reach": REACH in presenter_of(ruleset).queries,
         "signed": turn.signed,
     }
@@ -280,7 +282,7 @@ def _projection(ruleset: Any, name: str) -> Any:
     return lambda state, asked: projection(state)
 
 
-def _offer(head: Head, offer: LegalCommand) -> dict[str, Any]:
+def _offer(turn: Turn, head: Head, offer: LegalCommand) -> dict[str, Any]:
     """An offer as the page lists it: its line (its choices as placeholders) and the
     values of each choice, as typed."""
     from warscribe.cli.generated import hints
