@@ -392,6 +392,14 @@ class _Run(Taker):
         return _reply_to(self.app, self.listing, self.book[owed.player], owed, notes)
 
 
+def hand_in(app: Warscribe, listing: GameListing, letter: mb.Letter) -> list[Handled]:
+    """A mail handed to the referee's page of `serve`, taken as `referee` takes a mail of
+    its inbox: under the same lock, by the same steps, journalled the same way (a reply
+    to the player it concerns is then owed, which the next `referee` run writes)."""
+    with app.referee_run():
+        return Taker(app, listing).take([letter])
+
+
 def _quarantine(letter: mb.Letter) -> Path:
     """The quarantine Maildir beside the Maildir a mail of new/ came from."""
     return mb.quarantine_of(str(Path(letter.file).parent.parent))
