@@ -192,3 +192,14 @@ def test_a_players_page_has_no_mailbox(client: tuple[Any, str]) -> None:
     assert 'id="mailroom"' not in browser.get("/").get_data(as_text=True)
     assert browser.get("/api/mailbox").status_code == 404
     assert hand(client, b"-----BEGIN WARSCRIBE ORDERS-----").status_code == 404
+
+
+def test_pasted_text_is_the_body_of_a_mail_even_where_it_reads_as_a_header(
+    referee: tuple[Any, str], stores: tuple[Callable[..., Result], str]
+) -> None:
+    """Text pasted from a mail client's quote ("Orders: ..." over the block indented)
+    would be one long header line were it read as a mail: it is a mail's body."""
+    orders = signed(stores, "events roll").decode()
+    pasted = "Orders: my turn\n" + "".join(f"    {line}\n" for line in orders.splitlines())
+    said = taken(referee, pasted.encode())
+    assert "alice's orders: 1 of 1 commands recorded" in said["mails"][0]["text"], said
