@@ -36,7 +36,8 @@ def routes(
     app: Flask, ctx: Context, opened: Callable[[], object], json: Callable[..., Response]
 ) -> None:
     """The referee's routes on `app`: the mailbox, and a mail handed in. `opened` aborts
-    a request without the page's session (a POST's token the app's guard checks); `json` writes the answer (escaped)."""
+    a request without the page's session (a POST's token the app's guard checks);
+    `json` writes the answer (escaped)."""
 
     @app.get("/api/mailbox")
     def mailbox() -> Response:
