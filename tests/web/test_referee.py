@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from click.testing import Result
@@ -42,7 +43,7 @@ def hand(referee: tuple[Any, str], data: bytes, name: str = "") -> Any:
     browser, token = referee
     kind = "message/rfc822" if name else "text/plain; charset=utf-8"
     headers = {"X-Warscribe-Token": token, "Content-Type": kind}
-    return browser.post(f"/api/mail?name={name}", data=data, headers=headers)
+    return browser.post(f"/api/mail?name={quote(name)}", data=data, headers=headers)
 
 
 def taken(referee: tuple[Any, str], data: bytes, name: str = "") -> dict[str, Any]:
@@ -117,8 +118,8 @@ def test_the_mail_a_players_page_downloads_is_recorded(
     turn.sign()
     eml = turn.mail()
     ctx.close()
-    said = taken(referee, eml, "orders.eml")
-    assert said["mails"][0]["text"].startswith("orders.eml (page ")
+    said = taken(referee, eml, "../orders\n<b>.eml")
+    assert said["mails"][0]["text"].startswith("..ordersb.eml (page "), "a plain name"
     assert "alice's orders: 3 of 3 commands recorded" in said["mails"][0]["text"]
     mail = said["mailbox"]["mails"][0]
     assert mail["from"] == "alice@warscribe.invalid" and mail["player"] == "alice"
