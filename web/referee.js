@@ -3,11 +3,16 @@
 // `token`, `byId`, `element`, `call` and `show`); every text is set as text.
 document.addEventListener("DOMContentLoaded", () => {
   function listed(id, items, line) {
-    byId(id).replaceChildren(...items.map((item) => {
+    const rows = items.map((item) => {
       const row = element("li", line(item));
       if (item.ok === false) row.className = "refused";
       return row;
-    }));
+    });
+    if (!rows.length) {
+      rows.push(element("li", "none"));
+      rows[0].className = "none";
+    }
+    byId(id).replaceChildren(...rows);
   }
 
   function reply(item) {
@@ -31,6 +36,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const data = await answer.json();
     byId("error").textContent = data.error || "";
     if (!answer.ok) return;
+    byId("mail-text").value = "";
+    byId("mail-file").value = "";
     listed("mail-taken", data.mails, (m) => m.text);
     mailbox(data.mailbox);
     const state = await call("GET", "/api/state");

@@ -34,13 +34,13 @@ def test_the_referee_records_a_players_mail_on_the_page_and_sees_who_acts(
     orders = signed(stores, *QUIET_TURN).decode()
     page, errors = _opened(browser, served)
     page.wait_for_selector("#mail-now:has-text('now: alice to play (1.1.random-events)')")
-    assert page.locator("#orders").is_hidden() and page.locator("#mail-journal li").count() == 0
+    assert page.locator("#orders").is_hidden() and page.text_content("#mail-journal") == "none"
     page.fill("#mail-text", orders)
     page.locator("#mail-paste").click()
-    page.wait_for_selector("#mail-journal li")
+    page.wait_for_selector("#mail-journal li:not(.none)")
     journal = page.locator("#mail-journal li").first.text_content() or ""
     assert "from ?: alice's orders: 8 of 8 commands recorded" in journal, journal
-    assert "(a reply is owed)" in journal
+    assert "(a reply is owed)" in journal and page.input_value("#mail-text") == ""
     page.wait_for_selector("#mail-now:has-text('now: bob to play')")
     page.wait_for_selector("#where:has-text('bob to act')")  # the board's side, redrawn
     assert "alice" in (page.locator("#mail-owed").text_content() or "")
