@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 SLOW: dict[str, tuple[str, ...]] = {
+    "tests/cli/test_board_shots.py": (),  # a game played, then drawn by Chromium
     "tests/cli/test_cli.py": (
         "test_default_store_is_warscribe_db_and_env_sets_it",
         "test_import_refuses_another_games_file_and_leaves_the_store_alone",
