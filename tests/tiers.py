@@ -124,6 +124,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "tests/third_game/test_third_game.py": (
         "test_a_game_installed_beside_warscribe_is_played_through_the_cli",  # pip builds it
     ),
+    "tests/web/test_referee_browser.py": (),  # Chromium, through `serve` in its own process
     "tests/web/test_serve_browser.py": (),  # Chromium, through `serve` in its own process
 }
 """Per test module, the tests of the slow tier (a test class, or a test with all its
