@@ -24,11 +24,13 @@ interactions taken in turns, --samples times each:
   plan of the lines before it is the one kept since they were added).
 
 Each prints its 95th percentile and its median of wall time against an absolute target
-(`serve-click p95=XXms target=150ms`), not a ratio: the issue asks an answer a player does
-not wait for, whatever the floor. Under an INSTALLED warscribe, as every benchmark
+(`serve-click p95=XXms target=150ms`), of the run (of --runs, each on a fresh page: a
+new session keeps nothing of the last) whose 95th percentile is the least, as the other
+benchmarks take the least of their runs; not a ratio: the issue asks an answer a player
+does not wait for, whatever the floor. Under an INSTALLED warscribe, as every benchmark
 (common.py).
 
-Run: python benchmarks/serve.py [--samples 60]
+Run: python benchmarks/serve.py [--samples 60] [--runs 3]
 """
 
 from __future__ import annotations
@@ -133,25 +135,32 @@ def p95(times: list[float]) -> float:
     return ordered[min(len(ordered) - 1, -(-len(ordered) * 95 // 100) - 1)]
 
 
-def bench(folder: Path, seed: int, turns: int, dice: str, count: int) -> None:
-    """Drive the page on the game of `dice` (`player_store`) and print its figures."""
+def bench(folder: Path, game: tuple[str, int, int], count: int, runs: int) -> None:
+    """Drive the page on the game (`GAMES`) and print its figures: of each interaction, the
+    run of `count` samples whose 95th percentile is the least, each run a fresh page."""
+    dice, seed, turns = game
     store, player, entries = player_store(folder, seed, turns, dice)
-    assert entries >= 3000, f"the game holds {entries} entries: give more --turns"
-    page = Page(store)
-    state = to_movement(page)
-    made = moves(page, state)
+    assert entries >= 3000, f"the game holds {entries} entries: give more turns"
+    found: dict[str, list[list[float]]] = {"click": [], "add-line": [], "undo": []}
+    for _ in range(max(runs, 1)):
+        page = Page(store)
+        state = to_movement(page)
+        made = moves(page, state)
+        samples: dict[str, list[float]] = {name: [] for name in found}
+        for sample in range(max(count, 50)):
+            units, space = made[sample % len(made)]
+            interact(page, samples, units, space)
+        page.ctx.close()
+        for name, times in samples.items():
+            found[name].append(times)
     print(
         f"# {dice} dice: {entries} entries, {player}'s page, {len(state['lines'])} lines "
         f"written, {len({units for units, _ in made})} stacks clicked in turn"
     )
-    samples: dict[str, list[float]] = {"click": [], "add-line": [], "undo": []}
-    for sample in range(max(count, 50)):
-        units, space = made[sample % len(made)]
-        interact(page, samples, units, space)
-    page.ctx.close()
     label = "" if dice == "seeded" else f"-{dice}"
-    for name, times in samples.items():
-        report_time(f"serve-{name}{label}", p95(times), statistics.median(times), TARGET)
+    for name, rounds in found.items():
+        best = min(rounds, key=p95)
+        report_time(f"serve-{name}{label}", p95(best), statistics.median(best), TARGET)
 
 
 GAMES = (("seeded", 1, 18), ("host", 3, 19))
@@ -160,9 +169,9 @@ GAMES = (("seeded", 1, 18), ("host", 3, 19))
 
 
 def main() -> None:
-    args, folder = started(__doc__, "serve", {"samples": 60})
-    for dice, seed, turns in GAMES:
-        bench(folder, seed, turns, dice, args.samples)
+    args, folder = started(__doc__, "serve", {"samples": 60, "runs": 3})
+    for game in GAMES:
+        bench(folder, game, args.samples, args.runs)
 
 
 if __name__ == "__main__":
