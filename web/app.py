@@ -22,8 +22,9 @@ from typing import Any
 from flask import Flask, Response, abort, g, request, session
 
 from warscribe.cli.context import Context
+from warscribe.store.mailbox import SmtpServer
 
-from .turn import Refused, Turn, view
+from .turn import Refused, Turn, steps, view
 
 TOKEN_HEADER = "X-Warscribe-Token"
 FIELD = re.compile(r"\{\{(nonce|token|title|board|script)\}\}")
@@ -31,8 +32,9 @@ FIELD = re.compile(r"\{\{(nonce|token|title|board|script)\}\}")
 filled in is read again)."""
 
 
-def make_app(ctx: Context) -> Flask:
-    """The app on the store of `ctx`, as the store's owner (else as the referee)."""
+def make_app(ctx: Context, smtp: SmtpServer | None = None) -> Flask:
+    """The app on the store of `ctx`, as the store's owner (else as the referee); the
+    signed orders sent through `smtp` when given (`serve --smtp`)."""
     owner = ctx.owner()
     app = Flask(__name__)
     app.secret_key = secrets.token_bytes(32)
@@ -55,12 +57,16 @@ def make_app(ctx: Context) -> Flask:
                 abort(403)
 
     app.after_request(_headers)
-    _routes(app, ctx, turns, player, turn)
+    _routes(app, ctx, turns, lambda: Turn(ctx, player, smtp), turn)
     return app
 
 
 def _routes(
-    app: Flask, ctx: Context, turns: dict[str, Turn], player: str | None, turn: Callable[[], Turn]
+    app: Flask,
+    ctx: Context,
+    turns: dict[str, Turn],
+    new_turn: Callable[[], Turn],
+    turn: Callable[[], Turn],
 ) -> None:
     """The routes reading: the page (which opens the session), its state, a stack's reach."""
 
@@ -69,12 +75,16 @@ def _routes(
         token = session.get("token")
         if not isinstance(token, str) or token not in turns:
             token = session["token"] = secrets.token_urlsafe(32)
-            turns[token] = Turn(ctx, player)
-        return Response(_page(ctx, player, token), mimetype="text/html")
+            turns[token] = new_turn()
+        return Response(_page(ctx, turns[token].player, token), mimetype="text/html")
 
     @app.get("/api/state")
     def state() -> Response:
         return _json(view(turn()))
+
+    @app.get("/api/story")
+    def told() -> Response:
+        return _json({"story": steps(turn())})
 
     @app.get("/api/reach")
     def reach() -> Response:
@@ -101,6 +111,10 @@ def _turn_routes(app: Flask, turn: Callable[[], Turn]) -> None:
     @app.post("/api/sign")
     def sign() -> Response:
         return _answer(lambda: {"signed": turn().sign()})
+
+    @app.post("/api/send")
+    def send() -> Response:
+        return _answer(lambda: {"sent": turn().send()})
 
     @app.get("/orders.eml")
     def mail() -> Response:
