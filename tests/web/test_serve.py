@@ -16,6 +16,8 @@ from click.testing import CliRunner, Result
 from warscribe.cli.context import Context
 from warscribe.cli.main import cli
 
+from .conftest import opened
+
 TURN_START = ("events roll", "end-phase", "diplomacy draw", "diplomacy pass") + ("end-phase",) * 2
 """A quiet player turn up to its Movement Phase (the Siege Phase comes before it)."""
 STACK = "Hothior-A5 Hothior-A6"  # alice's stack at Tadafat
@@ -26,12 +28,16 @@ def post(client: tuple[Any, str], url: str, body: Any = None) -> Any:
     return browser.post(url, json=body or {}, headers={"X-Warscribe-Token": token})
 
 
-def offer(client: tuple[Any, str], line: str) -> dict[str, Any]:
-    """Add the offer whose line is `line` (its choices' first values)."""
+def offer(client: tuple[Any, str], line: str, **values: str) -> dict[str, Any]:
+    """Add the offer whose line is `line`, each choice's value as `values` give (as the
+    page lists it), else its first."""
     browser, _ = client
     offers = browser.get("/api/state").get_json()["offers"]
     index = [o["text"] for o in offers].index(line)
-    chosen = {c["key"]: 0 for c in offers[index]["choices"]}
+    choices = offers[index]["choices"]
+    chosen = {
+        c["key"]: c["values"].index(values[c["key"]]) if c["key"] in values else 0 for c in choices
+    }
     answer = post(client, "/api/line", {"offer": index, "chosen": chosen})
     assert answer.status_code == 200, answer.get_json()
     state: dict[str, Any] = answer.get_json()
@@ -158,3 +164,49 @@ def test_serve_says_where_it_listens_and_what_it_exposes(
     assert served == [("127.0.0.1", 8123), ("0.0.0.0", 8765)]
     far = run("serve", "--port", "65536", store=f"{player}.db", ok=False)
     assert far.exit_code == 2 and "65536 is out of range: a port is 0 to 65535" in far.output
+
+
+BATTLE_STACK = "Neuth-A1 Neuth-A2 Neuth-A3 Neuth-A4 Neuth-A5 Neuth-A6 Neuth-monarch"
+CARD = "diplomacy activate KINGDOM --card 'black-magic+2#3'"
+ATTACK = "attack declare 'Neuth-A1,Neuth-A2,Neuth-A3,Neuth-A4,Neuth-A5,Neuth-A6>2,1'"
+LOST = "Neuth-A4 Neuth-A5 Neuth-A6"
+
+
+def test_a_whole_turn_plays_a_card_attacks_and_answers_the_losses(
+    battle: tuple[Callable[..., Result], str],
+) -> None:
+    """Bob's turn 2 of the battle game: a card from his hand activates a kingdom chosen
+    from the offer's domain; his stack moves by its reach next to alice's and attacks
+    (Combat Phase › Declaring Attacks); alice's standing answer stands; the losses he
+    must choose (3 units: Combat Phase › Combat Results) are offered as units to tick,
+    and the turn is recorded as the page wrote it."""
+    run, _ = battle
+    with opened("bob.db") as client:
+        for line in ("events roll", "end-phase", "diplomacy draw"):
+            offer(client, line)
+        state = client[0].get("/api/state").get_json()
+        hand = {panel["title"]: panel["text"] for panel in state["panels"]}["hand"]
+        assert hand == "bob: black-magic+2#3, hidden"  # the card drawn now is the referee's
+        offer(client, CARD, kingdom="Mivior")
+        offer(client, "end-phase")
+        state = offer(client, "end-phase")
+        reach = client[0].get(f"/api/reach?stack={BATTLE_STACK}").get_json()["reach"]
+        assert "1,1" in {",".join(map(str, r["space"])) for r in reach}
+        post(client, "/api/line", {"stack": BATTLE_STACK, "space": "1,1"})
+        offer(client, "end-phase")
+        offer(client, ATTACK)
+        state = offer(client, "attack resolve 1")
+        pending = {panel["title"]: panel["text"] for panel in state["panels"]}["Pending decision"]
+        assert pending == "bob must answer losses: choose the 3 unit(s) bob loses in attack 1"
+        assert "  alice's standing answer: retreat stand" in state["plan"]
+        (losses,) = state["offers"]
+        assert losses["text"] == "losses UNIT..." and LOST.split() in losses["choices"][0]["parts"]
+        offer(client, "losses UNIT...", units=LOST)
+        state = offer(client, "end-phase")
+        assert state["ahead"] == "2.2.random-events" and state["offers"] == []
+        post(client, "/api/sign")
+        Path("orders.eml").write_bytes(client[0].get("/orders.eml").get_data())
+    recorded = run("import-orders", "orders.eml").stdout
+    assert "DiplomacyAttempted: player=bob kingdom=Mivior" in recorded, recorded
+    assert f"UnitsEliminated: player=bob units={LOST.split()}" in recorded, recorded
+    assert "now: alice to play" in recorded
