@@ -13,10 +13,18 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.cli.test_mailbox import Collect, smtp_server
+from tests.security.conftest import Table, table
+from tests.security.test_dry_run_orders import players_store
 from warscribe.cli.context import Context
 from warscribe.cli.main import cli
+from warscribe.cli.pbem import checked_orders
+from warscribe.engine import rulesets
+from warscribe.store.mailbox import SmtpServer
 
 from .conftest import opened
+
+__all__ = ["smtp_server", "table"]  # the fixtures
 
 TURN_START = ("events roll", "end-phase", "diplomacy draw", "diplomacy pass") + ("end-phase",) * 2
 """A quiet player turn up to its Movement Phase (the Siege Phase comes before it)."""
@@ -210,3 +218,54 @@ def test_a_whole_turn_plays_a_card_attacks_and_answers_the_losses(
     assert "DiplomacyAttempted: player=bob kingdom=Mivior" in recorded, recorded
     assert f"UnitsEliminated: player=bob units={LOST.split()}" in recorded, recorded
     assert "now: alice to play" in recorded
+
+
+def test_past_host_dice_the_page_shows_the_dry_runs_verdicts(table: Table) -> None:
+    """In a player's copy of a game of host dice the page cannot know the roll: it shows
+    what the dry run says under each outcome (as `orders` prints it), and offers the
+    next lines at the first outcome (Play by email › the dry run looks past the dice)."""
+    from warscribe.engine.dryrun import outcome
+    from warscribe.web.turn import Turn
+
+    player = players_store(table)
+    with opened(f"{player}.db") as client:
+        offer(client, "events roll")
+        state = offer(client, "end-phase")
+        assert state["plan"][0].startswith("  past dice only the referee can roll: checked under")
+        assert any(f"stops for {player}'s choice if RandomEventRolled" in s for s in state["plan"])
+        turn = Turn(Context(f"{player}.db", None), player)
+        turn.lines = ["events roll", "end-phase"]
+        written, _ = checked_orders(turn.ctx, player, turn.lines, checked=False)
+        first = outcome(turn.head(), written, turn.ctx.app.secret(turn.head().game_id))
+        assert state["ahead"] == rulesets.get(first.ruleset).position(first.state)
+        assert len(state["offers"]) == len(turn.offers(first)) > 0
+        turn.ctx.close()
+
+
+def test_the_signed_orders_are_sent_to_the_referees_address_through_smtp(
+    stores: tuple[Callable[..., Result], str], smtp_server: tuple[Collect, int]
+) -> None:
+    """`serve --smtp`: the mail goes to the referee's address this store records, from the
+    player's, through that server; the referee records what arrives."""
+    run, player = stores
+    handler, port = smtp_server
+    run("address", "referee", "ref@example.org", store=f"{player}.db")
+    run("address", player, f"{player}@example.org", store=f"{player}.db")
+    with opened(f"{player}.db", SmtpServer(False, "127.0.0.1", port)) as client:
+        early = post(client, "/api/send")
+        assert early.status_code == 422 and early.get_json()["error"] == "sign the orders first"
+        assert offer(client, "events roll")["sends"] is True
+        post(client, "/api/sign")
+        sent = post(client, "/api/send")
+    assert sent.get_json() == {"sent": "sent to ref@example.org: orders of alice in pbem"}
+    ((to, message),) = handler.received
+    assert to == ["ref@example.org"] and b"From: alice@example.org" in message
+    Path("orders.eml").write_bytes(message)
+    assert "RandomEventRolled" in run("import-orders", "orders.eml").stdout
+
+
+def test_without_smtp_the_page_sends_nothing(client: tuple[Any, str]) -> None:
+    assert offer(client, "events roll")["sends"] is False
+    post(client, "/api/sign")
+    refused = post(client, "/api/send")
+    assert refused.status_code == 422 and "serve it with --smtp URL" in refused.get_json()["error"]
