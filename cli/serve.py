@@ -31,16 +31,14 @@ def serve(ctx: Context, host: str, port: int, smtp: str | None) -> None:
     """Play in a browser: a local web page on the store showing the board, the story and,
     in a player's store (see `init`), that player's hand, pending decisions and
     banishments, where a turn is written by clicking: a stack, then a space it reaches;
-    the other lines chosen from what the rules offer; each line checked by the dry run as
-    it is added; then signed with the store owner's key (read by the server, never sent
-    to the page) and given as the armored text and an .eml to mail, or sent to the
-    referee's address through --smtp. A host's store opens as the referee. Listens on
-    this machine only unless --host says otherwise.
+    the other lines chosen from what the rules offer, each checked by the dry run as it
+    is added; signed with the owner's key (read by the server, never sent to the page),
+    as armored text, an .eml, or sent to the referee's address (--smtp). A host's store
+    opens as the referee. Listens on this machine only unless --host says otherwise.
 
     \b
     Example:
       warscribe --store alice.db serve
-      warscribe --store alice.db serve --port 8080
       warscribe --store alice.db serve --smtp smtp://mail.example.org
     """
     from warscribe.web.app import make_app

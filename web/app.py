@@ -68,7 +68,8 @@ def _routes(
     new_turn: Callable[[], Turn],
     turn: Callable[[], Turn],
 ) -> None:
-    """The routes reading: the page (which opens the session), its state, a stack's reach."""
+    """The routes reading: the page (which opens the session), its state, the story, a
+    stack's reach."""
 
     @app.get("/")
     def page() -> Response:
@@ -92,11 +93,11 @@ def _routes(
         return _answer(lambda: {"reach": turn().reached(units)})
 
     _turn_routes(app, turn)
+    _mail_routes(app, turn)
 
 
 def _turn_routes(app: Flask, turn: Callable[[], Turn]) -> None:
-    """The routes writing the turn: a line added or taken back, the orders signed, their
-    mail."""
+    """The routes writing the turn: a line added or taken back."""
 
     @app.post("/api/line")
     def line() -> Response:
@@ -107,6 +108,10 @@ def _turn_routes(app: Flask, turn: Callable[[], Turn]) -> None:
     def undo() -> Response:
         turn().undo()
         return _json(view(turn()))
+
+
+def _mail_routes(app: Flask, turn: Callable[[], Turn]) -> None:
+    """The routes of the orders signed: signing, their mail sent or downloaded."""
 
     @app.post("/api/sign")
     def sign() -> Response:

@@ -190,20 +190,7 @@ def test_a_whole_turn_plays_a_card_attacks_and_answers_the_losses(
     and the turn is recorded as the page wrote it."""
     run, _ = battle
     with opened("bob.db") as client:
-        for line in ("events roll", "end-phase", "diplomacy draw"):
-            offer(client, line)
-        state = client[0].get("/api/state").get_json()
-        hand = {panel["title"]: panel["text"] for panel in state["panels"]}["hand"]
-        assert hand == "bob: black-magic+2#3, hidden"  # the card drawn now is the referee's
-        offer(client, CARD, kingdom="Mivior")
-        offer(client, "end-phase")
-        state = offer(client, "end-phase")
-        reach = client[0].get(f"/api/reach?stack={BATTLE_STACK}").get_json()["reach"]
-        assert "1,1" in {",".join(map(str, r["space"])) for r in reach}
-        post(client, "/api/line", {"stack": BATTLE_STACK, "space": "1,1"})
-        offer(client, "end-phase")
-        offer(client, ATTACK)
-        state = offer(client, "attack resolve 1")
+        state = _to_the_battle(client)
         pending = {panel["title"]: panel["text"] for panel in state["panels"]}["Pending decision"]
         assert pending == "bob must answer losses: choose the 3 unit(s) bob loses in attack 1"
         assert "  alice's standing answer: retreat stand" in state["plan"]
@@ -269,3 +256,21 @@ def test_without_smtp_the_page_sends_nothing(client: tuple[Any, str]) -> None:
     post(client, "/api/sign")
     refused = post(client, "/api/send")
     assert refused.status_code == 422 and "serve it with --smtp URL" in refused.get_json()["error"]
+
+
+def _to_the_battle(client: tuple[Any, str]) -> dict[str, Any]:
+    """Bob's turn up to his attack resolved: the page's state then."""
+    for line in ("events roll", "end-phase", "diplomacy draw"):
+        offer(client, line)
+    state = client[0].get("/api/state").get_json()
+    hand = {panel["title"]: panel["text"] for panel in state["panels"]}["hand"]
+    assert hand == "bob: black-magic+2#3, hidden"  # the card drawn now is the referee's
+    offer(client, CARD, kingdom="Mivior")
+    offer(client, "end-phase")
+    offer(client, "end-phase")
+    reach = client[0].get(f"/api/reach?stack={BATTLE_STACK}").get_json()["reach"]
+    assert "1,1" in {",".join(map(str, r["space"])) for r in reach}
+    post(client, "/api/line", {"stack": BATTLE_STACK, "space": "1,1"})
+    offer(client, "end-phase")
+    offer(client, ATTACK)
+    return offer(client, "attack resolve 1")

@@ -129,16 +129,7 @@ def test_a_whole_divine_right_turn_is_played_by_clicking_and_mailed_three_ways(
         page, errors = _opened(browser, address)
         page.context.grant_permissions(["clipboard-read", "clipboard-write"])
         _battle_turn(page)
-        page.locator("#sign").click()
-        page.wait_for_selector("#eml")
-        assert (page.text_content("#signed") or "").startswith("-----BEGIN WARSCRIBE ORDERS-----")
-        page.locator("#copy").click()
-        page.wait_for_selector("#sent:has-text('copied')")
-        with page.expect_download() as downloading:
-            page.locator("#eml").click()
-        downloading.value.save_as("downloaded.eml")
-        page.locator("#send").click()
-        page.wait_for_selector("#sent:has-text('sent to ref@example.org')")
+        _mailed(page)
         _story_steps(page)
         assert errors == []
         page.close()
@@ -177,6 +168,21 @@ def _battle_turn(page: Any) -> None:
     _add(page, "end-phase")
     assert page.locator("#lines li").count() == 12
     assert page.locator("#offers .offer").count() == 0
+
+
+def _mailed(page: Any) -> None:
+    """Sign; the armored text shown and copied, the .eml downloaded (to downloaded.eml),
+    the mail sent through `serve --smtp`."""
+    page.locator("#sign").click()
+    page.wait_for_selector("#eml")
+    assert (page.text_content("#signed") or "").startswith("-----BEGIN WARSCRIBE ORDERS-----")
+    page.locator("#copy").click()
+    page.wait_for_selector("#sent:has-text('copied')")
+    with page.expect_download() as downloading:
+        page.locator("#eml").click()
+    downloading.value.save_as("downloaded.eml")
+    page.locator("#send").click()
+    page.wait_for_selector("#sent:has-text('sent to ref@example.org')")
 
 
 def _story_steps(page: Any) -> None:
