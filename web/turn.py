@@ -220,8 +220,9 @@ def steps(turn: Turn) -> list[dict[str, Any]]:
     position and its lines, its heading first, for the page's slider."""
     found: list[dict[str, Any]] = []
     for line in story.story(turn.ctx.reads().entries(turn.ctx.game_id())):
-        if line.startswith("== ") or not found:
-            found.append({"position": line.strip("= "), "lines": []})
+        heading = line.startswith("== ")
+        if heading or not found:
+            found.append({"position": line.strip("= ") if heading else "set-up", "lines": []})
         found[-1]["lines"].append(line)
     return found
 

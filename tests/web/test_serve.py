@@ -74,6 +74,10 @@ def test_the_players_page_shows_the_hand_the_banishments_and_the_story(
     panels = {panel["title"]: panel["text"] for panel in state["panels"]}
     assert panels["hand"] == "alice: no cards" and "alice: none" in panels["banishments"]
     assert "turn 1: the randomizer chits" in state["story"][-1]
+    steps = client[0].get("/api/story").get_json()["story"]  # for the slider, by position
+    told = [line for step in steps for line in step["lines"]]
+    assert told[-len(state["story"]) :] == state["story"] and len(steps) > 1
+    assert all(f"== {step['position']} ==" == step["lines"][0] for step in steps[1:])
     assert state["offers"] == [{"text": "events roll", "choices": []}]
     assert 'class="counter' in state["overlay"]
 
