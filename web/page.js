@@ -54,6 +54,11 @@ function showMail(state) {
   link.href = "/orders.eml";
   link.id = "eml";
   const copy = button("Copy the armored text", "copy", async () => {
+    if (!navigator.clipboard) {  // not a secure context (served beyond this machine)
+      window.getSelection().selectAllChildren(byId("signed"));
+      byId("sent").textContent = "selected: copy it, then paste it into a mail to the referee";
+      return;
+    }
     await navigator.clipboard.writeText(state.signed);
     byId("sent").textContent = "copied: paste it into a mail to the referee";
   });
