@@ -34,7 +34,10 @@ def serve(ctx: Context, host: str, port: int, smtp: str | None) -> None:
     the other lines chosen from what the rules offer, each checked by the dry run as it
     is added; signed with the owner's key (read by the server, never sent to the page),
     as armored text, an .eml, or sent to the referee's address (--smtp). A host's store
-    opens as the referee. Listens on this machine only unless --host says otherwise.
+    opens as the referee: beside the board, the mailbox (each mail taken, what it led to,
+    who must act, what the next `referee` run will mail), where a player's mail, pasted
+    or its .eml chosen, is taken as `referee` takes a mail of its inbox. Listens on this
+    machine only unless --host says otherwise.
 
     \b
     Example:

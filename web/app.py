@@ -24,10 +24,11 @@ from flask import Flask, Response, abort, g, request, session
 from warscribe.cli.context import Context
 from warscribe.store.mailbox import SmtpServer
 
+from . import referee
 from .turn import Refused, Turn, steps, view
 
 TOKEN_HEADER = "X-Warscribe-Token"
-FIELD = re.compile(r"\{\{(nonce|token|title|board|script)\}\}")
+FIELD = re.compile(r"\{\{(nonce|token|title|board|script|referee)\}\}")
 """Where the page's template takes what this response fills in (in one pass: nothing
 filled in is read again)."""
 
@@ -58,6 +59,8 @@ def make_app(ctx: Context, smtp: SmtpServer | None = None) -> Flask:
 
     app.after_request(_headers)
     _routes(app, ctx, turns, lambda: Turn(ctx, player, smtp), turn)
+    if player is None:
+        referee.routes(app, ctx, turn, _json)
     return app
 
 
@@ -189,6 +192,7 @@ def _page(ctx: Context, player: str | None, token: str) -> str:
         "title": html.escape(f"{listing.name}: {who}"),
         "board": svg.replace("<style>", f'<style nonce="{nonce}">', 1),
         "script": files.joinpath("page.js").read_text("utf-8"),
+        "referee": referee.section(nonce) if player is None else "",
     }
     template = files.joinpath("page.html").read_text("utf-8")
     return FIELD.sub(lambda found: filled[found[1]], template)

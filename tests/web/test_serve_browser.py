@@ -120,8 +120,9 @@ def test_a_whole_divine_right_turn_is_played_by_clicking_and_mailed_three_ways(
     from his hand played on a kingdom chosen from a list, his stack moved by clicking a
     space it reaches, an attack declared and resolved (alice's standing answer stands),
     the losses he must choose ticked; signed; the armored text shown and copied, the .eml
-    downloaded, the mail sent through `serve --smtp` to the referee's address; the
-    referee records what arrived. The story steps back with the arrow keys."""
+    downloaded, the mail sent through `serve --smtp` to the referee's address; the mail
+    that arrived handed to the referee's page, which records it. The story steps back
+    with the arrow keys."""
     run, _ = battle
     handler, port = smtp_server
     run("address", "referee", "ref@example.org", store="bob.db")
@@ -135,12 +136,28 @@ def test_a_whole_divine_right_turn_is_played_by_clicking_and_mailed_three_ways(
         page.close()
     ((to, message),) = handler.received
     assert to == ["ref@example.org"] and b"-----BEGIN WARSCRIBE ORDERS-----" in message
-    Path("orders.eml").write_bytes(message)
-    recorded = run("import-orders", "orders.eml").stdout
-    assert "DiplomacyAttempted: player=bob kingdom=Mivior" in recorded, recorded
-    assert "BattleFought" in recorded and f"units={LOST.split()}" in recorded
-    assert "now: alice to play" in recorded
     assert b"Subject: orders of bob in pbem" in Path("downloaded.eml").read_bytes()
+    Path("orders.eml").write_bytes(message)
+    _handed_to_the_referee(browser, "orders.eml")
+    recorded = " ".join(run("log").stdout.split())
+    assert "DiplomacyAttempted player=bob kingdom=Mivior" in recorded, recorded
+    assert "BattleFought" in recorded and f"player=bob units={LOST.split()}" in recorded
+
+
+def _handed_to_the_referee(browser: Any, mail: str) -> None:
+    """The referee's page (`serve` on the host's store) takes the file `mail` and records
+    it: all of bob's orders recorded, alice to act."""
+    with serving("referee.db") as address:
+        page, errors = _opened(browser, address)
+        page.wait_for_selector("#mail-now:has-text('now: bob to play (2.1.random-events)')")
+        page.set_input_files("#mail-file", mail)
+        page.locator("#mail-upload").click()
+        page.wait_for_selector("#mail-journal li:not(.none)")
+        journal = page.locator("#mail-journal li").first.text_content() or ""
+        assert "bob's orders: 12 of 12 commands recorded" in journal, journal
+        page.wait_for_selector("#mail-now:has-text('now: alice to play')")
+        assert errors == []
+        page.close()
 
 
 def _battle_turn(page: Any) -> None:
