@@ -71,8 +71,7 @@ def _routes(
     new_turn: Callable[[], Turn],
     turn: Callable[[], Turn],
 ) -> None:
-    """The routes reading: the page (which opens the session), its state, the story, a
-    stack's reach."""
+    """The routes reading: the page (which opens the session), its state, the rest."""
 
     @app.get("/")
     def page() -> Response:
@@ -86,6 +85,15 @@ def _routes(
     def state() -> Response:
         return _json(view(turn()))
 
+    _reading_routes(app, turn)
+    _turn_routes(app, turn)
+    _mail_routes(app, turn)
+
+
+def _reading_routes(app: Flask, turn: Callable[[], Turn]) -> None:
+    """The routes reading what the page shows beside its state: the whole story, a
+    stack's reach."""
+
     @app.get("/api/story")
     def told() -> Response:
         return _json({"story": steps(turn())})
@@ -94,9 +102,6 @@ def _routes(
     def reach() -> Response:
         units = request.args.get("stack", "").split()
         return _answer(lambda: {"reach": turn().reached(units)})
-
-    _turn_routes(app, turn)
-    _mail_routes(app, turn)
 
 
 def _turn_routes(app: Flask, turn: Callable[[], Turn]) -> None:
