@@ -165,8 +165,12 @@ def test_status_shows_the_commands_legal_offers() -> None:
 
 
 def _offered(table: Table, name: str, **args: object) -> list[LegalCommand]:
+    """The offers of `name` that take each value of `args` (given or in a domain; None:
+    that argument left out)."""
     return [
-        o for o in offers(table, name) if all(dict(o.args).get(k) == v for k, v in args.items())
+        o
+        for o in offers(table, name)
+        if all(v in o.values(k) if v is not None else not o.values(k) for k, v in args.items())
     ]
 
 
