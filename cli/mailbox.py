@@ -3,7 +3,9 @@ at once, every reply written as a mail (and sent); a player's import of a whole 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
@@ -164,68 +166,68 @@ def referee(
         click.get_current_context().exit(1)
 
 
-class _Run:
-    """One run of `referee`, journalling in the game's mailroom what each step did before
-    the next (docs/security.md, The referee's mailbox): a mail's orders are journalled as
-    being taken before they are recorded, and what the mail led to before it is moved out
-    of new/; a reply is journalled as decided before it is written to the outbox, and as
-    posted after."""
+class Taker:
+    """Mails taken into a game's record as `referee` takes them, each step journalled in
+    the game's mailroom before the next (docs/security.md, The referee's mailbox): a
+    mail's orders are journalled as being taken before they are recorded, and what the
+    mail led to before it is moved out of new/. Also decides the replies owed. Used by
+    `referee` and by the referee's page of `serve` (`hand_in`)."""
 
-    def __init__(
-        self, app: Warscribe, listing: GameListing, book: dict[str, str], sender: str, outbox: str
-    ) -> None:
+    def __init__(self, app: Warscribe, listing: GameListing) -> None:
         self.app = app
         self.listing = listing
-        self.book = book
-        self.sender = sender
-        self.outbox = outbox
         self.room = mb.mailroom(app, listing.game_id)
 
     def _journal(self, event: type[Aggregate.Event], **fields: Any) -> None:
         self.room.trigger_event(event, **fields)
         self.app._save(self.room, what="`referee`")
 
-    def take_all(self, inbox: str) -> list[Handled]:
-        """Every mail of the inbox read, then taken: logs first, orders in the order they
+    def take(self, letters: Iterable[mb.Letter]) -> list[Handled]:
+        """Every mail of `letters` read, then taken: logs first, orders in the order they
         were written (the entry they were written against, then the mail's date)."""
         handled: list[Handled] = []
         queue: list[tuple[tuple[int, int, float], mb.Letter, str, mb.Envelope, mb.Carried]] = []
-        for letter in mb.letters(inbox, unseen=True):
+        for letter in letters:
             key = mb.mail_id(letter)
             known = self.room.taken.get(key)
             if known is not None:  # taken by a run that stopped before it moved the mail
                 mb.put_away(letter, known.result if known.aside else None)
                 continue
-            try:
-                envelope, carried = mb.opened(letter)
-            except mb.Unreadable as exc:
-                where = f" (set aside in {mb.quarantine_of(inbox)})" if letter.file else ""
-                done = Handled(letter.name, "", False, f"refused: {exc}{where}", REFEREE_NAME)
-                handled.append(self._done(letter, key, done, aside=str(exc)))
-                continue
-            except WarscribeError as exc:
-                handled.append(
-                    self._done(letter, key, Handled(letter.name, "", False, f"refused: {exc}"))
-                )
-                continue
-            if carried is None:
-                done = Handled(letter.name, envelope.sender, True, "no orders nor log")
-                handled.append(self._done(letter, key, done))
-                continue
-            written = 0
-            if carried.kind == orders_file.ORDERS_KIND:
-                try:
-                    written = orders_file.read_orders(carried.data).orders.seq
-                except WarscribeError as exc:
-                    done = Handled(letter.name, envelope.sender, False, f"refused: {exc}")
-                    handled.append(self._done(letter, key, done))
-                    continue
-            order = (int(carried.kind == orders_file.ORDERS_KIND), written, envelope.date)
-            queue.append((order, letter, key, envelope, carried))
+            read = self._read(letter, key)
+            if isinstance(read, Handled):
+                handled.append(read)
+            else:
+                queue.append(read)
         for _, letter, key, envelope, carried in sorted(queue, key=lambda item: item[0]):
             taken = self._take(letter, key, envelope, carried)
             handled.append(self._done(letter, key, taken))
         return handled
+
+    def _read(
+        self, letter: mb.Letter, key: str
+    ) -> Handled | tuple[tuple[int, int, float], mb.Letter, str, mb.Envelope, mb.Carried]:
+        """A mail opened: what became of it when it cannot be taken (journalled), else
+        its place in the order of taking and what it carries."""
+        try:
+            envelope, carried = mb.opened(letter)
+        except mb.Unreadable as exc:
+            where = f" (set aside in {_quarantine(letter)})" if letter.file else ""
+            done = Handled(letter.name, "", False, f"refused: {exc}{where}", REFEREE_NAME)
+            return self._done(letter, key, done, aside=str(exc))
+        except WarscribeError as exc:
+            return self._done(letter, key, Handled(letter.name, "", False, f"refused: {exc}"))
+        if carried is None:
+            done = Handled(letter.name, envelope.sender, True, "no orders nor log")
+            return self._done(letter, key, done)
+        written = 0
+        if carried.kind == orders_file.ORDERS_KIND:
+            try:
+                written = orders_file.read_orders(carried.data).orders.seq
+            except WarscribeError as exc:
+                done = Handled(letter.name, envelope.sender, False, f"refused: {exc}")
+                return self._done(letter, key, done)
+        order = (int(carried.kind == orders_file.ORDERS_KIND), written, envelope.date)
+        return order, letter, key, envelope, carried
 
     def _done(
         self, letter: mb.Letter, key: str, done: Handled, aside: str | None = None
@@ -299,18 +301,17 @@ class _Run:
             done.result = f"refused: {exc}"
         return done
 
-    def reply(self) -> list[mb.Reply]:
-        """A reply to each player it concerns (`_concerns`), and one to the referee's own
-        address telling of the mails set aside: journalled as decided, then posted. A
-        player's reply carries the entries after the last one mailed to them, or after
-        the first of their replies still unsent in the outbox (and the mails those tell
-        of), so that it supersedes them."""
+    def owed(self, unsent: list[mb.Owed]) -> dict[str, mb.Owed]:
+        """The replies owed now, by a new outbox key: one to each player it concerns
+        (`_concerns`), and one to the referee's own address telling of the mails set
+        aside. A player's reply carries the entries after the last one mailed to them, or
+        after the first of their replies `unsent` (and the mails those tell of), so that
+        it supersedes them."""
         head = self.app.head(self.listing.game_id)
         mailed = dict(self.room.mailed)
         untold: dict[str, list[str]] = {}
         for key in self.room.untold:
             untold.setdefault(self.room.taken[key].player or "", []).append(key)
-        unsent = [self.room.replies[k] for k in mb.unsent(self.outbox) if k in self.room.replies]
         owed: dict[str, mb.Owed] = {}
         for player in (*self.listing.players, REFEREE_NAME):
             since = mailed.get(player, 0) if player != REFEREE_NAME else head.seq
@@ -322,12 +323,7 @@ class _Run:
                 since = min((since, *(r.since for r in earlier)))
                 told = dict.fromkeys((*(m for r in earlier for m in r.mails), *theirs))
                 owed[mb.outbox_key(player)] = mb.Owed(player, since, head.seq, tuple(told))
-        for key, each in owed.items():
-            # Replying carries the reply's fields (Owed's) under its outbox key.
-            self.room.trigger_event(mb.Mailroom.Replying, key=key, **codec.field_values(each))
-        if owed:
-            self.app._save(self.room, what="`referee`")
-        return self.post(owed)
+        return owed
 
     def _concerns(self, player: str, mailed: bool, since: int, state: Any) -> bool:
         """Whether the entries after `since` are mailed to `player` now (a mail of theirs
@@ -342,6 +338,35 @@ class _Run:
             return False
         then = self.app.head(self.listing.game_id, since).state if mailed else None
         return then is None or _game_turn(ruleset, then) != _game_turn(ruleset, state)
+
+
+class _Run(Taker):
+    """One run of `referee`: the mails of its inbox taken, the replies written to its
+    outbox, each journalled as decided before it is written, and as posted after."""
+
+    def __init__(
+        self, app: Warscribe, listing: GameListing, book: dict[str, str], sender: str, outbox: str
+    ) -> None:
+        super().__init__(app, listing)
+        self.book = book
+        self.sender = sender
+        self.outbox = outbox
+
+    def take_all(self, inbox: str) -> list[Handled]:
+        """Every mail of the inbox not seen yet, taken."""
+        return self.take(mb.letters(inbox, unseen=True))
+
+    def reply(self) -> list[mb.Reply]:
+        """The replies owed (`owed`, superseding this player's replies still unsent in the
+        outbox): journalled as decided, then posted."""
+        unsent = [self.room.replies[k] for k in mb.unsent(self.outbox) if k in self.room.replies]
+        owed = self.owed(unsent)
+        for key, each in owed.items():
+            # Replying carries the reply's fields (Owed's) under its outbox key.
+            self.room.trigger_event(mb.Mailroom.Replying, key=key, **codec.field_values(each))
+        if owed:
+            self.app._save(self.room, what="`referee`")
+        return self.post(owed)
 
     def post(self, owed: dict[str, mb.Owed]) -> list[mb.Reply]:
         """The replies decided, written to the outbox (each one not there yet), then
@@ -365,6 +390,19 @@ class _Run:
                 block="",
             )
         return _reply_to(self.app, self.listing, self.book[owed.player], owed, notes)
+
+
+def hand_in(app: Warscribe, listing: GameListing, letter: mb.Letter) -> list[Handled]:
+    """A mail handed to the referee's page of `serve`, taken as `referee` takes a mail of
+    its inbox: under the same lock, by the same steps, journalled the same way (a reply
+    to the player it concerns is then owed, which the next `referee` run writes)."""
+    with app.referee_run():
+        return Taker(app, listing).take([letter])
+
+
+def _quarantine(letter: mb.Letter) -> Path:
+    """The quarantine Maildir beside the Maildir a mail of new/ came from."""
+    return mb.quarantine_of(str(Path(letter.file).parent.parent))
 
 
 def _game_turn(ruleset: RuleSet, state: Any) -> str:

@@ -413,7 +413,7 @@ def import_orders(ctx: Context, file: str) -> None:
     entries, refused = orders_file.receive(ctx.app, received)
     for entry in entries:
         say(f"#{entry.seq} {event_name(entry.event)}: {describe(entry.event)}")
-    say(_who_acts(ctx, received.orders.game_id))
+    say(who_acts(ctx, received.orders.game_id))
     if refused is not None:
         raise _returned(ctx, received.orders, refused.index, refused.reason)
 
@@ -433,7 +433,7 @@ def _returned(ctx: Context, orders: Orders, index: int, reason: object) -> Warsc
     )
 
 
-def _who_acts(ctx: Context, game_id: Any) -> str:
+def who_acts(ctx: Context, game_id: Any) -> str:
     """Who must act now, and on what (the decision asked, when one is): the reply's line
     the players read first."""
     head = ctx.app.head(game_id)

@@ -22,7 +22,10 @@ def serve(ctx: Context, host: str, port: int) -> None:
     the other lines chosen from what the rules offer; each line checked by the dry run as
     it is added; then signed with the store owner's key (read by the server, never sent
     to the page) and given as the armored text and an .eml to mail. A host's store opens
-    as the referee. Listens on this machine only unless --host says otherwise.
+    as the referee: beside the board, the mailbox (each mail taken, what it led to, who
+    must act, what the next `referee` run will mail), where a player's mail, pasted or
+    its .eml chosen, is taken as `referee` takes a mail of its inbox. Listens on this
+    machine only unless --host says otherwise.
 
     \b
     Example:

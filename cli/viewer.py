@@ -134,7 +134,7 @@ def _drawn(
     presenter: Presenter, frame: Frame, before: Frame | None, shared: Shared
 ) -> dict[str, Any]:
     """A position as the presenter shows it: the board's overlay (None: no board), its
-    tables and its series (every string escaped, `printable`)."""
+    tables, its series and its mark on the charts' axis (every string escaped, `printable`)."""
     board = presenter.board
     overlay = board.overlay(frame.state, before.state if before else None) if board else None
     shown = presenter.frame(frame.state)
@@ -142,6 +142,7 @@ def _drawn(
         "overlay": None if overlay is None else shared.add(overlay),
         "tables": {title: shared.add(printable(rows)) for title, rows in shown.tables.items()},
         "series": printable(dict(shown.series)),
+        "axis": printable(shown.axis),
     }
 
 

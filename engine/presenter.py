@@ -107,11 +107,19 @@ class Board(Protocol):
 @frozen
 class Frame:
     """What the viewer shows at a position beside the log and the board: tables (title ->
-    rows of JSON-able data) and series charted position by position (title -> name ->
-    number)."""
+    rows of JSON-able data, best in words and numbers), series charted position by
+    position (title -> name -> number), and the position's mark on the charts' axis in the
+    game's words (`round 2`, `turn 3`; the axis is marked where it changes; "": none)."""
 
     tables: Mapping[str, list[Any]]
     series: Mapping[str, Mapping[str, Any]]
+    axis: str = ""
+
+
+def filled(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`rows` without the columns empty in every row (None, "", "-" or nothing)."""
+    kept = [k for k in (rows[0] if rows else {}) if any(r[k] not in (None, "", "-") for r in rows)]
+    return [{k: row[k] for k in kept} for row in rows]
 
 
 NO_FRAME = Frame({}, {})

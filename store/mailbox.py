@@ -34,6 +34,7 @@ import smtplib
 import ssl
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import default
@@ -292,6 +293,18 @@ def mailroom(app: Warscribe, game_id: UUID) -> Mailroom:
     return room
 
 
+def taken_at(app: Warscribe, game_id: UUID) -> dict[str, datetime]:
+    """When the journal took each mail (by its `mail_id`) and decided each reply (by its
+    outbox key): the times of the mailroom's events."""
+    found: dict[str, datetime] = {}
+    for event in app.repository.event_store.get(Mailroom.id_for(game_id)):
+        if isinstance(event, Mailroom.Taken):
+            found[event.mail] = event.timestamp
+        elif isinstance(event, Mailroom.Replying):
+            found[event.key] = event.timestamp
+    return found
+
+
 def checked_address(text: str) -> str:
     """One plain mail address (`name@host`), refused otherwise (no lists, no header tricks)."""
     found = getaddresses([text])
@@ -372,16 +385,16 @@ def letters(path: str, *, unseen: bool = False) -> Iterator[Letter]:
     if place.is_dir() and not _is_maildir(place):
         _not_half_a_maildir(place)
         for file in sorted(place.glob("*.eml")):
-            yield Letter(file.name, _bounded_read(file.open("rb")))
+            yield Letter(file.name, bounded_read(file.open("rb")))
         return
     if place.is_file() and not is_mailbox(path):
-        yield Letter(place.name, _bounded_read(place.open("rb")))
+        yield Letter(place.name, bounded_read(place.open("rb")))
         return
     if unseen and place.is_dir():
         for key, name in _new(place):
             file = place / "new" / name
             try:
-                yield Letter(key, _bounded_read(file.open("rb")), str(file))
+                yield Letter(key, bounded_read(file.open("rb")), str(file))
             except FileNotFoundError:  # moved meanwhile by a mail client
                 continue
         return
@@ -392,7 +405,7 @@ def letters(path: str, *, unseen: bool = False) -> Iterator[Letter]:
         keys = sorted(box.iterkeys())
         for number, key in enumerate(keys, start=1):
             name = key if isinstance(box, mailbox.Maildir) else f"{place.name} #{number}"
-            yield Letter(name, _bounded_read(box.get_file(key)))
+            yield Letter(name, bounded_read(box.get_file(key)))
     finally:
         box.close()
 
@@ -404,7 +417,9 @@ def _new(place: Path) -> list[tuple[str, str]]:
     return sorted((name.partition(":")[0], name) for name in names)
 
 
-def _bounded_read(file: object) -> bytes | None:
+def bounded_read(file: object) -> bytes | None:
+    """A mail's bytes read from `file` (then closed), None when it is larger than
+    MAX_MAIL_BYTES: no more than one byte over the bound is ever read."""
     with file:  # type: ignore[attr-defined]
         data: bytes = file.read(MAX_MAIL_BYTES + 1)  # type: ignore[attr-defined]
     return None if len(data) > MAX_MAIL_BYTES else data

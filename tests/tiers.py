@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 SLOW: dict[str, tuple[str, ...]] = {
+    "tests/cli/test_board_shots.py": (),  # a game played, then drawn by Chromium
     "tests/cli/test_cli.py": (
         "test_default_store_is_warscribe_db_and_env_sets_it",
         "test_import_refuses_another_games_file_and_leaves_the_store_alone",
@@ -123,6 +124,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "tests/third_game/test_third_game.py": (
         "test_a_game_installed_beside_warscribe_is_played_through_the_cli",  # pip builds it
     ),
+    "tests/web/test_referee_browser.py": (),  # Chromium, through `serve` in its own process
     "tests/web/test_serve_browser.py": (),  # Chromium, through `serve` in its own process
 }
 """Per test module, the tests of the slow tier (a test class, or a test with all its

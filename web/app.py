@@ -23,10 +23,11 @@ from flask import Flask, Response, abort, g, request, session
 
 from warscribe.cli.context import Context
 
+from . import referee
 from .turn import Refused, Turn, view
 
 TOKEN_HEADER = "X-Warscribe-Token"
-FIELD = re.compile(r"\{\{(nonce|token|title|board|script)\}\}")
+FIELD = re.compile(r"\{\{(nonce|token|title|board|script|referee)\}\}")
 """Where the page's template takes what this response fills in (in one pass: nothing
 filled in is read again)."""
 
@@ -56,6 +57,8 @@ def make_app(ctx: Context) -> Flask:
 
     app.after_request(_headers)
     _routes(app, ctx, turns, player, turn)
+    if player is None:
+        referee.routes(app, ctx, turn, _json)
     return app
 
 
@@ -170,6 +173,7 @@ def _page(ctx: Context, player: str | None, token: str) -> str:
         "title": html.escape(f"{listing.name}: {who}"),
         "board": svg.replace("<style>", f'<style nonce="{nonce}">', 1),
         "script": files.joinpath("page.js").read_text("utf-8"),
+        "referee": referee.section(nonce) if player is None else "",
     }
     template = files.joinpath("page.html").read_text("utf-8")
     return FIELD.sub(lambda found: filled[found[1]], template)

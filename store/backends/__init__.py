@@ -107,8 +107,14 @@ def wait_for(take: Callable[[], bool], timeout: float) -> bool:
 
 
 def lock_timeout() -> str:
-    """Seconds a writer waits for its turn, and a connection for a busy database."""
-    return os.environ.get("WARSCRIBE_LOCK_TIMEOUT", "10")
+    """Seconds a writer waits for its turn, and a connection for a busy database
+    (WARSCRIBE_LOCK_TIMEOUT, a whole number; unset or empty: 10)."""
+    given = os.environ.get("WARSCRIBE_LOCK_TIMEOUT") or "10"
+    if not (given.isascii() and given.isdigit()):
+        raise StoreError(
+            f"WARSCRIBE_LOCK_TIMEOUT must be a whole number of seconds (0 or more), not {given!r}"
+        )
+    return given
 
 
 Turn = Any

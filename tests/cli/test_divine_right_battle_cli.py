@@ -8,25 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .club import Club, new_three
+from .test_pbem_game import example
 
-QUIET = ("--roll", "3", "--roll", "4")  # random events: 7, no event
-
-
-def to_phase(club: Club, turn: int, player: str | tuple[str, ...], phase: str) -> str:
-    """Play quiet phases until `player`'s `phase` of game turn `turn` (or that of the first
-    of several players to come to it, whom it returns)."""
-    players = (player,) if isinstance(player, str) else player
-    while True:
-        status = club.json("status")
-        if (status["turn"], status["phase"]) == (turn, phase) and status["player"] in players:
-            return str(status["player"])
-        if "events roll" in status["commands"]:
-            club.ok("events", "roll", *QUIET)
-        elif "diplomacy draw" in status["commands"]:
-            club.ok("diplomacy", "draw")
-            while len(club.json("hand")["cards"]) > 4:
-                club.ok("discard", club.json("hand")["cards"][0])
-        club.ok("end-phase")
+to_phase = example("board_shots").to_phase  # quiet phases to a player's phase
 
 
 def seq_of(output: str, event: str) -> str:

@@ -11,7 +11,7 @@ from tests.engine.divine_right.board import DATA, besiege, clear_hex, eliminate,
 from tests.engine.divine_right.play import Table
 from warscribe.engine.rulesets.divine_right.data import Terrain
 from warscribe.engine.rulesets.divine_right.present import svg as svgmap
-from warscribe.engine.rulesets.divine_right.present.geometry import centre, corners
+from warscribe.engine.rulesets.divine_right.present.geometry import SIZE, WIDTH, centre, corners
 from warscribe.engine.rulesets.divine_right.state import Hex
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -164,7 +164,9 @@ def test_a_counter_says_what_it_holds_and_its_title_lists_the_units() -> None:
 
 def test_a_battle_since_the_previous_position_is_told_in_words() -> None:
     """Combat Phase: carol's four armies attacked alice's two beside them; alice lost
-    one. The picture of the next position says so over the space."""
+    one. The picture of the next position says so over the space, in two short lines
+    stacked upwards (issue 33: one long line ran over the spaces beside it): each no
+    wider than four spaces."""
     before = Table()
     here, there = (20, 26), (21, 26)
     clear_hex(before, here)
@@ -177,8 +179,12 @@ def test_a_battle_since_the_previous_position_is_told_in_words() -> None:
     after.set_state(before.state)
     eliminate(after, "Hothior-A1")
     root = drawn(after, before)
-    told = [t.text for t in root.iter(SVG + "text") if "battle" in t.get("class", "").split()]
-    assert told == ["battle: carol 4 against alice 2, carol lost 0, alice lost 1"]
+    (told,) = [t for t in root.iter(SVG + "text") if "battle" in t.get("class", "").split()]
+    lines = [span.text for span in told.iter(SVG + "tspan")]
+    assert lines == ["battle: carol 4 against alice 2", "lost: carol 0, alice 1"]
+    spans = list(told.iter(SVG + "tspan"))
+    assert float(spans[0].get("y", 0)) < float(spans[1].get("y", 0)) < centre(here)[1] - SIZE
+    assert all(len(line or "") * 0.55 * 9 < 4 * WIDTH for line in lines)  # 9px bold letters
     assert not [t for t in drawn(after).iter(SVG + "text") if "event" in t.get("class", "")]
 
 
@@ -192,7 +198,9 @@ def test_a_new_siege_and_moves_are_told_in_words() -> None:
     put(after, "Muetar-A2", (col + 1, row))
     besiege(after, "Tadafat", "carol")
     words = [
-        t.text for t in drawn(after, before).iter(SVG + "text") if "event" in t.get("class", "")
+        "".join(t.itertext())
+        for t in drawn(after, before).iter(SVG + "text")
+        if "event" in t.get("class", "")
     ]
     assert "siege: carol besieges Tadafat" in words
     assert "carol: 2 Muetar" in words
@@ -250,3 +258,32 @@ def test_the_navigable_river_runs_along_hexsides() -> None:
     assert len(drawn_lines) == len(DATA.map.river_sides)
     for ends in drawn_lines:
         assert all(min(abs(e[0] - p[0]) + abs(e[1] - p[1]) for p in corners_) < 0.05 for e in ends)
+
+
+def test_a_tint_on_a_castle_space_leaves_its_square_bare() -> None:
+    """Issue 33: the "moved here" tint (and the "fought here" one) covered a castle's
+    defence square. Each tint is masked by `bare-castles`, which cuts out every castle's
+    square: carol's armies moved into Tadafat, its square shows as printed."""
+    before = Table()
+    after = Table()
+    after.set_state(before.state)
+    put(after, "Muetar-A1", "Tadafat")
+    root = drawn(after, before)
+    tadafat = "{},{}".format(*hex_of("Tadafat"))
+    assert [p.get("data-hex") for p in root.iter(SVG + "polygon") if p.get("class") == "moved"] == [
+        tadafat
+    ]
+    style = root.findtext(SVG + "style") or ""
+    for tint in ("moved", "fought"):
+        rule = style.split(f".{tint}{{", 1)[1].split("}", 1)[0]
+        assert "mask:url(#bare-castles)" in rule, rule
+    (mask,) = [m for m in root.iter(SVG + "mask") if m.get("id") == "bare-castles"]
+    everything, *holes = mask.findall(SVG + "rect")
+    assert everything.get("fill") == "#fff" and everything.get("width") == root.get("width")
+    (square,) = [
+        box_of(g.find(SVG + "rect"))  # type: ignore[arg-type]
+        for g in root.iter(SVG + "g")
+        if g.get("class") == "castle" and g.get("data-hex") == tadafat
+    ]
+    assert square in [box_of(hole) for hole in holes]
+    assert all(hole.get("fill") is None for hole in holes)  # black: masked out

@@ -128,6 +128,49 @@ def test_an_eu_pop_page_charts_treasury_and_prestige(tmp_path: Path) -> None:
     assert data["frames"][-1]["overlay"] is None
 
 
+def test_the_eu_pop_realms_are_told_in_words_and_numbers_and_charted_by_round(
+    tmp_path: Path,
+) -> None:
+    """Issue 33: the realms' table showed raw JSON (`{"adm":9,"dip":10,"mil":7}`), the
+    charts no round. The table is `treasury`'s own, a column per figure, each cell a word
+    or a number; each position past the set-up carries its round for the charts' axis."""
+    club = Club(tmp_path)
+    play_eu_pop(club, tmp_path)
+    data = carried(page(club, tmp_path / "eu.html"))
+    realms = data["shared"][data["frames"][-1]["tables"]["Realms"]]
+    header = club.ok("treasury").splitlines()[1].split()
+    assert [list(row) for row in realms] == [header, header]
+    assert header[4:7] == ["adm", "dip", "mil"]
+    cells = [cell for row in realms for cell in row.values()]
+    assert all(isinstance(cell, str) and not cell.startswith(("{", "[")) for cell in cells)
+    france = next(row for row in realms if row["realm"] == "France")
+    assert all(france[kind].isdigit() for kind in ("adm", "dip", "mil", "manpower"))
+    marks = [(f["position"], f["axis"]) for f in data["frames"]]
+    assert marks[0][1] == "" and marks[1:]
+    assert all(axis == f"round {position.split('.')[0]}" for position, axis in marks[1:])
+
+
+def test_the_kingdom_table_leaves_out_the_columns_empty_for_every_kingdom(
+    club: Club, tmp_path: Path
+) -> None:
+    """Issue 33: the kingdom table had many empty columns and scrolled sideways. It
+    holds `kingdoms`' words (player or ally in one column, the notes) and the units, and
+    no column empty for every kingdom; the charts are marked by game turn."""
+    data = carried(page(club, tmp_path / "game.html"))
+    first, last = data["frames"][0], data["frames"][-1]
+    words = ["kingdom", "status", "player/ally", "monarch", "units", "notes"]
+    kingdoms = data["shared"][last["tables"]["Kingdoms"]]
+    assert list(kingdoms[0]) == words  # a personality face up: its note
+    assert any("personality" in row["notes"] for row in kingdoms)
+    at_first = data["shared"][first["tables"]["Kingdoms"]]
+    assert list(at_first[0]) == words[:-1]  # no note for any kingdom yet
+    for column in words[:-1]:
+        assert any(row[column] not in ("", "-", None) for row in kingdoms), column
+    hothior = next(row for row in kingdoms if row["kingdom"] == "Hothior")
+    assert (hothior["player/ally"], hothior["monarch"]) == ("alice", "on the map")
+    assert first["axis"] == "" and last["axis"] == f"turn {last['position'].split('.')[0]}"
+
+
 def test_the_log_panel_carries_the_storys_sentences(club: Club, tmp_path: Path) -> None:
     """Issue 32: each entry carries its sentence of the story (the rule set's words), the
     one `log --story` tells; none is a dump of fields."""

@@ -184,6 +184,9 @@ def test_an_eu_pop_page_draws_its_charts_without_errors(browser: Any, tmp_path: 
     assert titles == ["Treasury (ducats)", "Prestige"]
     assert opened.page.locator("#board svg").count() == 0
     assert "France" in (opened.page.text_content("#tables") or "")
+    assert "{" not in (opened.page.text_content("#tables") or "")  # words, not JSON
+    for chart in opened.page.locator("#charts svg").all():  # the axis marked by round
+        assert chart.locator("text.axis").all_text_contents() == ["round 1"]
 
 
 def test_a_host_act_reads_as_the_hosts_in_the_log(

@@ -125,3 +125,34 @@ def test_a_read_only_call_on_postgresql_imports_no_eventsourcing() -> None:
         assert read.stdout.split() == ["True", "False"], read.stderr
     finally:
         drop_pg_schema(url)
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "nan", "1.5", "１"])
+def test_a_lock_timeout_that_is_not_whole_seconds_is_an_error_naming_the_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """WARSCRIBE_LOCK_TIMEOUT set to something not a whole number of seconds is refused
+    with an `Error:` naming it (it was a traceback on SQLite), and no store is made."""
+    from click.testing import CliRunner
+
+    from warscribe.cli.main import cli
+
+    monkeypatch.setenv("WARSCRIBE_LOCK_TIMEOUT", value)
+    store = tmp_path / "game.db"
+    args = [
+        "--store",
+        str(store),
+        "new",
+        "divine-right",
+        "--player",
+        "a",
+        "--player",
+        "b",
+        "--player",
+        "c",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1, result.output
+    assert "Error: WARSCRIBE_LOCK_TIMEOUT" in result.output
+    assert "whole number of seconds" in result.output
+    assert not store.exists()

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +35,11 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture
-def served(stores: tuple[Callable[..., Result], str]) -> Iterator[str]:
-    """`warscribe serve` on the player's store: its address."""
-    _, player = stores
+@contextmanager
+def serving(store: str) -> Iterator[str]:
+    """`warscribe serve` on `store`, in a process of its own: its address."""
     port = _free_port()
-    args = ["--store", f"{player}.db", "serve", "--port", str(port)]
+    args = ["--store", store, "serve", "--port", str(port)]
     server = subprocess.Popen([sys.executable, "-c", CALL, *args], stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
@@ -54,6 +54,13 @@ def served(stores: tuple[Callable[..., Result], str]) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(10)
+
+
+@pytest.fixture
+def served(stores: tuple[Callable[..., Result], str]) -> Iterator[str]:
+    """`warscribe serve` on the player's store: its address."""
+    with serving(f"{stores[1]}.db") as address:
+        yield address
 
 
 def _opened(browser: Any, address: str) -> tuple[Any, list[str]]:

@@ -151,14 +151,17 @@ QUERIES: Mapping[str, Query] = {
 
 
 def frame(state: EuState) -> Frame:
-    """The realms' treasury as a table; their ducats and prestige charted."""
+    """The realms' treasury as a table in words and numbers, as `treasury` prints it;
+    their ducats and prestige charted by round."""
     realms = PROJECTIONS["treasury"](state)["realms"]
+    rows = [_resources_row(name, row) for name, row in realms.items()]
     return Frame(
-        tables={"Realms": [{"realm": name, **row} for name, row in realms.items()]},
+        tables={"Realms": [dict(zip(_TREASURY_COLUMNS, row, strict=True)) for row in rows]},
         series={
             "Treasury (ducats)": {name: row["ducats"] for name, row in realms.items()},
             "Prestige": {name: row["prestige"] for name, row in realms.items()},
         },
+        axis=f"round {state.round}" if state.round else "",
     )
 
 

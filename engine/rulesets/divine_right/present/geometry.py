@@ -15,6 +15,7 @@ from ..state import Hex
 SIZE = 24.0  # hex radius in SVG units
 WIDTH = math.sqrt(3) * SIZE
 MARGIN = 1.6 * SIZE
+LINE = 10.5  # from a line of an event's words to the next (9px bold)
 NEUTRAL_COLOUR = "#6b6b6b"
 
 Box = tuple[float, float, float, float]

@@ -16,6 +16,7 @@ from ..data import DRData
 from ..state import MERCENARY, Hex, State, Unit
 from ..units import is_fleet, is_hero
 from .geometry import (
+    LINE,
     SIZE,
     WIDTH,
     castle_box,
@@ -113,11 +114,19 @@ def _news(before: State, state: State, data: DRData) -> Iterator[str]:
         )
 
 
-def _event(coord: Hex, cls: str, words: str) -> str:
+def _event(coord: Hex, cls: str, words: str | tuple[str, ...]) -> str:
+    """Words over a space, ending just above it; several lines stacked upwards, each a
+    `tspan`, so that a long one does not run over the spaces beside it."""
     x, y = centre(coord)
+    lines = (words,) if isinstance(words, str) else words
+    top = y - 1.02 * SIZE - LINE * (len(lines) - 1)
+    spans = "".join(
+        f'<tspan x="{x:.1f}" y="{top + LINE * n:.1f}">{text(said)}</tspan>'
+        for n, said in enumerate(lines)
+    )
     return (
         f'<text class="event {cls}" data-hex="{coord[0]},{coord[1]}" x="{x:.1f}" '
-        f'y="{y - 1.02 * SIZE:.1f}">{text(words)}</text>'
+        f'y="{top:.1f}">{spans}</text>'
     )
 
 
@@ -134,7 +143,9 @@ def _moves(before: State, state: State) -> list[tuple[tuple[Hex, Hex], str]]:
     return [(pair, ", ".join(said)) for pair, said in sorted(words.items())]
 
 
-def _battles(before: State, state: State, data: DRData) -> Iterator[tuple[Hex, str]]:
+def _battles(
+    before: State, state: State, data: DRData
+) -> Iterator[tuple[Hex, str | tuple[str, str]]]:
     """Each space where units were lost, told as the battle it was: the units of each
     side there and around it before, and what each side lost."""
     lost = [u for uid, u in sorted(before.units.items()) if uid not in state.units]
@@ -154,14 +165,17 @@ def _battles(before: State, state: State, data: DRData) -> Iterator[tuple[Hex, s
         yield unit.hex, _battle_words(defender, sides, losses)
 
 
-def _battle_words(defender: str, sides: Counter[str], losses: Counter[str]) -> str:
+def _battle_words(
+    defender: str, sides: Counter[str], losses: Counter[str]
+) -> str | tuple[str, str]:
+    """Who fought with how many, then what each lost: two short lines."""
     others = [who for who, _ in sides.most_common() if who != defender]
     if not others:
         return f"lost: {defender} {losses[defender]}"
     attacker = others[0]
     return (
-        f"battle: {attacker} {sides[attacker]} against {defender} {sides[defender]}, "
-        f"{attacker} lost {losses[attacker]}, {defender} lost {losses[defender]}"
+        f"battle: {attacker} {sides[attacker]} against {defender} {sides[defender]}",
+        f"lost: {attacker} {losses[attacker]}, {defender} {losses[defender]}",
     )
 
 

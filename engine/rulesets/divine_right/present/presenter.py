@@ -15,6 +15,7 @@ from warscribe.engine.presenter import (
     Param,
     Presenter,
     Query,
+    filled,
     plain,
 )
 
@@ -121,16 +122,18 @@ QUERIES = {
 
 
 def frame(state: State) -> Frame:
-    """The kingdom table, the banishments in force and the victory points."""
+    """The kingdom table in words (its columns empty for every kingdom left out), the
+    banishments in force and the victory points, charted by game turn."""
     banishments = PROJECTIONS["banishments"](state)
     return Frame(
         tables={
-            "Kingdoms": PROJECTIONS["kingdoms"](state),
+            "Kingdoms": filled(text.kingdom_rows(PROJECTIONS["kingdoms"](state))),
             "Banishments": [
                 {"player": player, **row} for player, rows in banishments.items() for row in rows
             ],
         },
         series={"Victory points": PROJECTIONS["vp"](state)["totals"]},
+        axis=f"turn {state.turn.number}" if state.turn else "",
     )
 
 

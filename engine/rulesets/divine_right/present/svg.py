@@ -52,9 +52,9 @@ text{paint-order:stroke;stroke:#fff;stroke-linejoin:round}
 .counter.aboard rect{stroke-dasharray:2 1}
 .counter text{font:bold 7.5px sans-serif;fill:#fff;stroke-width:0;text-anchor:middle}
 .siege{fill:none;stroke:#d00;stroke-width:2.4;stroke-dasharray:4 2}
-.moved{fill:#ffd400;fill-opacity:.4}
+.moved{fill:#ffd400;fill-opacity:.4;mask:url(#bare-castles)}
 .reach{fill:#1fbf5f;fill-opacity:.35;stroke:#0a6b30;stroke-width:1}
-.fought{fill:#ff2a00;fill-opacity:.35}
+.fought{fill:#ff2a00;fill-opacity:.35;mask:url(#bare-castles)}
 .move{stroke:#c07000;stroke-width:2;marker-end:url(#arrow)}
 .event{font:bold 9px sans-serif;fill:#000;stroke-width:3;text-anchor:middle}
 .event.battle{fill:#b00000}
@@ -110,7 +110,9 @@ def base(data: DRData, title: str = "") -> str:
         f"<title>{text(title or 'Divine Right')}</title>",
         f"<style>{STYLE}</style>",
         '<defs><marker id="arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="5" '
-        'markerHeight="5" orient="auto"><path d="M0,0L6,3L0,6z" fill="#c07000"/></marker></defs>',
+        'markerHeight="5" orient="auto"><path d="M0,0L6,3L0,6z" fill="#c07000"/></marker>',
+        *_bare_castles(data, width, height),
+        "</defs>",
         *_hexes(data),
         *_rivers(data),
         *_edges(data),
@@ -241,6 +243,20 @@ def _coordinates(data: DRData, width: float, bottom: float) -> Iterator[str]:
         y = MARGIN + 1.5 * SIZE * row + 3
         for x in (MARGIN * 0.35, width - MARGIN * 0.35):
             yield f'<text class="coord" x="{x:.1f}" y="{y:.1f}">{row}</text>'
+
+
+def _bare_castles(data: DRData, width: int, height: int) -> Iterator[str]:
+    """The mask that keeps a space's tint (moved here, fought here) off its castle's
+    square: the square and its defence stay as printed."""
+    yield (
+        f'<mask id="bare-castles" maskUnits="userSpaceOnUse" x="0" y="0" width="{width}" '
+        f'height="{height}"><rect width="{width}" height="{height}" fill="#fff"/>'
+    )
+    for castle in sorted(data.castles.values(), key=lambda c: c.hex):
+        if castle.basic:
+            x, y, edge, _ = castle_box(castle.hex)
+            yield f'<rect x="{x:.1f}" y="{y:.1f}" width="{edge:.1f}" height="{edge:.1f}"/>'
+    yield "</mask>"
 
 
 def _castles(data: DRData) -> Iterator[str]:

@@ -25,20 +25,33 @@ def banishments_text(data: dict[str, list[dict[str, Any]]]) -> str:
 _KINGDOM_COLUMNS = ("kingdom", "status", "player/ally", "monarch", "notes")
 
 
-def kingdoms_text(rows: list[dict[str, Any]]) -> str:
-    """A row per kingdom under a header: status, its player or ally, where its monarch
-    is, then Confusion or Forced Peace and its personality card when face up."""
-    table = [list(_KINGDOM_COLUMNS)]
+def kingdom_cells(k: dict[str, Any]) -> list[str]:
+    """A kingdom in words, as `_KINGDOM_COLUMNS`: status, its player or ally, where its
+    monarch is, then Confusion or Forced Peace and its personality card when face up."""
+    notes = []
+    if k["confusion_until"]:
+        notes.append(f"Confusion until turn {k['confusion_until']}")
+    elif k["forced_peace_until"]:
+        notes.append(f"Forced Peace until turn {k['forced_peace_until']}")
+    if k["personality_name"]:
+        notes.append(f"personality {k['personality']} {k['personality_name']}")
+    whose = k["player"] or k["ally"] or "-"
+    return [k["kingdom"], k["status"], whose, k["monarch"], ", ".join(notes)]
+
+
+def kingdom_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The viewer's kingdom table: the words of `kingdoms`, and the units each has."""
+    table = []
     for k in rows:
-        notes = []
-        if k["confusion_until"]:
-            notes.append(f"Confusion until turn {k['confusion_until']}")
-        elif k["forced_peace_until"]:
-            notes.append(f"Forced Peace until turn {k['forced_peace_until']}")
-        if k["personality_name"]:
-            notes.append(f"personality {k['personality']} {k['personality_name']}")
-        whose = k["player"] or k["ally"] or "-"
-        table.append([k["kingdom"], k["status"], whose, k["monarch"], ", ".join(notes)])
+        *words, notes = kingdom_cells(k)
+        named = dict(zip(_KINGDOM_COLUMNS[:-1], words, strict=True))
+        table.append({**named, "units": k["units"], "notes": notes})
+    return table
+
+
+def kingdoms_text(rows: list[dict[str, Any]]) -> str:
+    """A row per kingdom under a header (`kingdom_cells`)."""
+    table = [list(_KINGDOM_COLUMNS), *(kingdom_cells(k) for k in rows)]
     return "\n".join(columns(table, right_from=len(_KINGDOM_COLUMNS)))
 
 
