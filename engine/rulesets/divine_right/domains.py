@@ -49,11 +49,6 @@ def first_choices(options: tuple[str, ...], count: int) -> Iterator[tuple[str, .
     return islice(combinations(options, count), MOST_COMBINATIONS)
 
 
-def _subsets(options: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Each option alone, and all of them."""
-    return [*((option,) for option in options), *([options] if len(options) > 1 else [])]
-
-
 def _asked(sofar: Sofar) -> Pending | None:
     state: State = sofar.state
     return state.turn.progress.pending if state.turn else None
@@ -81,8 +76,7 @@ def _alone(test: Callable[[Unit], bool]) -> Callable[[Sofar], list[tuple[str, ..
 
 def _hand(sofar: Sofar) -> list[str]:
     """The cards in the actor's hand, as seen here."""
-    state: State = sofar.state
-    return [card for card in state.player(sofar.actor).hand if card != HIDDEN_CARD]
+    return [card for card in sofar.state.player(sofar.actor).hand if card != HIDDEN_CARD]
 
 
 def _captives(sofar: Sofar) -> list[str]:
@@ -96,8 +90,7 @@ def _captives(sofar: Sofar) -> list[str]:
 
 def _rejoining(sofar: Sofar) -> list[str]:
     """Consent, for an eliminated player of a game with re-entry (Optional Rules)."""
-    state: State = sofar.state
-    return ["yes"] if state.reentry and state.player(sofar.actor).eliminated else []
+    return ["yes"] if sofar.state.reentry and sofar.state.player(sofar.actor).eliminated else []
 
 
 def _searched(sofar: Sofar) -> list[str]:
@@ -192,8 +185,7 @@ def _leaders(sofar: Sofar) -> list[str | None]:
     """A stack alone (none), and each monarch leading it; those that can take a step."""
     ids = sofar.chosen["units"]
     leaders = [*([None] if ids in _stacks(sofar) else []), *_led(sofar).get(ids, [])]
-    found = (m for m in leaders if _reached(sofar, ids, most=1, leader=m))
-    return list(found)
+    return [m for m in leaders if _reached(sofar, ids, most=1, leader=m)]
 
 
 def _reached(sofar: Sofar, ids: tuple[str, ...], **how: Any) -> dict[Hex, tuple[Hex, ...]]:
@@ -289,8 +281,7 @@ def _groups(field: str) -> Domain:
 
 
 def _besieged(sofar: Sofar) -> list[str | None]:
-    """The spaces of the actor's sieges (displaced before the attacks); none named when
-    a displacement is asked."""
+    """The spaces of the actor's sieges (displaced before the attacks); none when asked."""
     if _asked(sofar):
         return [None]
     return [hex_text(s.hex) for s in sofar.state.sieges if s.besieger == sofar.actor]
@@ -340,7 +331,9 @@ def _place_at(sofar: Sofar) -> list[str]:
 
 
 _lost = _of_pending(lambda p: list(first_choices(p.options, p.count)))
-_some = _of_pending(lambda p: _subsets(p.options))
+_some = _of_pending(  # each option alone, and all of them
+    lambda p: [*((o,) for o in p.options), *([p.options] if len(p.options) > 1 else [])]
+)
 
 
 def _kingdoms(sofar: Sofar) -> list[str]:
