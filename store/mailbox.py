@@ -692,26 +692,49 @@ def send(
     box = mailbox.Maildir(outbox, create=True)
     skipped = [_set_aside(Path(outbox), mail, superseded) for mail in _new(Path(outbox))]
     lines = [line for line in skipped if line]
-    user, password = environ.get(SMTP_USER), environ.get(SMTP_PASSWORD, "")
-    context = ssl.create_default_context()
     pending = _new(Path(outbox))
     if not pending:
         return lines
     try:
-        connection: smtplib.SMTP = (
-            smtplib.SMTP_SSL(server.host, server.port, context=context, timeout=60)
-            if server.tls
-            else smtplib.SMTP(server.host, server.port, timeout=60)
-        )
-        with connection:
-            connection.ehlo()
-            if not server.tls:
-                _start_tls(connection, server.host, context, user is not None)
-            if user is not None:
-                connection.login(user, password)
+        with _connected(server, environ) as connection:
             return lines + [_send_one(connection, box, Path(outbox), mail) for mail in pending]
     except (OSError, smtplib.SMTPException) as exc:
         raise MailError(f"sending through {server.host}:{server.port} failed: {exc}") from None
+
+
+def send_message(
+    server: SmtpServer, message: EmailMessage, environ: Mapping[str, str] = os.environ
+) -> None:
+    """Send one message now, as `send` sends (a player's signed orders from `serve`):
+    `MailError` when the server cannot be reached or refuses it."""
+    try:
+        with _connected(server, environ) as connection:
+            connection.send_message(message)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise MailError(f"sending through {server.host}:{server.port} failed: {exc}") from None
+
+
+def _connected(server: SmtpServer, environ: Mapping[str, str]) -> smtplib.SMTP:
+    """A connection to `server`, over TLS (STARTTLS on `smtp://`, refused without it but
+    to a relay on this machine without a login), logged in with WARSCRIBE_SMTP_USER and
+    WARSCRIBE_SMTP_PASSWORD when set; a context manager that closes it."""
+    user, password = environ.get(SMTP_USER), environ.get(SMTP_PASSWORD, "")
+    context = ssl.create_default_context()
+    connection: smtplib.SMTP = (
+        smtplib.SMTP_SSL(server.host, server.port, context=context, timeout=60)
+        if server.tls
+        else smtplib.SMTP(server.host, server.port, timeout=60)
+    )
+    try:
+        connection.ehlo()
+        if not server.tls:
+            _start_tls(connection, server.host, context, user is not None)
+        if user is not None:
+            connection.login(user, password)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
 
 
 def _start_tls(server: smtplib.SMTP, host: str, context: ssl.SSLContext, login: bool) -> None:

@@ -125,6 +125,10 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_a_game_installed_beside_warscribe_is_played_through_the_cli",  # pip builds it
     ),
     "tests/web/test_referee_browser.py": (),  # Chromium, through `serve` in its own process
+    "tests/web/test_serve.py": (
+        "test_a_whole_turn_plays_a_card_attacks_and_answers_the_losses",  # two turns first
+        "test_past_host_dice_the_page_shows_the_dry_runs_verdicts",
+    ),
     "tests/web/test_serve_browser.py": (),  # Chromium, through `serve` in its own process
 }
 """Per test module, the tests of the slow tier (a test class, or a test with all its

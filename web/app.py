@@ -22,9 +22,10 @@ from typing import Any
 from flask import Flask, Response, abort, g, request, session
 
 from warscribe.cli.context import Context
+from warscribe.store.mailbox import SmtpServer
 
 from . import referee
-from .turn import Refused, Turn, view
+from .turn import Refused, Turn, steps, view
 
 TOKEN_HEADER = "X-Warscribe-Token"
 FIELD = re.compile(r"\{\{(nonce|token|title|board|script|referee)\}\}")
@@ -32,8 +33,9 @@ FIELD = re.compile(r"\{\{(nonce|token|title|board|script|referee)\}\}")
 filled in is read again)."""
 
 
-def make_app(ctx: Context) -> Flask:
-    """The app on the store of `ctx`, as the store's owner (else as the referee)."""
+def make_app(ctx: Context, smtp: SmtpServer | None = None) -> Flask:
+    """The app on the store of `ctx`, as the store's owner (else as the referee); the
+    signed orders sent through `smtp` when given (`serve --smtp`)."""
     owner = ctx.owner()
     app = Flask(__name__)
     app.secret_key = secrets.token_bytes(32)
@@ -56,40 +58,54 @@ def make_app(ctx: Context) -> Flask:
                 abort(403)
 
     app.after_request(_headers)
-    _routes(app, ctx, turns, player, turn)
+    _routes(app, ctx, turns, lambda: Turn(ctx, player, smtp), turn)
     if player is None:
         referee.routes(app, ctx, turn, _json)
     return app
 
 
 def _routes(
-    app: Flask, ctx: Context, turns: dict[str, Turn], player: str | None, turn: Callable[[], Turn]
+    app: Flask,
+    ctx: Context,
+    turns: dict[str, Turn],
+    new_turn: Callable[[], Turn],
+    turn: Callable[[], Turn],
 ) -> None:
-    """The routes reading: the page (which opens the session), its state, a stack's reach."""
+    """The routes reading: the page (which opens the session), its state, the rest."""
 
     @app.get("/")
     def page() -> Response:
         token = session.get("token")
         if not isinstance(token, str) or token not in turns:
             token = session["token"] = secrets.token_urlsafe(32)
-            turns[token] = Turn(ctx, player)
-        return Response(_page(ctx, player, token), mimetype="text/html")
+            turns[token] = new_turn()
+        return Response(_page(ctx, turns[token].player, token), mimetype="text/html")
 
     @app.get("/api/state")
     def state() -> Response:
         return _json(view(turn()))
+
+    _reading_routes(app, turn)
+    _turn_routes(app, turn)
+    _mail_routes(app, turn)
+
+
+def _reading_routes(app: Flask, turn: Callable[[], Turn]) -> None:
+    """The routes reading what the page shows beside its state: the whole story, a
+    stack's reach."""
+
+    @app.get("/api/story")
+    def told() -> Response:
+        return _json({"story": steps(turn())})
 
     @app.get("/api/reach")
     def reach() -> Response:
         units = request.args.get("stack", "").split()
         return _answer(lambda: {"reach": turn().reached(units)})
 
-    _turn_routes(app, turn)
-
 
 def _turn_routes(app: Flask, turn: Callable[[], Turn]) -> None:
-    """The routes writing the turn: a line added or taken back, the orders signed, their
-    mail."""
+    """The routes writing the turn: a line added or taken back."""
 
     @app.post("/api/line")
     def line() -> Response:
@@ -101,9 +117,17 @@ def _turn_routes(app: Flask, turn: Callable[[], Turn]) -> None:
         turn().undo()
         return _json(view(turn()))
 
+
+def _mail_routes(app: Flask, turn: Callable[[], Turn]) -> None:
+    """The routes of the orders signed: signing, their mail sent or downloaded."""
+
     @app.post("/api/sign")
     def sign() -> Response:
         return _answer(lambda: {"signed": turn().sign()})
+
+    @app.post("/api/send")
+    def send() -> Response:
+        return _answer(lambda: {"sent": turn().send()})
 
     @app.get("/orders.eml")
     def mail() -> Response:

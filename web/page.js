@@ -43,16 +43,40 @@ function show(state) {
     ? "Click a stack to see where it can go, then a lit space to move it." : "";
   showOffers(state.offers);
   byId("signed").textContent = state.signed || "";
+  showMail(state);
+}
+
+function showMail(state) {
   const mail = byId("mail");
   mail.replaceChildren();
-  if (state.signed) {
-    const link = element("a", "Download the mail (orders.eml)");
-    link.href = "/orders.eml";
-    link.id = "eml";
-    mail.append(link);
+  if (!state.signed) return;
+  const link = element("a", "Download the mail (orders.eml)");
+  link.href = "/orders.eml";
+  link.id = "eml";
+  const copy = button("Copy the armored text", "copy", async () => {
+    if (!navigator.clipboard) {  // not a secure context (served beyond this machine)
+      window.getSelection().selectAllChildren(byId("signed"));
+      byId("sent").textContent = "selected: copy it, then paste it into a mail to the referee";
+      return;
+    }
+    await navigator.clipboard.writeText(state.signed);
+    byId("sent").textContent = "copied: paste it into a mail to the referee";
+  });
+  mail.append(link, " ", copy);
+  if (state.sends) {
+    mail.append(" ", button("Send it to the referee", "send", async () => {
+      const sent = await call("POST", "/api/send");
+      if (sent) byId("sent").textContent = sent.sent;
+    }));
   }
-  byId("story").textContent = state.story.join("\n");
-  byId("story").scrollTop = byId("story").scrollHeight;
+}
+
+function button(text, id, onClick) {
+  const made = element("button", text);
+  made.type = "button";
+  made.id = id;
+  made.addEventListener("click", onClick);
+  return made;
 }
 
 function showOffers(offers) {
@@ -61,30 +85,64 @@ function showOffers(offers) {
   offers.forEach((offer, index) => {
     const row = element("div");
     row.className = "offer";
-    const selects = {};
-    for (const choice of offer.choices) {
-      const select = element("select");
-      select.name = choice.key;
-      choice.values.forEach((value, at) => {
-        const option = element("option", value);
-        option.value = String(at);
-        select.append(option);
-      });
-      selects[choice.key] = select;
-    }
-    const button = element("button", offer.text);
-    button.type = "button";
-    button.className = "offer-add";
-    button.dataset.line = offer.text;
-    button.addEventListener("click", async () => {
+    const pickers = offer.choices.map((choice) => choice.parts ? ticks(choice) : select(choice));
+    const add = element("button", offer.text);
+    add.type = "button";
+    add.className = "offer-add";
+    add.dataset.line = offer.text;
+    add.addEventListener("click", async () => {
       const chosen = {};
-      for (const [key, select] of Object.entries(selects)) chosen[key] = Number(select.value);
+      for (const picker of pickers) {
+        const at = picker.chosen();
+        if (at < 0) {
+          byId("error").textContent = picker.why;
+          return;
+        }
+        chosen[picker.key] = at;
+      }
       const state = await call("POST", "/api/line", { offer: index, chosen });
       if (state) show(state);
     });
-    row.append(button, ...Object.values(selects));
+    row.append(add, ...pickers.map((picker) => picker.element));
     list.append(row);
   });
+}
+
+// A choice of one value: a list to pick from; its index in the offer's values.
+function select(choice) {
+  const made = element("select");
+  made.name = choice.key;
+  choice.values.forEach((value, at) => {
+    const option = element("option", value);
+    option.value = String(at);
+    made.append(option);
+  });
+  return { key: choice.key, element: made, chosen: () => Number(made.value), why: "" };
+}
+
+// A choice of several things at once (the units lost): a box to tick for each; the
+// index of the offered value with exactly the ticked ones (-1: none is offered).
+function ticks(choice) {
+  const names = [...new Set(choice.parts.flat())];
+  const count = choice.parts[0].length;
+  const made = element("span");
+  made.className = "ticks";
+  const boxes = names.map((name) => {
+    const box = element("input");
+    box.type = "checkbox";
+    box.name = choice.key;
+    box.value = name;
+    const label = element("label");
+    label.append(box, name);
+    made.append(label);
+    return box;
+  });
+  const chosen = () => {
+    const ticked = boxes.filter((box) => box.checked).map((box) => box.value).sort().join(" ");
+    return choice.parts.findIndex((value) => [...value].sort().join(" ") === ticked);
+  };
+  const why = `tick ${count} of ${names.join(", ")} (as offered: ${choice.values.join(" | ")})`;
+  return { key: choice.key, element: made, chosen, why };
 }
 
 function clearReach() {
@@ -135,4 +193,37 @@ byId("sign").addEventListener("click", async () => {
   if (signed) show(await call("GET", "/api/state"));
 });
 
+// The story beside the board: a slider (and the arrow keys) steps through it position
+// by position, showing the story up to the one chosen.
+let story = [];
+
+function showStory(at) {
+  const slider = byId("slider");
+  const shown = Math.max(0, Math.min(story.length - 1, at));
+  slider.value = String(shown);
+  const part = story.slice(0, shown + 1);
+  byId("story").textContent = part.map((step) => step.lines.join("\n")).join("\n");
+  byId("story").scrollTop = byId("story").scrollHeight;
+  byId("at").textContent = story.length
+    ? `${story[shown].position} (${shown + 1} of ${story.length})` : "";
+}
+
+byId("slider").addEventListener("input", () => showStory(Number(byId("slider").value)));
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("select, input, button")) return;
+  const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+  if (!step) return;
+  showStory(Number(byId("slider").value) + step);
+  event.preventDefault();
+});
+
+async function loadStory() {
+  const told = await call("GET", "/api/story");
+  if (!told) return;
+  story = told.story;
+  byId("slider").max = String(Math.max(0, story.length - 1));
+  showStory(story.length - 1);
+}
+
 call("GET", "/api/state").then((state) => { if (state) show(state); });
+loadStory();

@@ -14,11 +14,13 @@ from typing import Any
 
 from warscribe.cli.context import Context
 from warscribe.engine import rulesets
+from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.presenter import FLAG, READER, Asked, presenter_of
 from warscribe.engine.record import Head
 from warscribe.engine.ruleset import LegalCommand
 from warscribe.store import story
+from warscribe.store.mailbox import SmtpServer
 from warscribe.store.views import escaped_lines, jsonable, printable
 
 STORY_LINES = 80
@@ -35,9 +37,10 @@ class Turn:
     """The player's turn being written (the lines so far) on the store of `ctx`, as
     `player` (None: the referee, who writes no orders here)."""
 
-    def __init__(self, ctx: Context, player: str | None) -> None:
+    def __init__(self, ctx: Context, player: str | None, smtp: SmtpServer | None = None) -> None:
         self.ctx = ctx
         self.player = player
+        self.smtp = smtp
         self.lines: list[str] = []
         self.plan: list[str] = []
         self.signed: str | None = None
@@ -141,18 +144,49 @@ class Turn:
 
     def mail(self) -> bytes:
         """The signed orders as a mail message (an `.eml` to send to the referee)."""
-        if self.signed is None:
+        return self.message().as_bytes()
+
+    def addresses(self) -> dict[str, str]:
+        """The addresses this store records (`address PLAYER ADDRESS`, `address referee
+        ADDRESS`), by player."""
+        from warscribe.store.mailbox import mailroom
+
+        return dict(mailroom(self.ctx.app, self.ctx.game_id()).addresses)
+
+    def send(self) -> str:
+        """Send the signed orders' mail to the referee's address this store records,
+        through the server `serve --smtp` names (never one the page gives): what was sent."""
+        from warscribe.store.mailbox import MailError, send_message
+
+        to = self.addresses().get(REFEREE_NAME)
+        if self.smtp is None or to is None:
+            raise Refused(
+                "this page sends no mail: serve it with --smtp URL, the referee's address "
+                "recorded (`warscribe address referee ADDRESS`)"
+            )
+        message = self.message()
+        try:
+            send_message(self.smtp, message)
+        except MailError as exc:
+            raise Refused(str(exc)) from None
+        return f"sent to {to}: {message['Subject']}"
+
+    def message(self) -> EmailMessage:
+        """The signed orders as a mail to the referee, from and to the addresses this
+        store records (placeholders where it has none)."""
+        if self.signed is None or self.player is None:
             raise Refused("sign the orders first")
         listing = self.ctx.game()
+        book = self.addresses()
         out = EmailMessage()
-        out["From"] = f"{self.player}@warscribe.invalid"
-        out["To"] = "referee@warscribe.invalid"
+        out["From"] = book.get(self.player, f"{self.player}@warscribe.invalid")
+        out["To"] = book.get(REFEREE_NAME, "referee@warscribe.invalid")
         out["Subject"] = f"orders of {self.player} in {listing.name}"
         out["Date"] = formatdate()
         out["Message-ID"] = make_msgid(domain="warscribe.invalid")
         body = f"My orders:\n\n{self.signed}"
         out.set_content(body, cte="7bit" if body.isascii() else "quoted-printable")
-        return out.as_bytes()
+        return out
 
 
 def view(turn: Turn) -> dict[str, Any]:
@@ -169,7 +203,7 @@ def view(turn: Turn) -> dict[str, Any]:
         "position": ruleset.position(head.state),
         "whose_turn": ruleset.whose_turn(head.state),
         "overlay": board.overlay(head.state, None) if board is not None else None,
-        "panels": panels(turn, head),
+        "panels": panels(turn, ahead),
         "story": list(story.story(entries))[-STORY_LINES:],
         "lines": turn.lines,
         "plan": turn.plan,
@@ -177,7 +211,20 @@ def view(turn: Turn) -> dict[str, Any]:
         "offers": [_offer(turn, ahead, o) for o in turn.offers(ahead)],
         "reach": REACH in presenter.queries,
         "signed": turn.signed,
+        "sends": turn.smtp is not None,
     }
+
+
+def steps(turn: Turn) -> list[dict[str, Any]]:
+    """The whole story (as the store's owner may see it) position by position: each
+    position and its lines, its heading first, for the page's slider."""
+    found: list[dict[str, Any]] = []
+    for line in story.story(turn.ctx.reads().entries(turn.ctx.game_id())):
+        heading = line.startswith("== ")
+        if heading or not found:
+            found.append({"position": line.strip("= ") if heading else "set-up", "lines": []})
+        found[-1]["lines"].append(line)
+    return found
 
 
 def panels(turn: Turn, head: Head) -> list[dict[str, str]]:
@@ -218,10 +265,19 @@ def _offer(turn: Turn, head: Head, offer: LegalCommand) -> dict[str, Any]:
     return {
         "text": hint["command"],
         "choices": [
-            {"key": key, "values": [_typed(value) for value in domain]}
+            {"key": key, "values": [_typed(value) for value in domain], **_several(domain)}
             for key, domain in offer.domains
         ],
     }
+
+
+def _several(domain: Any) -> dict[str, list[list[str]]]:
+    """For a choice of several things at once (the units a `losses` takes), each value
+    as its parts, so that the page lets them be ticked one by one; else nothing."""
+    shown = [jsonable(value) for value in domain]
+    if not all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in shown):
+        return {}
+    return {"parts": shown}
 
 
 def _typed(value: Any) -> str:

@@ -13,8 +13,18 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.cli.test_mailbox import Collect, smtp_server
+from tests.security.conftest import Table, table
+from tests.security.test_dry_run_orders import players_store
 from warscribe.cli.context import Context
 from warscribe.cli.main import cli
+from warscribe.cli.pbem import checked_orders
+from warscribe.engine import rulesets
+from warscribe.store.mailbox import SmtpServer
+
+from .conftest import opened
+
+__all__ = ["smtp_server", "table"]  # the fixtures
 
 TURN_START = ("events roll", "end-phase", "diplomacy draw", "diplomacy pass") + ("end-phase",) * 2
 """A quiet player turn up to its Movement Phase (the Siege Phase comes before it)."""
@@ -26,12 +36,16 @@ def post(client: tuple[Any, str], url: str, body: Any = None) -> Any:
     return browser.post(url, json=body or {}, headers={"X-Warscribe-Token": token})
 
 
-def offer(client: tuple[Any, str], line: str) -> dict[str, Any]:
-    """Add the offer whose line is `line` (its choices' first values)."""
+def offer(client: tuple[Any, str], line: str, **values: str) -> dict[str, Any]:
+    """Add the offer whose line is `line`, each choice's value as `values` give (as the
+    page lists it), else its first."""
     browser, _ = client
     offers = browser.get("/api/state").get_json()["offers"]
     index = [o["text"] for o in offers].index(line)
-    chosen = {c["key"]: 0 for c in offers[index]["choices"]}
+    choices = offers[index]["choices"]
+    chosen = {
+        c["key"]: c["values"].index(values[c["key"]]) if c["key"] in values else 0 for c in choices
+    }
     answer = post(client, "/api/line", {"offer": index, "chosen": chosen})
     assert answer.status_code == 200, answer.get_json()
     state: dict[str, Any] = answer.get_json()
@@ -60,6 +74,10 @@ def test_the_players_page_shows_the_hand_the_banishments_and_the_story(
     panels = {panel["title"]: panel["text"] for panel in state["panels"]}
     assert panels["hand"] == "alice: no cards" and "alice: none" in panels["banishments"]
     assert "turn 1: the randomizer chits" in state["story"][-1]
+    steps = client[0].get("/api/story").get_json()["story"]  # for the slider, by position
+    told = [line for step in steps for line in step["lines"]]
+    assert told[-len(state["story"]) :] == state["story"] and len(steps) > 1
+    assert all(f"== {step['position']} ==" == step["lines"][0] for step in steps[1:])
     assert state["offers"] == [{"text": "events roll", "choices": []}]
     assert 'class="counter' in state["overlay"]
 
@@ -158,3 +176,105 @@ def test_serve_says_where_it_listens_and_what_it_exposes(
     assert served == [("127.0.0.1", 8123), ("0.0.0.0", 8765)]
     far = run("serve", "--port", "65536", store=f"{player}.db", ok=False)
     assert far.exit_code == 2 and "65536 is out of range: a port is 0 to 65535" in far.output
+
+
+BATTLE_STACK = "Neuth-A1 Neuth-A2 Neuth-A3 Neuth-A4 Neuth-A5 Neuth-A6 Neuth-monarch"
+CARD = "diplomacy activate KINGDOM --card 'black-magic+2#3'"
+ATTACK = "attack declare 'Neuth-A1,Neuth-A2,Neuth-A3,Neuth-A4,Neuth-A5,Neuth-A6>2,1'"
+LOST = "Neuth-A4 Neuth-A5 Neuth-A6"
+
+
+def test_a_whole_turn_plays_a_card_attacks_and_answers_the_losses(
+    battle: tuple[Callable[..., Result], str],
+) -> None:
+    """Bob's turn 2 of the battle game: a card from his hand activates a kingdom chosen
+    from the offer's domain; his stack moves by its reach next to alice's and attacks
+    (Combat Phase › Declaring Attacks); alice's standing answer stands; the losses he
+    must choose (3 units: Combat Phase › Combat Results) are offered as units to tick,
+    and the turn is recorded as the page wrote it."""
+    run, _ = battle
+    with opened("bob.db") as client:
+        state = _to_the_battle(client)
+        pending = {panel["title"]: panel["text"] for panel in state["panels"]}["Pending decision"]
+        assert pending == "bob must answer losses: choose the 3 unit(s) bob loses in attack 1"
+        assert "  alice's standing answer: retreat stand" in state["plan"]
+        (losses,) = state["offers"]
+        assert losses["text"] == "losses UNIT..." and LOST.split() in losses["choices"][0]["parts"]
+        offer(client, "losses UNIT...", units=LOST)
+        state = offer(client, "end-phase")
+        assert state["ahead"] == "2.2.random-events" and state["offers"] == []
+        post(client, "/api/sign")
+        Path("orders.eml").write_bytes(client[0].get("/orders.eml").get_data())
+    recorded = run("import-orders", "orders.eml").stdout
+    assert "DiplomacyAttempted: player=bob kingdom=Mivior" in recorded, recorded
+    assert f"UnitsEliminated: player=bob units={LOST.split()}" in recorded, recorded
+    assert "now: alice to play" in recorded
+
+
+def test_past_host_dice_the_page_shows_the_dry_runs_verdicts(table: Table) -> None:
+    """In a player's copy of a game of host dice the page cannot know the roll: it shows
+    what the dry run says under each outcome (as `orders` prints it), and offers the
+    next lines at the first outcome (Play by email › the dry run looks past the dice)."""
+    from warscribe.engine.dryrun import outcome
+    from warscribe.web.turn import Turn
+
+    player = players_store(table)
+    with opened(f"{player}.db") as client:
+        offer(client, "events roll")
+        state = offer(client, "end-phase")
+        assert state["plan"][0].startswith("  past dice only the referee can roll: checked under")
+        assert any(f"stops for {player}'s choice if RandomEventRolled" in s for s in state["plan"])
+        turn = Turn(Context(f"{player}.db", None), player)
+        turn.lines = ["events roll", "end-phase"]
+        written, _ = checked_orders(turn.ctx, player, turn.lines, checked=False)
+        first = outcome(turn.head(), written, turn.ctx.app.secret(turn.head().game_id))
+        assert state["ahead"] == rulesets.get(first.ruleset).position(first.state)
+        assert len(state["offers"]) == len(turn.offers(first)) > 0
+        turn.ctx.close()
+
+
+def test_the_signed_orders_are_sent_to_the_referees_address_through_smtp(
+    stores: tuple[Callable[..., Result], str], smtp_server: tuple[Collect, int]
+) -> None:
+    """`serve --smtp`: the mail goes to the referee's address this store records, from the
+    player's, through that server; the referee records what arrives."""
+    run, player = stores
+    handler, port = smtp_server
+    run("address", "referee", "ref@example.org", store=f"{player}.db")
+    run("address", player, f"{player}@example.org", store=f"{player}.db")
+    with opened(f"{player}.db", SmtpServer(False, "127.0.0.1", port)) as client:
+        early = post(client, "/api/send")
+        assert early.status_code == 422 and early.get_json()["error"] == "sign the orders first"
+        assert offer(client, "events roll")["sends"] is True
+        post(client, "/api/sign")
+        sent = post(client, "/api/send")
+    assert sent.get_json() == {"sent": "sent to ref@example.org: orders of alice in pbem"}
+    ((to, message),) = handler.received
+    assert to == ["ref@example.org"] and b"From: alice@example.org" in message
+    Path("orders.eml").write_bytes(message)
+    assert "RandomEventRolled" in run("import-orders", "orders.eml").stdout
+
+
+def test_without_smtp_the_page_sends_nothing(client: tuple[Any, str]) -> None:
+    assert offer(client, "events roll")["sends"] is False
+    post(client, "/api/sign")
+    refused = post(client, "/api/send")
+    assert refused.status_code == 422 and "serve it with --smtp URL" in refused.get_json()["error"]
+
+
+def _to_the_battle(client: tuple[Any, str]) -> dict[str, Any]:
+    """Bob's turn up to his attack resolved: the page's state then."""
+    for line in ("events roll", "end-phase", "diplomacy draw"):
+        offer(client, line)
+    state = client[0].get("/api/state").get_json()
+    hand = {panel["title"]: panel["text"] for panel in state["panels"]}["hand"]
+    assert hand == "bob: black-magic+2#3, hidden"  # the card drawn now is the referee's
+    offer(client, CARD, kingdom="Mivior")
+    offer(client, "end-phase")
+    offer(client, "end-phase")
+    reach = client[0].get(f"/api/reach?stack={BATTLE_STACK}").get_json()["reach"]
+    assert "1,1" in {",".join(map(str, r["space"])) for r in reach}
+    post(client, "/api/line", {"stack": BATTLE_STACK, "space": "1,1"})
+    offer(client, "end-phase")
+    offer(client, ATTACK)
+    return offer(client, "attack resolve 1")

@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+from tests.cli.test_mailbox import Collect, smtp_server
 from tests.cli.test_viewer_browser import browser
 from tests.test_startup import CALL
 
-from .test_serve import STACK, TURN_START
+from .test_serve import ATTACK, BATTLE_STACK, CARD, LOST, STACK, TURN_START
 
-__all__ = ["browser"]  # the fixture
+__all__ = ["browser", "smtp_server"]  # the fixtures
 
 
 def _free_port() -> int:
@@ -35,11 +36,18 @@ def _free_port() -> int:
         return port
 
 
+@pytest.fixture
+def served(stores: tuple[Callable[..., Result], str]) -> Iterator[str]:
+    """`warscribe serve` on the player's store: its address."""
+    with serving(f"{stores[1]}.db") as address:
+        yield address
+
+
 @contextmanager
-def serving(store: str) -> Iterator[str]:
-    """`warscribe serve` on `store`, in a process of its own: its address."""
+def serving(store: str, *options: str) -> Iterator[str]:
+    """`warscribe serve` on `store` with `options` in a process of its own: its address."""
     port = _free_port()
-    args = ["--store", store, "serve", "--port", str(port)]
+    args = ["--store", store, "serve", "--port", str(port), *options]
     server = subprocess.Popen([sys.executable, "-c", CALL, *args], stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
@@ -54,13 +62,6 @@ def serving(store: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(10)
-
-
-@pytest.fixture
-def served(stores: tuple[Callable[..., Result], str]) -> Iterator[str]:
-    """`warscribe serve` on the player's store: its address."""
-    with serving(f"{stores[1]}.db") as address:
-        yield address
 
 
 def _opened(browser: Any, address: str) -> tuple[Any, list[str]]:
@@ -110,3 +111,105 @@ def test_a_players_turn_is_played_signed_and_recorded(
         Path("orders.eml").read_bytes().startswith(b"From: ")
         or b"Subject:" in Path("orders.eml").read_bytes()
     )
+
+
+def test_a_whole_divine_right_turn_is_played_by_clicking_and_mailed_three_ways(
+    browser: Any, battle: tuple[Callable[..., Result], str], smtp_server: tuple[Collect, int]
+) -> None:
+    """Issue 33, done when: bob's whole turn in the browser: random events rolled, a card
+    from his hand played on a kingdom chosen from a list, his stack moved by clicking a
+    space it reaches, an attack declared and resolved (alice's standing answer stands),
+    the losses he must choose ticked; signed; the armored text shown and copied, the .eml
+    downloaded, the mail sent through `serve --smtp` to the referee's address; the mail
+    that arrived handed to the referee's page, which records it. The story steps back
+    with the arrow keys."""
+    run, _ = battle
+    handler, port = smtp_server
+    run("address", "referee", "ref@example.org", store="bob.db")
+    with serving("bob.db", "--smtp", f"smtp://127.0.0.1:{port}") as address:
+        page, errors = _opened(browser, address)
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        _battle_turn(page)
+        _mailed(page)
+        _story_steps(page)
+        assert errors == []
+        page.close()
+    ((to, message),) = handler.received
+    assert to == ["ref@example.org"] and b"-----BEGIN WARSCRIBE ORDERS-----" in message
+    assert b"Subject: orders of bob in pbem" in Path("downloaded.eml").read_bytes()
+    Path("orders.eml").write_bytes(message)
+    _handed_to_the_referee(browser, "orders.eml")
+    recorded = " ".join(run("log").stdout.split())
+    assert "DiplomacyAttempted player=bob kingdom=Mivior" in recorded, recorded
+    assert "BattleFought" in recorded and f"player=bob units={LOST.split()}" in recorded
+
+
+def _handed_to_the_referee(browser: Any, mail: str) -> None:
+    """The referee's page (`serve` on the host's store) takes the file `mail` and records
+    it: all of bob's orders recorded, alice to act."""
+    with serving("referee.db") as address:
+        page, errors = _opened(browser, address)
+        page.wait_for_selector("#mail-now:has-text('now: bob to play (2.1.random-events)')")
+        page.set_input_files("#mail-file", mail)
+        page.locator("#mail-upload").click()
+        page.wait_for_selector("#mail-journal li:not(.none)")
+        journal = page.locator("#mail-journal li").first.text_content() or ""
+        assert "bob's orders: 12 of 12 commands recorded" in journal, journal
+        page.wait_for_selector("#mail-now:has-text('now: alice to play')")
+        assert errors == []
+        page.close()
+
+
+def _battle_turn(page: Any) -> None:
+    """Bob's turn of the battle game, clicked (tests/web/test_serve.py's, by its routes)."""
+    page.wait_for_selector("#offers button.offer-add")
+    for line in ("events roll", "end-phase", "diplomacy draw"):
+        _add(page, line)
+    assert "black-magic+2#3" in (page.text_content("#panels") or "")
+    row = page.locator("#offers .offer", has=page.locator(f'button[data-line="{CARD}"]'))
+    row.locator("select").select_option(label="Mivior")
+    _add(page, CARD)
+    for _ in range(2):
+        _add(page, "end-phase")
+    page.locator(f'#board .counter[data-units="{BATTLE_STACK}"]').click()
+    page.wait_for_selector("#board .hex.reachable")
+    page.locator('#board .hex.reachable[data-hex="1,1"]').dispatch_event("click")
+    page.wait_for_selector("#lines li:nth-child(7)")
+    for line in ("end-phase", ATTACK, "attack resolve 1"):
+        _add(page, line)
+    assert "bob must answer losses: choose the 3 unit(s)" in (page.text_content("#panels") or "")
+    assert "alice's standing answer: retreat stand" in (page.text_content("#plan") or "")
+    for unit in LOST.split():
+        page.locator(f'#offers input[type="checkbox"][value="{unit}"]').check()
+    _add(page, "losses UNIT...")
+    _add(page, "end-phase")
+    assert page.locator("#lines li").count() == 12
+    assert page.locator("#offers .offer").count() == 0
+
+
+def _mailed(page: Any) -> None:
+    """Sign; the armored text shown and copied, the .eml downloaded (to downloaded.eml),
+    the mail sent through `serve --smtp`."""
+    page.locator("#sign").click()
+    page.wait_for_selector("#eml")
+    assert (page.text_content("#signed") or "").startswith("-----BEGIN WARSCRIBE ORDERS-----")
+    page.locator("#copy").click()
+    page.wait_for_selector("#sent:has-text('copied')")
+    with page.expect_download() as downloading:
+        page.locator("#eml").click()
+    downloading.value.save_as("downloaded.eml")
+    page.locator("#send").click()
+    page.wait_for_selector("#sent:has-text('sent to ref@example.org')")
+
+
+def _story_steps(page: Any) -> None:
+    """The story's slider is at its newest position; the left arrow steps back one."""
+    count = int(page.get_attribute("#slider", "max") or "0") + 1
+    assert (page.text_content("#at") or "").endswith(f"({count} of {count})") and count > 2
+    newest = page.text_content("#story") or ""
+    page.locator("h1").click()
+    page.keyboard.press("ArrowLeft")
+    assert (page.text_content("#at") or "").endswith(f"({count - 1} of {count})")
+    assert newest.startswith(page.text_content("#story") or "-") and page.input_value(
+        "#slider"
+    ) == str(count - 2)
