@@ -262,6 +262,7 @@ async function loadStory() {
   const told = await call("GET", "/api/story");
   if (!told) return;
   story = told.story;
+  frames.clear();
   byId("slider").max = String(Math.max(0, story.length - 1));
   showStory(story.length - 1);
 }
