@@ -57,7 +57,7 @@ class Frames:
         from 0): `BadPosition` when there is none."""
         folded = self._folded(turn)
         count = len(folded.labels)
-        if not asked.isdigit() or int(asked) >= count:
+        if not (asked.isascii() and asked.isdigit()) or int(asked) >= count:
             raise BadPosition(
                 f"at: the number of a position of the story, 0 to {count - 1} (the slider's), "
                 f"not {asked!r}"

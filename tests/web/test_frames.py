@@ -85,8 +85,8 @@ def test_a_players_frames_never_show_another_players_hidden_card(
 def test_a_position_the_story_does_not_have_is_refused(client: tuple[Any, str]) -> None:
     browser, _ = client
     count = len(browser.get("/api/story").get_json()["story"])
-    for asked in (str(count), "-1", "x", "", "1e3"):
-        answer = browser.get(f"/api/frame?at={asked}")
+    for asked in (str(count), "-1", "x", "", "1e3", "\u00b2", "\u0661"):  # ², Arabic 1
+        answer = browser.get("/api/frame", query_string={"at": asked})
         error = answer.get_json()["error"]
         assert answer.status_code == 404, asked
         assert error == f"at: the number of a position of the story, 0 to {count - 1} " + (
