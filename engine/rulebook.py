@@ -162,9 +162,10 @@ class RuleBook(Generic[S]):
     text, its board, its viewer frames and its story's words, imported on first use; None:
     its queries print JSON, it has no board and the story tells its events generically."""
     new: NewSpec
-    on_trial: bool = False
-    """Whether `legal` keeps only the candidates `decide` accepts on scratch dice: for a
-    game whose argument domains cannot say every rule (True costs a decision each)."""
+    on_trial: frozenset[str] = frozenset()
+    """The commands whose candidates `legal` keeps only when `decide` accepts them on
+    scratch dice: those whose argument domains cannot say every rule (each candidate
+    costs a decision); the others' domains are exact."""
 
     def spec(self, name: str) -> CommandSpec[S]:
         found = self.commands.get(name)
@@ -266,7 +267,7 @@ class RuleBook(Generic[S]):
 
     def legal(self, state: S) -> tuple[LegalCommand, ...]:
         """Every command a player may give now, read off the specs (`offers`)."""
-        accepts = on_trial(self.decide, state) if self.on_trial else None
+        accepts = on_trial(self.decide, state, self.on_trial) if self.on_trial else None
         return tuple(offers(state, self.offered(state), self.context(state), accepts))
 
     def legal_commands(self, state: S) -> tuple[str, ...]:

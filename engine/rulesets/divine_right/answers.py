@@ -9,7 +9,8 @@ allows, `attack=N` keeps the line to the decisions of attack N (a line that name
 attack is preferred to one that does not; among equals the first). The answer is a pure
 function of the position and the signed line, so anyone re-derives it (`audit`):
 
-* `first`: the first answer the rules allow, in the order `legal` offers them;
+* `first`: the first answer the rules allow, in the order `legal` offers them (the
+  commands' order in the table, `specs.COMMANDS`: a plain refusal first where there is one);
 * `cheapest` (losses, random-events losses): the `count` units offered, armies first,
   then fleets, then heroes, each group in the order offered;
 * `stand` (retreat), `none` (pursue, advance, sortie), `all` (pursue, sortie: every unit
@@ -22,14 +23,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from warscribe.engine.commands import answering
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import InvalidCommand
-from warscribe.engine.events import Command
+from warscribe.engine.events import Command, Event
+from warscribe.engine.offers import candidates, on_trial
 
 from .combat.fight import the_fight
 from .data import DRData
-from .legal import accepted
-from .legal import answers as legal_answers
+from .domains import SPECS, TRIED
 from .random_events import LOSSES as EVENT_LOSSES
 from .specs import COMMANDS
 from .state import Pending, State
@@ -42,7 +44,7 @@ if TYPE_CHECKING:  # signed orders: imported where they are read, not with the r
 RULE = "The Game Turn › standing answers"
 ATTACK = "attack"
 
-Decide = Callable[[State, Command, Dice], object]
+Decide = Callable[[State, Command, Dice], list[Event]]
 Policy = Callable[[State, Pending, "Offered"], "Command | None"]
 
 
@@ -56,11 +58,19 @@ class Offered:
     @property
     def all(self) -> Sequence[Command]:
         if self._found is None:
-            self._found = legal_answers(self.state, self.data, self.pending, self.decide)
+            self._found = self._answers()
         return self._found
 
     def accepts(self, command: Command) -> bool:
-        return accepted(self.state, command, self.decide)
+        return on_trial(self.decide, self.state)(command)
+
+    def _answers(self) -> list[Command]:
+        """The answers the decision allows, in the order `legal` offers them."""
+        names = answering(SPECS, self.pending.kind)
+        offered = ((self.pending.player, SPECS[name]) for name in names)
+        accepts = on_trial(self.decide, self.state, TRIED)
+        found = candidates(self.state, offered, self.data)
+        return [c for c in found if isinstance(c, Command) and accepts(c)]
 
 
 def _named(policy: str) -> Policy:

@@ -9,8 +9,8 @@ from .data import load_custom
 from .kingdoms import totals
 from .mapview import board, stacks
 from .siege.declare import listing as sieges
-from .state import PHASE_TITLES, State
-from .tables import rulebook
+from .state import State
+from .tables import phase_title
 
 
 def players(state: State) -> list[dict[str, Any]]:
@@ -127,12 +127,6 @@ def _pending(state: State) -> dict[str, Any] | None:
     }
 
 
-def _phase_title(phase: str) -> str:
-    """The phase as the rule book declares it (its section), or the end of the game turn."""
-    declared = [p.rule for p in rulebook().phases if p.name == phase]
-    return declared[0] if declared else PHASE_TITLES[phase]
-
-
 def summary(state: State) -> dict[str, Any]:
     turn = state.turn
     result = state.outcome
@@ -141,7 +135,7 @@ def summary(state: State) -> dict[str, Any]:
         "order": list(turn.order) if turn else [],
         "chits": {name: chit for name, chit in turn.chits} if turn else {},
         "player": turn.player if turn else None,
-        "phase": _phase_title(turn.phase) if turn else None,
+        "phase": phase_title(turn.phase) if turn else None,
         "pending": _pending(state),
         "players": players(state),
         "diplomacy_deck": state.deck_size,

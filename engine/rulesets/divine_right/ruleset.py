@@ -3,7 +3,7 @@ commands (`specs`), its evolvers and hooks (`rulebook`), projections and what `n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from warscribe.engine.codec import sorted_map
@@ -13,7 +13,7 @@ from warscribe.engine.events import Command, DataRef, Event, GameCreated
 from warscribe.engine.rulebook import Evolvers, Hook, NewSpec, RuleBook, Waiting
 from warscribe.engine.ruleset import GameSpec, LegalCommand, Projection
 
-from . import answers, domains, legal, projections, turn
+from . import answers, domains, projections, turn
 from .data import DRData, load_custom
 from .evolving import asking, asking_next, next_decision
 from .rulebook import RULEBOOK
@@ -61,6 +61,7 @@ class DivineRight(RuleBook[State]):
     prefix = "dr"
     rule = GAME_TURN
     commands: Mapping[str, CommandSpec[State]] = domains.SPECS
+    on_trial = domains.TRIED
     evolvers = EVOLVERS
     hooks = (Hook("settle", turn.settle),)
     projections: Mapping[str, Projection] = projections.PROJECTIONS
@@ -152,9 +153,21 @@ class DivineRight(RuleBook[State]):
         last = self._last_legal
         if last is not None and last[0] is state:
             return last[1]
-        offers = legal.legal(state, data_of(state), self.decide)
+        offers = super().legal(state)
         self._last_legal = (state, offers)
         return offers
+
+    def offered(self, state: State) -> Iterator[tuple[str, CommandSpec[State]]]:
+        """The answers to the decision asked, else the phase's commands of whose turn it
+        is (`RuleBook.offered`); and, at any time, rejoining to the eliminated players."""
+        if state.turn is None or state.outcome is not None:
+            return
+        yield from super().offered(state)
+        rejoin = self.commands["rejoin"]
+        yield from ((p.name, rejoin) for p in state.players if p.eliminated)
+
+    def context(self, state: State) -> DRData:
+        return data_of(state)
 
     def summary(self, state: State) -> dict[str, Any]:
         return projections.summary(state)

@@ -253,6 +253,13 @@ COMMANDS = table(
         ("diplomacy draw",),
     ),
     _spec(
+        "diplomacy-pass",
+        diplomacy.pass_,
+        RESOLVING_DIPLOMACY,
+        "The ambassador does nothing this phase.",
+        ("diplomacy pass",),
+    ),
+    _spec(
         "diplomacy-activate",
         diplomacy.activation,
         ACTIVATION_ATTEMPTS,
@@ -282,6 +289,16 @@ COMMANDS = table(
         rolls=True,
     ),
     _spec(
+        "diplomacy-force-peace",
+        diplomacy.forced_peace,
+        FORCED_PEACE_ATTEMPTS,
+        "After the ambassador's task: 5-6 forces peace on an enemy ally whose royal castle "
+        "you plundered and hold, or whose monarch you hold.",
+        ("diplomacy force-peace Muetar",),
+        _kingdom(),
+        rolls=True,
+    ),
+    _spec(
         "diplomacy-duel",
         diplomacy.duel,
         DUELING,
@@ -296,23 +313,6 @@ COMMANDS = table(
             metavar="PLAYER",
         ),
         rolls=True,
-    ),
-    _spec(
-        "diplomacy-force-peace",
-        diplomacy.forced_peace,
-        FORCED_PEACE_ATTEMPTS,
-        "After the ambassador's task: 5-6 forces peace on an enemy ally whose royal castle "
-        "you plundered and hold, or whose monarch you hold.",
-        ("diplomacy force-peace Muetar",),
-        _kingdom(),
-        rolls=True,
-    ),
-    _spec(
-        "diplomacy-pass",
-        diplomacy.pass_,
-        RESOLVING_DIPLOMACY,
-        "The ambassador does nothing this phase.",
-        ("diplomacy pass",),
     ),
     _spec(
         "discard",
@@ -347,8 +347,8 @@ COMMANDS = table(
             'move "Port Lork" --path 10,16',
         ),
         STACK,
-        PATH_ARG,
         LEADER,
+        PATH_ARG,
         rolls=True,
     ),
     _spec(
@@ -359,11 +359,11 @@ COMMANDS = table(
         "movement point the fleet has left; heroes free).",
         ("ferry Muetar-A1 Muetar-A2 --fleet Muetar-F1 --path 17,15,16,14",),
         STACK,
-        PATH_ARG,
         LEADER,
         Arg(
             "fleet", TEXT, "The friendly fleet ferrying the stack.", required=True, metavar="FLEET"
         ),
+        PATH_ARG,
         rolls=True,
     ),
     _spec(
@@ -551,6 +551,15 @@ COMMANDS = table(
         rolls=True,
     ),
     _spec(
+        "retreat-stand",
+        retreat.retreat_stand,
+        RETREAT_BEFORE_COMBAT,
+        "No (further) retreat: the attack is fought (the combat dice are rolled now).",
+        ("retreat stand --roll 3 --roll 5",),
+        rolls=True,
+        answers=(RETREAT,),
+    ),
+    _spec(
         "retreat-roll",
         retreat.retreat_roll,
         RETREAT_BEFORE_COMBAT,
@@ -586,15 +595,6 @@ COMMANDS = table(
         answers=(RETREAT,),
     ),
     _spec(
-        "retreat-stand",
-        retreat.retreat_stand,
-        RETREAT_BEFORE_COMBAT,
-        "No (further) retreat: the attack is fought (the combat dice are rolled now).",
-        ("retreat stand --roll 3 --roll 5",),
-        rolls=True,
-        answers=(RETREAT,),
-    ),
-    _spec(
         "losses",
         fight.take_losses,
         MAKING_ATTACKS,
@@ -603,6 +603,14 @@ COMMANDS = table(
         _units("The units lost.", True),
         rolls=True,
         answers=(LOSSES,),
+    ),
+    _spec(
+        "advance-none",
+        resolve.advance_none,
+        ADVANCE_AFTER_COMBAT,
+        "Do not advance.",
+        ("advance none",),
+        answers=(ADVANCE,),
     ),
     _spec(
         "advance-into",
@@ -617,13 +625,12 @@ COMMANDS = table(
         rolls=True,
         answers=(ADVANCE,),
     ),
-    _spec(
-        "advance-none",
-        resolve.advance_none,
-        ADVANCE_AFTER_COMBAT,
-        "Do not advance.",
-        ("advance none",),
-        answers=(ADVANCE,),
+    _declined(
+        "sortie",
+        resolve.sortie_none,
+        AMPHIBIOUS_ATTACKS,
+        "The fleets stay within the walls.",
+        (SORTIE,),
     ),
     _spec(
         "sortie",
@@ -636,13 +643,7 @@ COMMANDS = table(
         rolls=True,
         answers=(SORTIE,),
     ),
-    _declined(
-        "sortie",
-        resolve.sortie_none,
-        AMPHIBIOUS_ATTACKS,
-        "The fleets stay within the walls.",
-        (SORTIE,),
-    ),
+    _declined("pursue", retreat.pursue_none, RETREAT_BEFORE_COMBAT, "Leave them be.", (PURSUE,)),
     _spec(
         "pursue",
         retreat.pursue,
@@ -654,7 +655,6 @@ COMMANDS = table(
         rolls=True,
         answers=(PURSUE,),
     ),
-    _declined("pursue", retreat.pursue_none, RETREAT_BEFORE_COMBAT, "Leave them be.", (PURSUE,)),
     _spec(
         "place",
         placement.place,

@@ -8,26 +8,10 @@ from typing import Any
 
 from warscribe.engine.codec import record, replace, sorted_map, sorted_map_with
 
-from .sections import (
-    COMBAT_PHASE,
-    DIPLOMACY_PHASE,
-    MOVEMENT_PHASE,
-    RANDOM_EVENTS_PHASE,
-    SIEGE_PHASE,
-)
-
 Hex = tuple[int, int]
 
 PHASES = ("random-events", "diplomacy", "siege", "movement", "combat")
-PHASE_TITLES = {
-    "random-events": RANDOM_EVENTS_PHASE,
-    "diplomacy": DIPLOMACY_PHASE,
-    "siege": SIEGE_PHASE,
-    "movement": MOVEMENT_PHASE,
-    "combat": COMBAT_PHASE,
-}
 TURN_OVER = "turn-over"
-PHASE_TITLES[TURN_OVER] = "end of the game turn"
 LAST_TURN = 20
 MERCENARY = "mercenary"
 

@@ -98,3 +98,9 @@ def rulebook() -> Rulebook:
     if not _BOUND:
         raise RuntimeError("the Divine Right rulebook is not bound: import its rule set")
     return _BOUND[0]
+
+
+def phase_title(phase: str) -> str:
+    """The phase as the rule book declares it (its section), or the end of the game turn
+    (`TURN_OVER`, between two game turns)."""
+    return next((p.rule for p in rulebook().phases if p.name == phase), "end of the game turn")

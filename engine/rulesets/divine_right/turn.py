@@ -24,7 +24,6 @@ from .setup import player_order
 from .state import (
     FRESH,
     LAST_TURN,
-    PHASE_TITLES,
     PHASES,
     TURN_OVER,
     Pending,
@@ -32,7 +31,7 @@ from .state import (
     State,
     Turn,
 )
-from .tables import Evolvers, Hook, rulebook
+from .tables import Evolvers, Hook, phase_title, rulebook
 
 HAND_LIMIT = 4
 
@@ -50,8 +49,8 @@ def current(state: State, command: Call | Command, phase: str | None = None) -> 
         )
     if phase is not None and turn.phase != phase:
         raise IllegalCommand(
-            f"`{command.name}` belongs to the {PHASE_TITLES[phase]}; {turn.player} is in the "
-            f"{PHASE_TITLES[turn.phase]} ({turn.label})",
+            f"`{command.name}` belongs to the {phase_title(phase)}; {turn.player} is in the "
+            f"{phase_title(turn.phase)} ({turn.label})",
             GAME_TURN,
         )
     return turn

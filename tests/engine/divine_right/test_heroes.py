@@ -15,6 +15,7 @@ import pytest
 
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import DiceError, IllegalCommand, InvalidCommand, NotYourTurn
+from warscribe.engine.rulesets import get
 from warscribe.engine.rulesets.divine_right import heroes
 from warscribe.engine.rulesets.divine_right.events import (
     CaptiveFateAsked,
@@ -461,13 +462,16 @@ def test_a_freed_prisoner_with_nothing_friendly_near_is_placed_by_his_player(
 
 
 def test_a_prisoner_may_be_executed_in_a_later_diplomacy_phase(table: Table) -> None:
-    """Heroes › Executing a Prisoner: in any of the captor's later Diplomacy Phases."""
+    """Heroes › Executing a Prisoner: in any of the captor's later Diplomacy Phases (and
+    `legal` offers it there, and setting him free: it once offered them only on capture)."""
     capture_neuth(table, 6)
     table.refuse(
         IllegalCommand, "belongs to the Diplomacy Phase", "prisoner-execute", kingdom="Neuth"
     )
     table.to_phase(2, ME, "diplomacy")
     table.do("diplomacy-draw")
+    offered = {(o.name, o.values("kingdom")) for o in get("divine-right").legal(table.state)}
+    assert {("prisoner-execute", ("Neuth",)), ("prisoner-free", ("Neuth",))} <= offered
     events = table.do("prisoner-execute", 5, kingdom="Neuth")
     assert of(events, MonarchDied)[0].kingdom == "Neuth"
 

@@ -11,8 +11,12 @@ from uuid import UUID
 
 from warscribe.engine.authority import check_authority
 from warscribe.engine.dice import Dice
+from warscribe.engine.errors import RuleError
+from warscribe.engine.events import Command
+from warscribe.engine.offers import scratch_dice
 from warscribe.engine.ruleset import LegalCommand
 from warscribe.engine.rulesets import get
+from warscribe.engine.rulesets.divine_right.answers import Offered
 
 from .board import DATA, ally, besiege, hex_of, hire, movement, put
 from .play import Table
@@ -39,6 +43,15 @@ def assert_all_accepted(table: Table, most: int = 30) -> None:
             check_authority(RULES, table.head.players, command)
             scratch = Dice(key=bytes(32), game_id=UUID(int=1), chain=bytes(32), next_index=0)
             RULES.decide(table.state, command, scratch)
+
+
+def accepts(table: Table, command: Command) -> bool:
+    """Whether the rules accept `command` now, on scratch dice."""
+    try:
+        RULES.decide(table.state, command, scratch_dice())
+    except RuleError:
+        return False
+    return True
 
 
 def test_the_set_up_offers_the_random_events_roll_then_the_end_of_the_phase() -> None:
@@ -93,9 +106,20 @@ def test_a_retreat_offers_the_spaces_to_retreat_into() -> None:
     table.do("attack-resolve", number=1)
     assert {o.name for o in RULES.legal(table.state)} >= {"retreat-roll", "retreat-stand"}
     assert all(o.actor == "alice" for o in RULES.legal(table.state))
+    # the first answer offered, a standing answer's `first`, is to stand (the table's order)
+    pending = table.state.turn.progress.pending  # type: ignore[union-attr]
+    assert pending is not None
+    assert Offered(table.state, DATA, pending, RULES.decide).all[0].name == "retreat-stand"
     table.do("retreat-roll", 6, by="alice", space="3,29", fleets=True)
     assert "3,30" in domain(table, "retreat-to", "to")
     assert "3,28" not in domain(table, "retreat-to", "to")  # bob's fleet is there
+    # every space next to it the rules let the fleet retreat into is offered
+    near = [f"{c},{r}" for c, r in DATA.map.neighbours(3, 29)]
+    retreat = (("space", "3,29"), ("fleets", True))
+    open_ = {
+        to for to in near if accepts(table, Command("alice", "retreat-to", (("to", to), *retreat)))
+    }
+    assert domain(table, "retreat-to", "to") == open_
     assert_all_accepted(table)
 
 
@@ -165,8 +189,12 @@ def test_status_shows_the_commands_legal_offers() -> None:
 
 
 def _offered(table: Table, name: str, **args: object) -> list[LegalCommand]:
+    """The offers of `name` that take each value of `args` (given or in a domain; None:
+    that argument left out)."""
     return [
-        o for o in offers(table, name) if all(dict(o.args).get(k) == v for k, v in args.items())
+        o
+        for o in offers(table, name)
+        if all(v in o.values(k) if v is not None else not o.values(k) for k, v in args.items())
     ]
 
 

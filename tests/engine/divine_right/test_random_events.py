@@ -21,9 +21,11 @@ from warscribe.engine import codec
 from warscribe.engine.dice import Dice
 from warscribe.engine.errors import DataError, IllegalCommand, InvalidCommand, NotYourTurn
 from warscribe.engine.events import DiceRolled, Event
+from warscribe.engine.offers import expanded
 from warscribe.engine.rulesets import get
 from warscribe.engine.rulesets.divine_right import random_events
 from warscribe.engine.rulesets.divine_right.data import load_builtin, load_files
+from warscribe.engine.rulesets.divine_right.domains import hex_text
 from warscribe.engine.rulesets.divine_right.events import (
     ConfusionBegan,
     DecisionAsked,
@@ -407,6 +409,12 @@ def test_8_reinforcements_in_plundered_castles_follow_the_occupier(table: Table)
     assert "army at Groat" not in options and "army at Castle Lapspell" not in options
 
 
+def offered(table: Table) -> set[tuple[str, tuple[tuple[str, object], ...]]]:
+    """The answers `legal` offers, each by name and its arguments in order of name."""
+    found = expanded(get("divine-right").legal(table.state))
+    return {(c.name, tuple(sorted(c.args))) for c in found}
+
+
 def test_8_the_remaining_type_must_be_taken(table: Table) -> None:
     """Deployment of Common Mercenary Reinforcements: when one type is all on the board,
     the player must enter the undeployed type."""
@@ -415,6 +423,8 @@ def test_8_the_remaining_type_must_be_taken(table: Table) -> None:
         hire(table, unit, "Colist", owner="bob")
     roll(table, "Reinforcements")
     assert set(asked(table).options) == {"fleet at Grugongi"}
+    grugongi = hex_text(hex_of("Grugongi"))
+    assert offered(table) == {("events-reinforce", (("at", grugongi), ("kind", "fleet")))}
     table.refuse(IllegalCommand, "cannot enter now", "events-reinforce", unit="A", at="Pennol")
     table.refuse(IllegalCommand, "only stealing may be declined", "events-decline")
 
@@ -427,6 +437,12 @@ def test_8_stealing_the_other_type_when_the_remaining_one_cannot_enter(table: Ta
     roll(table, "Reinforcements")
     options = asked(table).options
     assert "steal A from bob at Pennol" in options and not any("fleet" in o for o in options)
+    answers = offered(table)  # each steal `legal` offers is one asked, or the decline
+    assert ("events-decline", ()) in answers
+    assert {a for a in answers if a[0] != "events-decline"} == {
+        ("events-reinforce", (("at", hex_text(hex_of(at))), ("unit", unit)))
+        for unit, at in (o.removeprefix("steal ").split(" from bob at ") for o in options)
+    }
     table.refuse(IllegalCommand, "cannot enter now", "events-reinforce", kind="fleet", at="Pennol")
     events = table.do("events-reinforce", unit="C", at="Groat")
     assert events[0] == MercenaryEntered(

@@ -15,7 +15,8 @@ from warscribe.engine.events import Command
 from ..data import DRData
 from ..placement.deployment import monarch_id
 from ..sections import MOVEMENT_PHASE
-from ..state import FRESH, PHASE_TITLES, PHASES, Hex, State, Unit
+from ..state import FRESH, PHASES, Hex, State, Unit
+from ..tables import phase_title
 from ..turn import current
 from ..units import is_fleet
 from . import PHASE
@@ -96,7 +97,7 @@ def movement_phase(state: State) -> State:
     if turn.phase not in PHASES[: PHASES.index(PHASE)]:
         raise IllegalCommand(
             f"stacks move only in their player's Movement Phase; {turn.player} is in the "
-            f"{PHASE_TITLES[turn.phase]} ({turn.label})",
+            f"{phase_title(turn.phase)} ({turn.label})",
             MOVEMENT_PHASE,
         )
     current(state, Command(turn.player, "reach"))

@@ -13,7 +13,8 @@ from warscribe.engine.words import listed
 from .. import events as ev
 from .. import random_events as rand
 from ..data import load_custom
-from ..state import PHASE_TITLES, Hex, State
+from ..state import Hex, State
+from ..tables import phase_title
 
 Sentence = Callable[[Any, State], str | None]
 
@@ -50,10 +51,6 @@ def _modified(roll: int, modifiers: Iterable[tuple[str, int]], total: int) -> st
 
 def _placed(placements: Iterable[ev.Placement]) -> str:
     return listed(f"{p.unit} at {_hex(p.hex)}" for p in placements)
-
-
-def _phase(phase: str) -> str:
-    return PHASE_TITLES.get(phase, phase)
 
 
 def _battle(e: ev.BattleFought, state: State) -> str:
@@ -141,8 +138,10 @@ SENTENCES: Mapping[type, Sentence] = {
         + f") set the order {', '.join(e.order)}"
     ),
     # The Game Turn
-    ev.PhaseEnded: lambda e, s: f"{e.player} ended the {_phase(e.phase)}",
-    ev.PlayerTurnEnded: lambda e, s: f"{e.player}'s player turn ended in the {_phase(e.phase)}",
+    ev.PhaseEnded: lambda e, s: f"{e.player} ended the {phase_title(e.phase)}",
+    ev.PlayerTurnEnded: lambda e, s: (
+        f"{e.player}'s player turn ended in the {phase_title(e.phase)}"
+    ),
     ev.GameEnded: lambda e, s: (
         f"the game ended ({e.why}): won by {listed(e.winners)}; "
         + ", ".join(f"{p} {points}" for p, points in e.scores)
