@@ -24,7 +24,7 @@ from flask import Flask, Response, abort, g, request, session
 from warscribe.cli.context import Context
 from warscribe.store.mailbox import SmtpServer
 
-from . import referee
+from . import frames, referee
 from .turn import Refused, Turn, steps, view
 
 TOKEN_HEADER = "X-Warscribe-Token"
@@ -59,6 +59,7 @@ def make_app(ctx: Context, smtp: SmtpServer | None = None) -> Flask:
 
     app.after_request(_headers)
     _routes(app, ctx, turns, lambda: Turn(ctx, player, smtp), turn)
+    frames.routes(app, frames.Frames(), turn, _json)
     if player is None:
         referee.routes(app, ctx, turn, _json)
     return app

@@ -5,6 +5,8 @@ const token = document.querySelector('meta[name="warscribe-token"]').content;
 const byId = (id) => document.getElementById(id);
 let chosenStack = null;
 let reachable = new Map();
+let live = null;  // the state now, as the server last gave it
+let viewing = null;  // the story's position the board shows (null: now)
 
 function element(tag, text) {
   const made = document.createElement(tag);
@@ -25,18 +27,18 @@ async function call(method, url, body) {
   return answer.ok ? data : null;
 }
 
+// The position now (where the turn's lines are written), drawn; the story's slider back
+// at its end.
 function show(state) {
-  const overlay = document.getElementById("overlay");
-  if (overlay && state.overlay !== null) overlay.innerHTML = state.overlay;
-  clearReach();
+  live = state;
+  viewing = null;
+  byId("past").hidden = true;
+  delete document.body.dataset.frame;
+  drawn(state);
+  if (story.length) showStory(story.length - 1);
   const who = state.player ? state.player : "the referee";
   byId("where").textContent = `${state.position}: ${state.whose_turn || "nobody"} to act; you are ${who}` +
     (state.lines.length ? `; your orders lead to ${state.ahead}` : "");
-  const panels = byId("panels");
-  panels.replaceChildren();
-  for (const panel of state.panels) {
-    panels.append(element("h2", panel.title), element("pre", panel.text));
-  }
   byId("lines").replaceChildren(...state.lines.map((line) => element("li", line)));
   byId("plan").textContent = state.plan.join("\n");
   byId("hint").textContent = state.player && state.reach
@@ -44,6 +46,18 @@ function show(state) {
   showOffers(state.offers);
   byId("signed").textContent = state.signed || "";
   showMail(state);
+}
+
+// A position's board overlay and panels (now, or a past one's).
+function drawn(shown) {
+  const overlay = document.getElementById("overlay");
+  if (overlay && shown.overlay !== null) overlay.innerHTML = shown.overlay;
+  clearReach();
+  const panels = byId("panels");
+  panels.replaceChildren();
+  for (const panel of shown.panels) {
+    panels.append(element("h2", panel.title), element("pre", panel.text));
+  }
 }
 
 function showMail(state) {
@@ -172,6 +186,7 @@ async function choose(counter) {
 }
 
 byId("board").addEventListener("click", async (event) => {
+  if (viewing !== null) return;  // a past position: lines are written at the position now
   const place = event.target.closest("[data-hex]");
   if (chosenStack && place && reachable.has(place.dataset.hex)) {
     const state = await call("POST", "/api/line", { stack: chosenStack, space: place.dataset.hex });
@@ -194,8 +209,10 @@ byId("sign").addEventListener("click", async () => {
 });
 
 // The story beside the board: a slider (and the arrow keys) steps through it position
-// by position, showing the story up to the one chosen.
+// by position, showing the story up to the one chosen and the board and panels as they
+// were at its end (`/api/frame`, each position asked once); its last position is now.
 let story = [];
+const frames = new Map();
 
 function showStory(at) {
   const slider = byId("slider");
@@ -206,14 +223,38 @@ function showStory(at) {
   byId("story").scrollTop = byId("story").scrollHeight;
   byId("at").textContent = story.length
     ? `${story[shown].position} (${shown + 1} of ${story.length})` : "";
+  return shown;
 }
 
-byId("slider").addEventListener("input", () => showStory(Number(byId("slider").value)));
+function step(at) {
+  const shown = showStory(at);
+  if (shown < story.length - 1) viewFrame(shown);
+  else if (viewing !== null && live) show(live);
+}
+
+async function viewFrame(at) {
+  viewing = at;
+  if (!frames.has(at)) {
+    const frame = await call("GET", `/api/frame?at=${at}`);
+    if (!frame) return;
+    frames.set(at, frame);
+  }
+  if (viewing !== at) return;  // stepped on while it came
+  const frame = frames.get(at);
+  drawn(frame);
+  byId("past-at").textContent =
+    `Viewing ${frame.position} as it ended (entry #${frame.seq}), not now: your lines are written at now.`;
+  byId("past").hidden = false;
+  document.body.dataset.frame = String(at);
+}
+
+byId("slider").addEventListener("input", () => step(Number(byId("slider").value)));
+byId("now").addEventListener("click", () => step(story.length - 1));
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("select, input, button")) return;
-  const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-  if (!step) return;
-  showStory(Number(byId("slider").value) + step);
+  const by = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+  if (!by) return;
+  step(Number(byId("slider").value) + by);
   event.preventDefault();
 });
 
@@ -221,6 +262,7 @@ async function loadStory() {
   const told = await call("GET", "/api/story");
   if (!told) return;
   story = told.story;
+  frames.clear();
   byId("slider").max = String(Math.max(0, story.length - 1));
   showStory(story.length - 1);
 }

@@ -42,6 +42,7 @@ document.addEventListener("DOMContentLoaded", () => {
     mailbox(data.mailbox);
     const state = await call("GET", "/api/state");
     if (state) show(state);
+    await loadStory();  // the story (and its positions) as the record now stands
   }
 
   byId("mail-paste").addEventListener("click", async () => {

@@ -21,6 +21,7 @@ import pytest
 from click.testing import Result
 
 from tests.cli.test_mailbox import Collect, smtp_server
+from tests.cli.test_pbem import sync
 from tests.cli.test_viewer_browser import browser
 from tests.test_startup import CALL
 
@@ -106,6 +107,10 @@ def test_a_players_turn_is_played_signed_and_recorded(
     recorded = run("import-orders", "orders.eml").stdout
     assert f"StackMoved: player=alice units={STACK.split()}" in recorded, recorded
     assert "now: bob to play" in recorded and errors == []
+    sync(run)
+    page.reload()
+    _stepped_back_to_the_old_space(page)
+    assert errors == []
     page.close()
     assert (
         Path("orders.eml").read_bytes().startswith(b"From: ")
@@ -129,9 +134,9 @@ def test_a_whole_divine_right_turn_is_played_by_clicking_and_mailed_three_ways(
     with serving("bob.db", "--smtp", f"smtp://127.0.0.1:{port}") as address:
         page, errors = _opened(browser, address)
         page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        _story_steps(page)
         _battle_turn(page)
         _mailed(page)
-        _story_steps(page)
         assert errors == []
         page.close()
     ((to, message),) = handler.received
@@ -203,13 +208,46 @@ def _mailed(page: Any) -> None:
 
 
 def _story_steps(page: Any) -> None:
-    """The story's slider is at its newest position; the left arrow steps back one."""
+    """The story's slider is at its newest position, which is now; the left arrow steps
+    back one, the board and panels as they were then (bob held no card yet two positions
+    back), a button goes back to now, where the turn's lines are written."""
+    page.wait_for_selector("#offers button.offer-add")
     count = int(page.get_attribute("#slider", "max") or "0") + 1
     assert (page.text_content("#at") or "").endswith(f"({count} of {count})") and count > 2
     newest = page.text_content("#story") or ""
     page.locator("h1").click()
     page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f'body[data-frame="{count - 2}"]')
     assert (page.text_content("#at") or "").endswith(f"({count - 1} of {count})")
     assert newest.startswith(page.text_content("#story") or "-") and page.input_value(
         "#slider"
     ) == str(count - 2)
+    assert "Viewing 1.2.movement as it ended" in (page.text_content("#past") or "")
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f'body[data-frame="{count - 5}"]')
+    assert "bob: no cards" in (page.text_content("#panels") or "")
+    page.locator("#now").click()
+    page.wait_for_selector("#past", state="hidden")
+    assert page.input_value("#slider") == str(count - 1) and "black-magic+2#3" in (
+        page.text_content("#panels") or ""
+    )
+
+
+def _stepped_back_to_the_old_space(page: Any) -> None:
+    """Alice's move recorded: her stack at 9,14 now, marked moved at the end of the
+    Movement Phase, at Tadafat in the Siege Phase before it; the right arrow comes back."""
+    moved = f'#board .counter[data-units="{STACK}"]'
+    page.wait_for_selector(f'{moved}[data-hex="9,14"]')
+    page.wait_for_selector("#at:has-text('1.1.combat')")
+    page.locator("h1").click()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#past-at:has-text('Viewing 1.1.movement')")
+    assert page.locator("#board line.move").count() == 1
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f'{moved}:not([data-hex="9,14"])')
+    assert "1.1.siege" in (page.text_content("#past-at") or "")
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#past", state="hidden")
+    page.wait_for_selector(f'{moved}[data-hex="9,14"]')
