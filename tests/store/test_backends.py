@@ -139,18 +139,8 @@ def test_a_lock_timeout_that_is_not_whole_seconds_is_an_error_naming_the_setting
 
     monkeypatch.setenv("WARSCRIBE_LOCK_TIMEOUT", value)
     store = tmp_path / "game.db"
-    args = [
-        "--store",
-        str(store),
-        "new",
-        "divine-right",
-        "--player",
-        "a",
-        "--player",
-        "b",
-        "--player",
-        "c",
-    ]
+    players = ("--player", "a", "--player", "b", "--player", "c")
+    args = ["--store", str(store), "new", "divine-right", *players]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 1, result.output
     assert "Error: WARSCRIBE_LOCK_TIMEOUT" in result.output

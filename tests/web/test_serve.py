@@ -31,6 +31,15 @@ TURN_START = ("events roll", "end-phase", "diplomacy draw", "diplomacy pass") + 
 STACK = "Hothior-A5 Hothior-A6"  # alice's stack at Tadafat
 
 
+@pytest.fixture
+def moving(client: tuple[Any, str]) -> tuple[Any, str]:
+    """The client of the player's page with the turn written up to its Movement Phase
+    (`TURN_START`, each line chosen from the offers)."""
+    for line in TURN_START:
+        offer(client, line)
+    return client
+
+
 def post(client: tuple[Any, str], url: str, body: Any = None) -> Any:
     browser, token = client
     return browser.post(url, json=body or {}, headers={"X-Warscribe-Token": token})
@@ -91,16 +100,14 @@ def test_a_post_without_the_sessions_token_is_refused(client: tuple[Any, str]) -
 
 
 def test_a_line_the_page_cannot_add_is_refused_and_nothing_added(
-    client: tuple[Any, str],
+    moving: tuple[Any, str],
 ) -> None:
-    for line in TURN_START:
-        offer(client, line)
-    far = post(client, "/api/line", {"stack": STACK, "space": "1,1"})
+    far = post(moving, "/api/line", {"stack": STACK, "space": "1,1"})
     assert far.status_code == 422 and far.get_json()["error"] == "the stack cannot reach 1,1 now"
-    stale = post(client, "/api/line", {"offer": 99, "chosen": {}})
+    stale = post(moving, "/api/line", {"offer": 99, "chosen": {}})
     assert stale.status_code == 422 and "no longer made" in stale.get_json()["error"]
-    assert client[0].get("/api/state").get_json()["lines"] == list(TURN_START)
-    assert client[0].get("/orders.eml").status_code == 422  # nothing signed yet
+    assert moving[0].get("/api/state").get_json()["lines"] == list(TURN_START)
+    assert moving[0].get("/orders.eml").status_code == 422  # nothing signed yet
 
 
 def test_a_line_the_dry_run_refuses_is_named(stores: tuple[Any, str]) -> None:
@@ -115,22 +122,20 @@ def test_a_line_the_dry_run_refuses_is_named(stores: tuple[Any, str]) -> None:
 
 
 def test_a_turn_chosen_on_the_page_is_signed_mailed_and_recorded(
-    client: tuple[Any, str], stores: tuple[Callable[..., Result], str]
+    moving: tuple[Any, str], stores: tuple[Callable[..., Result], str]
 ) -> None:
     run, _ = stores
-    for line in TURN_START:
-        offer(client, line)
-    reach = client[0].get(f"/api/reach?stack={STACK}").get_json()["reach"]
+    reach = moving[0].get(f"/api/reach?stack={STACK}").get_json()["reach"]
     space = ",".join(map(str, reach[0]["space"]))
-    moved = post(client, "/api/line", {"stack": STACK, "space": space})
+    moved = post(moving, "/api/line", {"stack": STACK, "space": space})
     assert moved.status_code == 200, moved.get_json()
     assert moved.get_json()["lines"][-1] == reach[0]["command"]
     assert moved.get_json()["ahead"].endswith("movement"), moved.get_json()["ahead"]
     for _ in range(2):
-        offer(client, "end-phase")
-    signed = post(client, "/api/sign").get_json()["signed"]
+        offer(moving, "end-phase")
+    signed = post(moving, "/api/sign").get_json()["signed"]
     assert signed.startswith("-----BEGIN WARSCRIBE ORDERS-----")
-    mail = client[0].get("/orders.eml")
+    mail = moving[0].get("/orders.eml")
     assert mail.headers["Content-Disposition"] == 'attachment; filename="orders.eml"'
     Path("orders.eml").write_bytes(mail.get_data())
     recorded = run("import-orders", "orders.eml").stdout
@@ -195,16 +200,14 @@ def test_what_the_store_records_between_two_requests_is_shown(
 
 
 def test_a_line_taken_back_leaves_the_plan_and_head_a_fresh_dry_run_gives(
-    client: tuple[Any, str], stores: tuple[Callable[..., Result], str]
+    moving: tuple[Any, str], stores: tuple[Callable[..., Result], str]
 ) -> None:
     from warscribe.cli.pbem import checked_orders
     from warscribe.web.turn import Turn, view
 
     _, player = stores
-    for line in TURN_START:
-        offer(client, line)
     for _ in range(2):
-        state = post(client, "/api/undo").get_json()
+        state = post(moving, "/api/undo").get_json()
     assert state["lines"] == list(TURN_START[:-2])
     fresh = Context(f"{player}.db", None)
     turn = Turn(fresh, player)
@@ -217,17 +220,15 @@ def test_a_line_taken_back_leaves_the_plan_and_head_a_fresh_dry_run_gives(
 
 
 def test_a_stack_clicked_again_after_its_move_reaches_from_where_it_went(
-    client: tuple[Any, str],
+    moving: tuple[Any, str],
 ) -> None:
-    for line in TURN_START:
-        offer(client, line)
-    reach = client[0].get(f"/api/reach?stack={STACK}").get_json()["reach"]
+    reach = moving[0].get(f"/api/reach?stack={STACK}").get_json()["reach"]
     space = ",".join(map(str, reach[-1]["space"]))
-    assert post(client, "/api/line", {"stack": STACK, "space": space}).status_code == 200
-    again = client[0].get(f"/api/reach?stack={STACK}").get_json()
+    assert post(moving, "/api/line", {"stack": STACK, "space": space}).status_code == 200
+    again = moving[0].get(f"/api/reach?stack={STACK}").get_json()
     assert again != {"reach": reach}, again
-    post(client, "/api/undo")
-    assert client[0].get(f"/api/reach?stack={STACK}").get_json() == {"reach": reach}
+    post(moving, "/api/undo")
+    assert moving[0].get(f"/api/reach?stack={STACK}").get_json() == {"reach": reach}
 
 
 BATTLE_STACK = "Neuth-A1 Neuth-A2 Neuth-A3 Neuth-A4 Neuth-A5 Neuth-A6 Neuth-monarch"
