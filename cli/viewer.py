@@ -38,6 +38,7 @@ from warscribe.store.views import jsonable, printable
 from .board import check_player
 from .context import Context, pass_ctx, say
 from .files import Output, force_option, write_file
+from .panels import panels
 
 MARK = "/*WARSCRIBE-DATA*/"
 
@@ -109,11 +110,20 @@ def page_data(
                 "seq": frame.seq,
                 "position": frame.position,
                 **_drawn(presenter, frame, before, shared),
+                "panels": _panels(ruleset, frame, player, shared),
             }
             for frame, before in zip(frames, [None, *frames[:-1]], strict=True)
         ],
         "shared": shared.values,
     }
+
+
+def _panels(ruleset: str, frame: Frame, player: str | None, shared: Shared) -> int | None:
+    """The reader's own panels at the position (their hand, the decision asked): none on
+    the referee's page, whose tables show everything."""
+    if player is None:
+        return None
+    return shared.add(panels(ruleset, frame.state, player, own=True))
 
 
 def _entry(entry: Entry, position: str, sentence: str) -> dict[str, Any]:

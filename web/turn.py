@@ -20,12 +20,12 @@ from warscribe.engine import rulesets
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import WarscribeError
 from warscribe.engine.orders import Orders
-from warscribe.engine.presenter import FLAG, READER, Asked, presenter_of
+from warscribe.engine.presenter import Asked, presenter_of
 from warscribe.engine.record import Head
 from warscribe.engine.ruleset import LegalCommand
 from warscribe.store import story
 from warscribe.store.mailbox import SmtpServer
-from warscribe.store.views import escaped_lines, jsonable, printable
+from warscribe.store.views import jsonable, printable
 
 STORY_LINES = 80
 """The newest lines of the story shown beside the board."""
@@ -307,32 +307,10 @@ def _reach(head: Head, units: list[str]) -> list[dict[str, Any]]:
 
 
 def panels(turn: Turn, head: Head) -> list[dict[str, str]]:
-    """The pending decision, then each query of the presenter that needs nothing but the
-    reader (the player's hand, the banishments...), as text the player reads."""
-    from warscribe.cli.generated import cli_words, command_line
+    """The panels the page's reader sees at `head` (`cli.panels`)."""
+    from warscribe.cli.panels import panels as shown
 
-    ruleset = rulesets.get(head.ruleset)
-    pending = ruleset.summary(head.state).get("pending")
-    shown = []
-    if isinstance(pending, dict):
-        why = cli_words(head.ruleset, str(pending.get("why")))
-        said = f"{pending.get('player')} must answer {pending.get('kind')}: {why}"
-        shown.append({"title": "Pending decision", "text": escaped_lines(said)})
-    for name, query in presenter_of(ruleset).queries.items():
-        kinds = {param.kind for param in query.params}
-        if not kinds <= {READER, FLAG} or (READER in kinds and turn.player is None):
-            continue
-        values = {p.name: turn.player if p.kind == READER else False for p in query.params}
-        asked = Asked(values, lambda c: command_line(head.ruleset, c))
-        data = (query.data or _projection(ruleset, name))(head.state, asked)
-        text = query.text(printable(jsonable(data)), Asked(printable(values), asked.words))
-        shown.append({"title": name, "text": escaped_lines(text)})
-    return shown
-
-
-def _projection(ruleset: Any, name: str) -> Any:
-    projection = ruleset.projections[name]
-    return lambda state, asked: projection(state)
+    return shown(head.ruleset, head.state, turn.player)
 
 
 def _offer(turn: Turn, head: Head, offer: LegalCommand) -> dict[str, Any]:

@@ -104,6 +104,19 @@ def test_a_players_page_carries_nothing_hidden_from_them(club: Club, tmp_path: P
     assert carried(mine)["reader"] == "alice"
 
 
+def test_a_players_page_shows_their_hand_beside_the_board(club: Club, tmp_path: Path) -> None:
+    """`view --for bob` (issue 33: "a player's page shows no panel with his hand"): each
+    position carries bob's own panels, his hand among them, as `hand --as bob` says it;
+    the referee's page, whose tables show everything, carries none."""
+    data = carried(page(club, tmp_path / "bob.html", "--for", "bob"))
+    last = data["shared"][data["frames"][-1]["panels"]]
+    hand = {panel["title"]: panel["text"] for panel in last}["hand"]
+    assert hand == club.ok("hand", "--as", "bob").rstrip("\n"), hand
+    assert all(card in hand for card in club.json("hand", "--as", "bob")["cards"])
+    referee = carried(page(club, tmp_path / "referee.html"))
+    assert {frame["panels"] for frame in referee["frames"]} == {None}
+
+
 def test_a_page_is_never_written_over_without_force(club: Club, tmp_path: Path) -> None:
     path = tmp_path / "game.html"
     path.write_text("mine")

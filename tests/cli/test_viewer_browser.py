@@ -211,6 +211,7 @@ def test_a_host_act_reads_as_the_hosts_in_the_log(
     marked = f"the host for {whose} (no orders by the deadline), not signed: {whose} gave the order"
     assert sum(marked in line for line in lines) == 1, lines
     assert (opened.verdict()[0], opened.errors) == ("intact", [])
+    assert "bob: " in (opened.page.text_content("#panels") or "")  # his hand, beside the board
 
 
 def test_a_screenshot_is_not_blank(browser: Any, pages: Path) -> None:
