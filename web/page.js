@@ -34,6 +34,7 @@ function show(state) {
   viewing = null;
   byId("past").hidden = true;
   delete document.body.dataset.frame;
+  addressed(null);
   drawn(state);
   if (story.length) showStory(story.length - 1);
   const who = state.player ? state.player : "the referee";
@@ -234,6 +235,7 @@ function step(at) {
 
 async function viewFrame(at) {
   viewing = at;
+  addressed(at);
   if (!frames.has(at)) {
     const frame = await call("GET", `/api/frame?at=${at}`);
     if (!frame) return;
@@ -246,6 +248,21 @@ async function viewFrame(at) {
     `Viewing ${frame.position} as it ended (entry #${frame.seq}), not now: your lines are written at now.`;
   byId("past").hidden = false;
   document.body.dataset.frame = String(at);
+}
+
+// The address names the past position shown (`#frame=N`, N the slider's number: a link
+// to it); now has no fragment.
+function addressed(at) {
+  const fragment = at === null ? "" : `#frame=${at}`;
+  if (location.hash === fragment) return;
+  history.replaceState(null, "", `${location.pathname}${location.search}${fragment}`);
+}
+
+// The position an address's fragment `#frame=N` asks (step() keeps it in the story);
+// now (the story's last) if it asks none.
+function asked(fragment) {
+  const wanted = /^#frame=(\d+)$/.exec(fragment);
+  return wanted ? Number(wanted[1]) : story.length - 1;
 }
 
 byId("slider").addEventListener("input", () => step(Number(byId("slider").value)));
@@ -267,5 +284,17 @@ async function loadStory() {
   showStory(story.length - 1);
 }
 
-call("GET", "/api/state").then((state) => { if (state) show(state); });
-loadStory();
+window.addEventListener("hashchange", () => {
+  step(asked(location.hash));
+  if (viewing === null) addressed(null);  // a fragment asking no past position
+});
+
+// The page opens at now, or at the past position its address asks (`#frame=N`).
+async function start() {
+  const fragment = location.hash;  // read before show() writes now's (none)
+  const [state] = await Promise.all([call("GET", "/api/state"), loadStory()]);
+  if (state) show(state);
+  step(asked(fragment));
+}
+
+start();

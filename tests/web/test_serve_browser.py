@@ -109,9 +109,10 @@ def test_a_players_turn_is_played_signed_and_recorded(
     assert "now: bob to play" in recorded and errors == []
     sync(run)
     page.reload()
-    _stepped_back_to_the_old_space(page)
+    siege = _stepped_back_to_the_old_space(page)
     assert errors == []
     page.close()
+    _linked(browser, served, siege)
     assert (
         Path("orders.eml").read_bytes().startswith(b"From: ")
         or b"Subject:" in Path("orders.eml").read_bytes()
@@ -176,10 +177,7 @@ def _battle_turn(page: Any) -> None:
     _add(page, CARD)
     for _ in range(2):
         _add(page, "end-phase")
-    page.locator(f'#board .counter[data-units="{BATTLE_STACK}"]').click()
-    page.wait_for_selector("#board .hex.reachable")
-    page.locator('#board .hex.reachable[data-hex="1,1"]').dispatch_event("click")
-    page.wait_for_selector("#lines li:nth-child(7)")
+    _moved_by_clicking(page)
     for line in ("end-phase", ATTACK, "attack resolve 1"):
         _add(page, line)
     assert "bob must answer losses: choose the 3 unit(s)" in (page.text_content("#panels") or "")
@@ -190,6 +188,31 @@ def _battle_turn(page: Any) -> None:
     _add(page, "end-phase")
     assert page.locator("#lines li").count() == 12
     assert page.locator("#offers .offer").count() == 0
+
+
+def _moved_by_clicking(page: Any) -> None:
+    """Bob's stack clicked lights the spaces it reaches; a step back to the position
+    before clears them, and there the board ignores clicks (no `reach` asked, no line
+    added at the space lit before); back to now, the stack clicked and then 1,1 moves it."""
+    reaches: list[str] = []
+    page.on("request", lambda r: "/api/reach" in r.url and reaches.append(r.url))
+    stack = page.locator(f'#board .counter[data-units="{BATTLE_STACK}"]')
+    stack.click()
+    page.wait_for_selector("#board .hex.reachable")
+    page.locator("h1").click()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#past:not([hidden])")
+    stack.click()
+    page.locator('#board .hex[data-hex="1,1"]').first.dispatch_event("click")
+    page.locator("#now").click()
+    page.wait_for_selector("#past", state="hidden")
+    assert len(reaches) == 1 and page.locator("#lines li").count() == 6, reaches
+    assert page.locator("#board .reachable, #board .chosen").count() == 0
+    stack.click()
+    page.wait_for_selector("#board .hex.reachable")
+    page.locator('#board .hex.reachable[data-hex="1,1"]').dispatch_event("click")
+    page.wait_for_selector("#lines li:nth-child(7)")
+    assert len(reaches) == 2, reaches
 
 
 def _mailed(page: Any) -> None:
@@ -234,9 +257,11 @@ def _story_steps(page: Any) -> None:
     )
 
 
-def _stepped_back_to_the_old_space(page: Any) -> None:
+def _stepped_back_to_the_old_space(page: Any) -> int:
     """Alice's move recorded: her stack at 9,14 now, marked moved at the end of the
-    Movement Phase, at Tadafat in the Siege Phase before it; the right arrow comes back."""
+    Movement Phase, at Tadafat in the Siege Phase before it, the address naming that
+    position (`#frame=N`); the right arrow comes back to now, whose address has no
+    fragment. The Siege Phase's number on the slider."""
     moved = f'#board .counter[data-units="{STACK}"]'
     page.wait_for_selector(f'{moved}[data-hex="9,14"]')
     page.wait_for_selector("#at:has-text('1.1.combat')")
@@ -247,7 +272,35 @@ def _stepped_back_to_the_old_space(page: Any) -> None:
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector(f'{moved}:not([data-hex="9,14"])')
     assert "1.1.siege" in (page.text_content("#past-at") or "")
+    siege = int(page.input_value("#slider"))
+    assert page.url.endswith(f"/#frame={siege}"), page.url
     for _ in range(2):
         page.keyboard.press("ArrowRight")
     page.wait_for_selector("#past", state="hidden")
     page.wait_for_selector(f'{moved}[data-hex="9,14"]')
+    assert "#" not in page.url, page.url
+    return siege
+
+
+def _linked(browser: Any, served: str, siege: int) -> None:
+    """The address `#frame=N` opens the page at position N (the Siege Phase's, before
+    alice's move), and the page follows a fragment changed (the Movement Phase's, next);
+    a fragment asking no position of the story (-1, 99) leaves the page at now, quietly."""
+    page, errors = _opened(browser, f"{served}#frame={siege}")
+    page.wait_for_selector(f'body[data-frame="{siege}"]')
+    assert "Viewing 1.1.siege" in (page.text_content("#past-at") or "")
+    assert page.input_value("#slider") == str(siege)
+    page.goto(f"{served}#frame={siege + 1}")
+    page.wait_for_selector("#past-at:has-text('Viewing 1.1.movement')")
+    page.goto(f"{served}#frame=-1")
+    page.wait_for_selector("#past", state="hidden")
+    assert "#" not in page.url, page.url
+    page.goto(f"{served}#frame=99")
+    page.wait_for_url(lambda url: "#" not in url)
+    page.close()
+    page, more = _opened(browser, f"{served}#frame=99")
+    page.wait_for_selector("#where:not(:empty)")
+    assert page.is_hidden("#past") and "#" not in page.url, page.url
+    assert page.input_value("#slider") == page.get_attribute("#slider", "max")
+    assert errors + more == []
+    page.close()
