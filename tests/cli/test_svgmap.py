@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from tests.engine.divine_right.board import DATA, besiege, clear_hex, eliminate, hex_of, put
 from tests.engine.divine_right.play import Table
 from warscribe.engine.rulesets.divine_right.data import Terrain
@@ -86,11 +88,12 @@ def label_box(label: ET.Element) -> Box:
     return (x - width / 2, y - 10, width, 12)
 
 
-def counter_boxes(root: ET.Element) -> list[tuple[str, Box]]:
+def counter_boxes(root: ET.Element, where: str = "") -> list[tuple[str, Box]]:
+    """The counters' boxes (those in the space `where` only, when given)."""
     return [
         (g.get("data-units", ""), box_of(g.find(SVG + "rect")))  # type: ignore[arg-type]
         for g in root.iter(SVG + "g")
-        if "counter" in g.get("class", "")
+        if "counter" in g.get("class", "") and where in ("", g.get("data-hex"))
     ]
 
 
@@ -287,3 +290,79 @@ def test_a_tint_on_a_castle_space_leaves_its_square_bare() -> None:
     ]
     assert square in [box_of(hole) for hole in holes]
     assert all(hole.get("fill") is None for hole in holes)  # black: masked out
+
+
+def name_box(name: ET.Element) -> Box:
+    """A castle name's box: 7.5px, ~0.55 em a letter, starting at x, baseline y."""
+    x, y = float(name.get("x", "0")), float(name.get("y", "0"))
+    return (x, y - 6, 0.55 * 7.5 * len(name.text or ""), 8)
+
+
+def inside(point: tuple[float, float], box: Box) -> bool:
+    return box[0] <= point[0] <= box[0] + box[2] and box[1] <= point[1] <= box[1] + box[3]
+
+
+def span(ends: Ends) -> float:
+    (x1, y1), (x2, y2) = ends
+    return float(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+
+
+def along(ends: Ends, start: float, stop: float) -> list[tuple[float, float]]:
+    """Points of a line from `start` to `stop` of its length past its first end."""
+    (x1, y1), (x2, y2) = ends
+    length = span(ends)
+    steps = [start + (stop - start) * n / 50 for n in range(51)]
+    return [(x1 + (x2 - x1) * d / length, y1 + (y2 - y1) * d / length) for d in steps]
+
+
+def moved_into_lapspell(start: Hex) -> tuple[ET.Element, Ends, ET.Element]:
+    """carol's army moved from `start` into Castle Lapspell: the picture, the move's
+    arrow and the castle's drawing (its square and name)."""
+    before = Table()
+    put(before, "Muetar-A1", start)
+    after = Table()
+    after.set_state(before.state)
+    put(after, "Muetar-A1", "Castle Lapspell")
+    root = drawn(after, before)
+    ((ends),) = lines_of(root, "move")
+    (castle,) = [
+        g
+        for g in root.iter(SVG + "g")
+        if g.get("class") == "castle" and g.get("data-hex") == "13,18"
+    ]
+    return root, ends, castle
+
+
+@pytest.mark.parametrize(
+    "start", [*DATA.map.neighbours(*hex_of("Castle Lapspell")), (15, 16), (15, 17), (10, 16)]
+)
+def test_a_moves_arrow_ends_at_the_edge_of_its_space_on_no_counter_or_castle(start: Hex) -> None:
+    """Issue 33: the besiegers' arrow into Castle Lapspell ended on its name (at the
+    centre of the space, where the counters are too). Its head now stops at the middle of
+    the side facing where the move began, clear of the space's counters, the castle's
+    square and name, from whichever side the move comes."""
+    root, ends, castle = moved_into_lapspell(start)
+    square, name = box_of(castle.find(SVG + "rect")), castle.findall(SVG + "text")[1]  # type: ignore[arg-type]
+    head = along(ends, span(ends) - 10, span(ends))  # the marker: 5 strokes of 2 long
+    there = [box for _, box in counter_boxes(root, "13,18")]
+    assert len(there) == 2  # the garrison and the army come in
+    covered = [square, name_box(name), *there]
+    assert not [(p, box) for p in head for box in covered if inside(p, box)]
+    x, y = centre((13, 18))
+    assert (ends[1][0] - x) ** 2 + (ends[1][1] - y) ** 2 <= SIZE**2  # it ends in the space
+
+
+def test_a_move_across_a_castles_name_is_masked_off_it() -> None:
+    """Issue 33: an arrow (and the move's words) crossing a castle's name or square is
+    masked by `bare-castles`, which holds each name's letters thickened (a halo): the
+    name reads as if drawn above the arrow."""
+    root, ends, castle = moved_into_lapspell((15, 17))
+    name = castle.findall(SVG + "text")[1]
+    assert any(inside(p, name_box(name)) for p in along(ends, 0, span(ends)))  # it crosses the name
+    (mask,) = [m for m in root.iter(SVG + "mask") if m.get("id") == "bare-castles"]
+    holes = [(t.get("x"), t.get("y"), t.text) for t in mask.iter(SVG + "text")]
+    assert (name.get("x"), name.get("y"), "Castle Lapspell") in holes
+    style = root.findtext(SVG + "style") or ""
+    for marks in (".move{", ".event.move-news{"):
+        assert "mask:url(#bare-castles)" in style.split(marks, 1)[1].split("}", 1)[0], marks
+    assert "stroke:#000" in style.split("#bare-castles text{", 1)[1].split("}", 1)[0]

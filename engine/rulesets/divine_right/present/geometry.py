@@ -14,6 +14,7 @@ from ..state import Hex
 
 SIZE = 24.0  # hex radius in SVG units
 WIDTH = math.sqrt(3) * SIZE
+INNER = WIDTH / 2  # from a hex's centre to the middle of a side
 MARGIN = 1.6 * SIZE
 LINE = 10.5  # from a line of an event's words to the next (9px bold)
 NEUTRAL_COLOUR = "#6b6b6b"
@@ -67,6 +68,17 @@ def side(a: Hex, b: Hex) -> tuple[tuple[float, float], ...]:
 def line(ends: tuple[tuple[float, float], ...], cls: str) -> str:
     (x1, y1), (x2, y2) = ends
     return f'<line class="{cls}" x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}"/>'
+
+
+def arrow(start: Hex, end: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A move's arrow: from the centre of `start` to the middle of the side of `end` that
+    faces it, so that its head lies outside the space's counters, castle square and name."""
+    (xa, ya), (x, y) = centre(start), centre(end)
+    sides = [
+        (x + INNER * math.cos(math.radians(60 * i)), y + INNER * math.sin(math.radians(60 * i)))
+        for i in range(6)
+    ]
+    return (xa, ya), min(sides, key=lambda p: math.hypot(p[0] - xa, p[1] - ya))
 
 
 def castle_box(coord: Hex) -> Box:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..data import DRData, Terrain, load_custom
+from ..data import Castle, DRData, Terrain, load_custom
 from ..data import Hex as MapHex
 from ..movement.terrain import all_sea
 from ..state import Hex, State
@@ -45,7 +45,8 @@ text{paint-order:stroke;stroke:#fff;stroke-linejoin:round}
 .coord{font:10px sans-serif;fill:#444;stroke-width:0;text-anchor:middle}
 .castle rect{fill:#fff;stroke:#222;stroke-width:1.2}
 .castle text{font:bold 9px sans-serif;stroke-width:2;text-anchor:middle}
-.castle text.castle-name{font:7.5px sans-serif;text-anchor:start}
+text.castle-name{font:7.5px sans-serif;text-anchor:start}
+#bare-castles text{stroke:#000;stroke-width:4}
 .plundered{stroke:#900;stroke-width:2.5;fill:none}
 .counter rect{stroke:#111;stroke-width:.8}
 .counter.inside rect{stroke:#000;stroke-width:2.4}
@@ -55,11 +56,11 @@ text{paint-order:stroke;stroke:#fff;stroke-linejoin:round}
 .moved{fill:#ffd400;fill-opacity:.4;mask:url(#bare-castles)}
 .reach{fill:#1fbf5f;fill-opacity:.35;stroke:#0a6b30;stroke-width:1}
 .fought{fill:#ff2a00;fill-opacity:.35;mask:url(#bare-castles)}
-.move{stroke:#c07000;stroke-width:2;marker-end:url(#arrow)}
+.move{stroke:#c07000;stroke-width:2;marker-end:url(#arrow);mask:url(#bare-castles)}
 .event{font:bold 9px sans-serif;fill:#000;stroke-width:3;text-anchor:middle}
 .event.battle{fill:#b00000}
 .event.siege-news{fill:#b00000}
-.event.move-news{fill:#7a4500;font-weight:normal}
+.event.move-news{fill:#7a4500;font-weight:normal;mask:url(#bare-castles)}
 .legend text{font:11px sans-serif;stroke-width:0}
 .legend .player{font-weight:bold}
 """
@@ -246,8 +247,9 @@ def _coordinates(data: DRData, width: float, bottom: float) -> Iterator[str]:
 
 
 def _bare_castles(data: DRData, width: int, height: int) -> Iterator[str]:
-    """The mask that keeps a space's tint (moved here, fought here) off its castle's
-    square: the square and its defence stay as printed."""
+    """The mask that keeps a space's tint (moved here, fought here), the arrows of moves
+    and their words off every castle's square and name: the square and its defence stay as
+    printed, the name reads as if drawn above them on a halo (its letters, thickened)."""
     yield (
         f'<mask id="bare-castles" maskUnits="userSpaceOnUse" x="0" y="0" width="{width}" '
         f'height="{height}"><rect width="{width}" height="{height}" fill="#fff"/>'
@@ -256,7 +258,17 @@ def _bare_castles(data: DRData, width: int, height: int) -> Iterator[str]:
         if castle.basic:
             x, y, edge, _ = castle_box(castle.hex)
             yield f'<rect x="{x:.1f}" y="{y:.1f}" width="{edge:.1f}" height="{edge:.1f}"/>'
+            yield _castle_name(castle)
     yield "</mask>"
+
+
+def _castle_name(castle: Castle) -> str:
+    """A castle's name, beside its square: on the map, and as a hole in `bare-castles`."""
+    x, y, edge, _ = castle_box(castle.hex)
+    return (
+        f'<text class="castle-name" x="{x + edge * 1.32:.1f}" y="{y + edge * 0.72:.1f}">'
+        f"{text(castle.name)}</text>"
+    )
 
 
 def _castles(data: DRData) -> Iterator[str]:
@@ -273,6 +285,5 @@ def _castles(data: DRData) -> Iterator[str]:
             f"{castle.defence})</title>"
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{edge:.1f}" height="{edge:.1f}"/>'
             f'<text x="{x + edge / 2:.1f}" y="{y + edge * 0.78:.1f}">{castle.defence}</text>'
-            f'<text class="castle-name" x="{x + edge * 1.32:.1f}" y="{y + edge * 0.72:.1f}">'
-            f"{text(castle.name)}</text></g>"
+            f"{_castle_name(castle)}</g>"
         )
