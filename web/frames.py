@@ -21,12 +21,13 @@ from typing import Any
 
 from flask import Flask, Response, request
 
+from warscribe.cli.panels import panels
 from warscribe.cli.viewer import Frame, frames_of
 from warscribe.engine import rulesets
 from warscribe.engine.presenter import presenter_of
 from warscribe.store import logfile
 
-from .turn import Turn, panels, steps
+from .turn import Turn, steps
 
 
 @dataclasses.dataclass
@@ -102,8 +103,8 @@ def _drawn(turn: Turn, folded: Folded, index: int) -> dict[str, Any]:
     label = folded.labels[index]
     number = folded.matched[index]
     frame, before = folded.frames[number], folded.frames[number - 1] if number else None
-    head = dataclasses.replace(turn.head(), seq=frame.seq, state=frame.state)
-    board = presenter_of(rulesets.get(head.ruleset)).board
+    ruleset = turn.head().ruleset
+    board = presenter_of(rulesets.get(ruleset)).board
     overlay = board.overlay(frame.state, before.state if before else None) if board else None
     return {
         "at": index,
@@ -111,7 +112,7 @@ def _drawn(turn: Turn, folded: Folded, index: int) -> dict[str, Any]:
         "seq": frame.seq,
         "now": index == len(folded.labels) - 1,
         "overlay": overlay,
-        "panels": panels(turn, head),
+        "panels": panels(ruleset, frame.state, turn.player),
     }
 
 

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from warscribe.cli.context import Context
+from warscribe.cli.panels import panels
 from warscribe.engine import rulesets
 from warscribe.engine.authority import REFEREE_NAME
 from warscribe.engine.errors import WarscribeError
@@ -174,7 +175,6 @@ class Turn:
         """The lines as signed orders (the armored text to mail), signed with the key of
         the store's owner, which the server reads from its file: the page never holds it."""
         from warscribe.cli.files import read_bytes
-        from warscribe.cli.pbem import checked_orders
         from warscribe.store import orders as orders_file
 
         owner = self.ctx.owner()
@@ -184,7 +184,8 @@ class Turn:
             raise Refused("add a line before signing")
         try:
             private = orders_file.read_key(read_bytes(owner.key_file), "private")
-            written, _ = checked_orders(self.ctx, self.player, self.lines)
+            self.checked(self.lines)  # the dry run at the store's head now (kept if it stays)
+            written = self.written(self.lines)
         except (WarscribeError, _usage()) as exc:
             raise Refused(_said(exc)) from None
         self.signed = orders_file.write_orders(written, private)
@@ -246,7 +247,9 @@ def view(turn: Turn) -> dict[str, Any]:
     return {
         "player": turn.player,
         **turn.kept("view", lambda: _at_head(turn, head)),
-        "panels": turn.kept(("panels", *turn.lines), lambda: panels(turn, ahead)),
+        "panels": turn.kept(
+            ("panels", *turn.lines), lambda: panels(ahead.ruleset, ahead.state, turn.player)
+        ),
         "lines": turn.lines,
         "plan": turn.plan,
         "ahead": ruleset.position(ahead.state),
@@ -261,15 +264,15 @@ def view(turn: Turn) -> dict[str, Any]:
 
 def _at_head(turn: Turn, head: Head) -> dict[str, Any]:
     """What the page shows of the game's head (whatever the lines): the position, the
-    board's overlay and the story."""
+    board's overlay and the story's newest lines (told once a head, by `steps`)."""
     ruleset = rulesets.get(head.ruleset)
     board = presenter_of(ruleset).board
-    entries = turn.ctx.reads().entries(head.game_id, 1, head.seq)
+    told = [line for step in steps(turn) for line in step["lines"]]
     return {
         "position": ruleset.position(head.state),
         "whose_turn": ruleset.whose_turn(head.state),
         "overlay": board.overlay(head.state, None) if board is not None else None,
-        "story": list(story.story(entries))[-STORY_LINES:],
+        "story": told[-STORY_LINES:],
     }
 
 
@@ -304,13 +307,6 @@ def _reach(head: Head, units: list[str]) -> list[dict[str, Any]]:
     except WarscribeError as exc:
         raise Refused(_said(exc)) from None
     return printable(jsonable(found))  # type: ignore[no-any-return]
-
-
-def panels(turn: Turn, head: Head) -> list[dict[str, str]]:
-    """The panels the page's reader sees at `head` (`cli.panels`)."""
-    from warscribe.cli.panels import panels as shown
-
-    return shown(head.ruleset, head.state, turn.player)
 
 
 def _offer(turn: Turn, head: Head, offer: LegalCommand) -> dict[str, Any]:

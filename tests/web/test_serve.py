@@ -199,6 +199,20 @@ def test_what_the_store_records_between_two_requests_is_shown(
     assert added.status_code == 200 and added.get_json()["lines"] == ["end-phase"]
 
 
+def test_signing_checks_the_lines_again_at_the_head_the_store_has_then(
+    client: tuple[Any, str], stores: tuple[Callable[..., Result], str]
+) -> None:
+    """A line the dry run passed is refused at signing when the store has moved on since
+    (another process recorded the same roll): nothing is signed."""
+    run, player = stores
+    offer(client, "events roll")
+    run("events", "roll", store=f"{player}.db")  # another process, on the same store
+    refused = post(client, "/api/sign")
+    assert refused.status_code == 422, refused.get_json()
+    assert "line 1 (`events roll`)" in refused.get_json()["error"]
+    assert client[0].get("/orders.eml").status_code == 422  # nothing signed
+
+
 def test_a_line_taken_back_leaves_the_plan_and_head_a_fresh_dry_run_gives(
     moving: tuple[Any, str], stores: tuple[Callable[..., Result], str]
 ) -> None:
